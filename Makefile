@@ -1,0 +1,63 @@
+# wsx: `make run` starts the server on ./data/wsx.sqlite; `make test` runs every test.
+# Both install what they need first (Debian packages, a Python virtual environment for the
+# browser tests), so they work on a fresh Debian 12 machine with only the Swift toolchain.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := run
+
+APT_PACKAGES := libsqlite3-dev libmagic-dev libvips-dev pkg-config chromium python3-venv fonts-noto-cjk
+VENV := .venv
+PYTHON ?= $(shell command -v /usr/bin/python3 || command -v python3)
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+DATA_DIR ?= ./data
+PORT ?= 8080
+HOST ?= 127.0.0.1
+
+.PHONY: run test deps venv build build-release build-tests swift-test browser-test dist clean
+
+## Install the Debian packages wsx builds and tests against (only the missing ones).
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+## Python tools for the browser tests, in a virtual environment (Debian's pip refuses system installs).
+venv: deps $(VENV)/.installed
+$(VENV)/.installed: Tests/browser/requirements.txt
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install -q --upgrade pip
+	$(VENV)/bin/pip install -q -r Tests/browser/requirements.txt
+	touch $@
+
+build: deps
+	swift build
+
+build-release: deps
+	swift build -c release
+
+build-tests: deps
+	swift build --build-tests
+
+## Start the server (release build) on an embedded SQLite database in $(DATA_DIR).
+run: build-release
+	.build/release/wsx-web serve --host $(HOST) --port $(PORT) --data-dir $(DATA_DIR)
+
+## Every test: Swift unit, router and live-server tests, then the browser tests.
+test: swift-test browser-test
+
+swift-test: build-tests
+	swift test --skip-build
+
+browser-test: venv build
+	WSX_BINARY=$(CURDIR)/.build/debug/wsx-web $(VENV)/bin/python -m pytest -q Tests/browser
+
+## A release binary with the Swift standard library linked in, in dist/.
+dist: deps
+	swift build -c release --static-swift-stdlib
+	mkdir -p dist && cp .build/release/wsx-web dist/wsx-web && strip dist/wsx-web
+	@ls -lh dist/wsx-web
+
+clean:
+	rm -rf .build dist

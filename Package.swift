@@ -1,0 +1,74 @@
+// swift-tools-version:6.2
+// wsx: a self-hosted team chat server. See ../shared/DESIGN.md for the layout.
+
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "wsx",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "wsx-web", targets: ["wsx-web"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    ],
+    targets: [
+        // The server: thin @main, app assembly, controllers, middleware, storage, real-time.
+        .executableTarget(
+            name: "wsx-web",
+            dependencies: [
+                "Views", "Uploads", "Assets",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // View models -> HTML through Templates/, ko/en strings. No database or HTTP types.
+        .target(
+            name: "Views",
+            dependencies: [.product(name: "Mustache", package: "swift-mustache")],
+            swiftSettings: swiftSettings
+        ),
+        // Templates/ and Public/ compiled into the binary by our generator (see Plugins/EmbedAssets).
+        .target(
+            name: "Assets",
+            swiftSettings: swiftSettings,
+            plugins: ["EmbedAssets"]
+        ),
+        .executableTarget(name: "wsx-embed", swiftSettings: swiftSettings),
+        .plugin(name: "EmbedAssets", capability: .buildTool(), dependencies: ["wsx-embed"]),
+        // Uploads: sniffing, policy, thumbnails, file store. Pure, tested against fixture files.
+        .target(
+            name: "Uploads",
+            dependencies: ["CMagic", "VipsShim"],
+            swiftSettings: swiftSettings
+        ),
+        .systemLibrary(name: "CMagic", pkgConfig: "libmagic", providers: [.apt(["libmagic-dev"])]),
+        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        .target(name: "VipsShim", dependencies: ["CVips"]),
+        .testTarget(
+            name: "wsx-webTests",
+            dependencies: [
+                "wsx-web",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "ViewsTests", dependencies: ["Views", "Assets"], swiftSettings: swiftSettings),
+        .testTarget(name: "UploadsTests", dependencies: ["Uploads"], swiftSettings: swiftSettings),
+    ]
+)

@@ -1,0 +1,92 @@
+/// The sign-in form, with the email kept after a failed attempt.
+public struct LoginPage: Sendable {
+    public var email: String
+    /// One message for every failure (never which of email or password was wrong).
+    public var error: String?
+    /// Where to go after signing in (a local path).
+    public var next: String?
+
+    public init(email: String = "", error: String? = nil, next: String? = nil) {
+        self.email = email
+        self.error = error
+        self.next = next
+    }
+}
+
+/// The sign-up form, with the input kept and a message beside each wrong field.
+public struct SignupPage: Sendable {
+    public var email: String
+    public var nickname: String
+    public var phone: String
+    public var errors: FieldErrors
+    /// Set when signing up through an invitation.
+    public var inviteToken: String?
+
+    public init(email: String = "", nickname: String = "", phone: String = "", errors: FieldErrors = FieldErrors(),
+                inviteToken: String? = nil) {
+        self.email = email
+        self.nickname = nickname
+        self.phone = phone
+        self.errors = errors
+        self.inviteToken = inviteToken
+    }
+}
+
+/// The form behind a one-time password reset link.
+public struct ResetPasswordPage: Sendable {
+    public var token: String
+    public var email: String
+    public var errors: FieldErrors
+
+    public init(token: String, email: String, errors: FieldErrors = FieldErrors()) {
+        self.token = token
+        self.email = email
+        self.errors = errors
+    }
+}
+
+/// The signed-in user's own profile: details and the password change form.
+public struct ProfilePage: Sendable {
+    public var email: String
+    public var nickname: String
+    public var phone: String
+    public var errors: FieldErrors
+
+    public init(email: String, nickname: String, phone: String, errors: FieldErrors = FieldErrors()) {
+        self.email = email
+        self.nickname = nickname
+        self.phone = phone
+        self.errors = errors
+    }
+}
+
+/// Another member's public profile.
+public struct UserPage: Sendable {
+    public var id: Int64
+    public var nickname: String
+    public var isViewer: Bool
+
+    public init(id: Int64, nickname: String, isViewer: Bool) {
+        self.id = id
+        self.nickname = nickname
+        self.isViewer = isViewer
+    }
+}
+
+/// Messages beside form fields, keyed by the field's name. Templates read them as
+/// `page.errors.email` etc.; only the fields wsx forms have are listed, so a typo fails to compile.
+public struct FieldErrors: Sendable, Equatable {
+    public var email: String?
+    public var nickname: String?
+    public var phone: String?
+    public var password: String?
+    public var passwordConfirm: String?
+    public var currentPassword: String?
+    public var name: String?
+    public var description: String?
+
+    public init() {}
+
+    /// Whether any field has a message.
+    public var isEmpty: Bool { self == FieldErrors() }
+}

@@ -1,0 +1,54 @@
+/// What every page shows around its content: who is signed in, the language, the CSRF token for
+/// forms, the sidebar, a one-time notice, and the URLs of the stylesheet and script.
+public struct Chrome: Sendable {
+    public let lang: Lang
+    /// `ko` or `en`, for `<html lang>` and the language switch.
+    public let langCode: String
+    public var csrfToken: String
+    public var viewer: Viewer?
+    public var workspaces: [SidebarWorkspace]
+    /// A one-time notice from the previous request ("Profile saved").
+    public var flash: String?
+    /// The current path, where the language switch comes back to.
+    public var path: String
+    public var cssURL: String
+    public var jsURL: String
+
+    public init(lang: Lang, csrfToken: String, viewer: Viewer?, workspaces: [SidebarWorkspace] = [],
+                flash: String? = nil, path: String, cssURL: String, jsURL: String) {
+        self.lang = lang
+        self.langCode = lang.rawValue
+        self.csrfToken = csrfToken
+        self.viewer = viewer
+        self.workspaces = workspaces
+        self.flash = flash
+        self.path = path
+        self.cssURL = cssURL
+        self.jsURL = jsURL
+    }
+
+}
+
+/// The signed-in user as pages show them.
+public struct Viewer: Sendable {
+    public var id: Int64
+    public var nickname: String
+
+    public init(id: Int64, nickname: String) {
+        self.id = id
+        self.nickname = nickname
+    }
+}
+
+/// A workspace in the sidebar.
+public struct SidebarWorkspace: Sendable {
+    public var id: Int64
+    public var name: String
+    public var isCurrent: Bool
+
+    public init(id: Int64, name: String, isCurrent: Bool) {
+        self.id = id
+        self.name = name
+        self.isCurrent = isCurrent
+    }
+}

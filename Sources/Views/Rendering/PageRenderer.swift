@@ -1,0 +1,134 @@
+import Foundation
+import Mustache
+import Synchronization
+
+/// Renders view models into HTML documents with the templates of `Templates/`.
+///
+/// Templates come either from the copy embedded in the binary (loaded once) or, for development,
+/// from a folder that is re-read whenever one of its files changes, so edits show on reload.
+public final class PageRenderer: Sendable {
+    /// Where the templates come from.
+    public enum Source: Sendable {
+        /// Template texts keyed by file name (`layout.mustache`), e.g. the embedded copy.
+        case files([String: Data])
+        /// A folder of `*.mustache` files, watched for edits.
+        case directory(String)
+    }
+
+    private struct Loaded: Sendable {
+        var library: MustacheLibrary
+        var stamp: [String: Date]
+    }
+
+    private let source: Source
+    private let loaded: Mutex<Loaded>
+
+    /// Loads and parses every template, failing with a message that names a missing folder, a
+    /// missing template or a template that does not parse.
+    public init(source: Source) throws {
+        self.source = source
+        let (files, stamp) = try Self.read(source)
+        self.loaded = Mutex(Loaded(library: try Self.library(from: files), stamp: stamp))
+    }
+
+    /// A full page: `template` rendered with `page`, placed in the layout.
+    public func document<Page>(_ template: TemplateName, title: String, page: Page, chrome: Chrome) -> String {
+        let strings = chrome.lang.strings
+        let content = render(template, PageContext(t: strings.table, chrome: chrome, page: page))
+        let layout = LayoutContext(t: strings.table, chrome: chrome, title: title, contentHtml: content)
+        return render(.layout, layout)
+    }
+
+    /// A fragment: `template` rendered with `page` and no layout (for live updates).
+    public func fragment<Page>(_ template: TemplateName, page: Page, chrome: Chrome) -> String {
+        render(template, PageContext(t: chrome.lang.strings.table, chrome: chrome, page: page))
+    }
+
+    private func render(_ template: TemplateName, _ context: Any) -> String {
+        let library = currentLibrary()
+        // Every name was checked at load time, so a nil here is a programming error.
+        guard let html = library.render(context, withTemplate: template.rawValue) else {
+            preconditionFailure("template \(template.rawValue) vanished after loading")
+        }
+        return html
+    }
+
+    private func currentLibrary() -> MustacheLibrary {
+        guard case .directory = source else { return loaded.withLock { $0.library } }
+        return loaded.withLock { state in
+            // Development: reload when a file was added, removed or edited. A broken edit keeps the
+            // previous templates and logs nothing here; the next good save is picked up.
+            if let (files, stamp) = try? Self.read(source), stamp != state.stamp,
+               let library = try? Self.library(from: files) {
+                state = Loaded(library: library, stamp: stamp)
+            }
+            return state.library
+        }
+    }
+
+    private static func read(_ source: Source) throws -> ([String: Data], [String: Date]) {
+        switch source {
+        case .files(let files):
+            return (files, [:])
+        case .directory(let path):
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw TemplateError.missingDirectory(path)
+            }
+            var files: [String: Data] = [:]
+            var stamp: [String: Date] = [:]
+            for name in try FileManager.default.contentsOfDirectory(atPath: path) where name.hasSuffix(".mustache") {
+                let full = (path as NSString).appendingPathComponent(name)
+                files[name] = try Data(contentsOf: URL(fileURLWithPath: full))
+                stamp[name] = (try? FileManager.default.attributesOfItem(atPath: full)[.modificationDate]) as? Date
+            }
+            return (files, stamp)
+        }
+    }
+
+    private static func library(from files: [String: Data]) throws -> MustacheLibrary {
+        var library = MustacheLibrary()
+        for (file, data) in files where file.hasSuffix(".mustache") {
+            let name = String(file.dropLast(".mustache".count))
+            do {
+                try library.register(String(decoding: data, as: UTF8.self), named: name)
+            } catch {
+                throw TemplateError.unparsable(file, "\(error)")
+            }
+        }
+        for name in TemplateName.allCases where library.getTemplate(named: name.rawValue) == nil {
+            throw TemplateError.missingTemplate(name.rawValue + ".mustache")
+        }
+        return library
+    }
+}
+
+/// What a page template sees: translations `t`, the page chrome and the page's own model.
+struct PageContext<Page> {
+    let t: [String: String]
+    let chrome: Chrome
+    let page: Page
+}
+
+/// What the layout sees.
+struct LayoutContext {
+    let t: [String: String]
+    let chrome: Chrome
+    let title: String
+    let contentHtml: String
+}
+
+/// Why the templates could not be loaded.
+public enum TemplateError: Error, CustomStringConvertible {
+    case missingDirectory(String)
+    case missingTemplate(String)
+    case unparsable(String, String)
+
+    public var description: String {
+        switch self {
+        case .missingDirectory(let path): "templates folder \(path) does not exist"
+        case .missingTemplate(let name): "template \(name) is missing"
+        case .unparsable(let name, let reason): "template \(name) does not parse: \(reason)"
+        }
+    }
+}

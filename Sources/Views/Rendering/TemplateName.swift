@@ -1,0 +1,13 @@
+/// Every template the server renders. Start-up checks each one exists, so a missing file stops the
+/// server with its name instead of failing on the first request.
+public enum TemplateName: String, CaseIterable, Sendable {
+    case layout
+    case sidebar
+    case error
+    case login
+    case signup
+    case profile
+    case user
+    case workspaces
+    case resetPassword = "reset_password"
+}

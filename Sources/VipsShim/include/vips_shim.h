@@ -1,0 +1,29 @@
+// Non-variadic wrappers around the parts of libvips wsx uses (libvips' API is variadic,
+// which Swift cannot call).
+#ifndef WSX_VIPS_SHIM_H
+#define WSX_VIPS_SHIM_H
+
+#include <stddef.h>
+
+/// Starts libvips once per process: untrusted loaders blocked, no operation cache, one worker
+/// thread per call (wsx runs thumbnails in its own bounded pool). Returns 0 on success.
+int wsx_vips_init(const char *argv0);
+
+/// Reads only the header of an image in memory: width, height, EXIF orientation (1 when absent)
+/// and the loader's name (e.g. "jpegload_buffer") into `loader` (at most `loader_size` bytes).
+/// Returns 0 on success, -1 when the bytes are not an image libvips may load.
+int wsx_vips_header(const void *buffer, size_t length, int *width, int *height, int *orientation,
+                    char *loader, size_t loader_size);
+
+/// Makes a JPEG thumbnail at most `width` pixels wide (never upscaled), auto-rotated by EXIF
+/// orientation, metadata stripped. On success returns 0 and sets `*out`/`*out_length` (free with
+/// `wsx_vips_free`) and the thumbnail's size.
+int wsx_vips_thumbnail(const void *buffer, size_t length, int width, int quality,
+                       void **out, size_t *out_length, int *out_width, int *out_height);
+
+/// The last libvips error message of this thread (empty when none); cleared by `wsx_vips_error_clear`.
+const char *wsx_vips_error(void);
+void wsx_vips_error_clear(void);
+void wsx_vips_free(void *pointer);
+
+#endif

@@ -1,0 +1,69 @@
+#include "vips_shim.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <vips/vips.h>
+
+int wsx_vips_init(const char *argv0) {
+    if (VIPS_INIT(argv0 ? argv0 : "wsx")) {
+        return -1;
+    }
+    // Loaders marked untrusted (svg, pdf, magick, ...) must never see user bytes.
+    vips_block_untrusted_set(TRUE);
+    vips_cache_set_max(0);
+    vips_concurrency_set(1);
+    return 0;
+}
+
+int wsx_vips_header(const void *buffer, size_t length, int *width, int *height, int *orientation,
+                    char *loader, size_t loader_size) {
+    const char *name = vips_foreign_find_load_buffer(buffer, length);
+    if (name == NULL) {
+        return -1;
+    }
+    VipsImage *image = vips_image_new_from_buffer(buffer, length, "", "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    if (image == NULL) {
+        return -1;
+    }
+    *width = vips_image_get_width(image);
+    *height = vips_image_get_height(image);
+    int value = 1;
+    if (vips_image_get_typeof(image, VIPS_META_ORIENTATION) != 0 &&
+        vips_image_get_int(image, VIPS_META_ORIENTATION, &value) != 0) {
+        value = 1;
+    }
+    *orientation = value;
+    if (loader != NULL && loader_size > 0) {
+        // The class name ("VipsForeignLoadPngBuffer") to its operation nickname ("pngload_buffer").
+        const char *nickname = vips_nickname_find(g_type_from_name(name));
+        snprintf(loader, loader_size, "%s", nickname ? nickname : name);
+    }
+    g_object_unref(image);
+    return 0;
+}
+
+int wsx_vips_thumbnail(const void *buffer, size_t length, int width, int quality,
+                       void **out, size_t *out_length, int *out_width, int *out_height) {
+    VipsImage *thumbnail = NULL;
+    if (vips_thumbnail_buffer((void *)buffer, length, &thumbnail, width,
+                              "height", VIPS_MAX_COORD,
+                              "size", VIPS_SIZE_DOWN,
+                              NULL)) {
+        return -1;
+    }
+    char suffix[32];
+    snprintf(suffix, sizeof suffix, ".jpg[Q=%d,strip]", quality);
+    int failed = vips_image_write_to_buffer(thumbnail, suffix, out, out_length, NULL);
+    if (!failed) {
+        *out_width = vips_image_get_width(thumbnail);
+        *out_height = vips_image_get_height(thumbnail);
+    }
+    g_object_unref(thumbnail);
+    return failed ? -1 : 0;
+}
+
+const char *wsx_vips_error(void) { return vips_error_buffer(); }
+
+void wsx_vips_error_clear(void) { vips_error_clear(); }
+
+void wsx_vips_free(void *pointer) { g_free(pointer); }

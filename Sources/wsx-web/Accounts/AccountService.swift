@@ -1,0 +1,194 @@
+import Foundation
+import GRDB
+
+/// What a person types to sign up, already cleaned (NFC, trimmed).
+struct SignupInput: Sendable {
+    var email: String
+    var nickname: String
+    var phone: String
+    var password: String
+    var passwordConfirm: String
+
+    /// Reads the sign-up form's fields (`email nickname phone password password_confirm`).
+    init(form: FormData) {
+        email = (form["email"] ?? "").cleanedLine
+        nickname = (form["nickname"] ?? "").cleanedLine
+        phone = (form["phone"] ?? "").cleanedLine
+        password = (form["password"] ?? "").nfc
+        passwordConfirm = (form["password_confirm"] ?? "").nfc
+    }
+}
+
+/// Accounts: sign-up, sign-in checks, profile and password changes, operator password resets.
+///
+/// Every method validates its input with `AccountRules` and throws `FormProblems` (keys of
+/// messages per field) when it is refused, before anything is written.
+struct AccountService: Sendable {
+    let database: AppDatabase
+    let hasher: PasswordHasher
+    let clock: WallClock
+
+    /// How long an operator's reset link works.
+    static let resetLinkLifetime: TimeInterval = 60 * 60
+
+    /// Creates an account. Duplicate emails (in any letter case) are refused, also when two
+    /// sign-ups race: the unique index decides.
+    func signUp(_ input: SignupInput) async throws -> User {
+        var problems = FormProblems()
+        AccountRules.checkEmail(input.email, into: &problems)
+        AccountRules.checkNickname(input.nickname, into: &problems)
+        AccountRules.checkPhone(input.phone, into: &problems)
+        AccountRules.checkNewPassword(input.password, confirmation: input.passwordConfirm, into: &problems)
+        if problems.messages[.email] == nil, try await isEmailTaken(input.email) {
+            problems.add(.email, "error_email_taken")
+        }
+        try problems.throwIfAny()
+
+        let hash = try await hasher.hash(input.password)
+        let now = clock.now()
+        let newUser = User(id: nil, email: input.email, emailKey: User.key(forEmail: input.email), nickname: input.nickname,
+                        phone: input.phone.isEmpty ? nil : input.phone, passwordHash: hash, lang: nil,
+                        createdAt: now, updatedAt: now)
+        do {
+            return try await database.writer.write { db in try newUser.inserted(db) }
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            throw FormProblems([.email: "error_email_taken"])
+        }
+    }
+
+    func isEmailTaken(_ email: String) async throws -> Bool {
+        try await database.writer.read { db in
+            try User.filter(User.CodingKeys.emailKey == User.key(forEmail: email)).fetchCount(db) > 0
+        }
+    }
+
+    /// The account with this email and password, or nil. Unknown emails cost as much time as
+    /// wrong passwords, so timing does not reveal who has an account.
+    func authenticate(email: String, password: String) async throws -> User? {
+        let key = User.key(forEmail: email.cleanedLine)
+        let user = try await database.writer.read { db in
+            try User.filter(User.CodingKeys.emailKey == key).fetchOne(db)
+        }
+        guard let user else {
+            try await hasher.verifyAgainstNothing(password.nfc)
+            return nil
+        }
+        return try await hasher.verify(password.nfc, against: user.passwordHash) ? user : nil
+    }
+
+    func user(id: Int64) async throws -> User? {
+        try await database.writer.read { db in try User.fetchOne(db, key: id) }
+    }
+
+    func user(email: String) async throws -> User? {
+        let key = User.key(forEmail: email.cleanedLine)
+        return try await database.writer.read { db in try User.filter(User.CodingKeys.emailKey == key).fetchOne(db) }
+    }
+
+    /// Changes nickname and phone.
+    func updateProfile(userId: Int64, nickname rawNickname: String, phone rawPhone: String) async throws -> User {
+        let nickname = rawNickname.cleanedLine, phone = rawPhone.cleanedLine
+        var problems = FormProblems()
+        AccountRules.checkNickname(nickname, into: &problems)
+        AccountRules.checkPhone(phone, into: &problems)
+        try problems.throwIfAny()
+        let now = clock.now()
+        return try await database.writer.write { db in
+            guard var user = try User.fetchOne(db, key: userId) else { throw AccountError.noSuchUser }
+            user.nickname = nickname
+            user.phone = phone.isEmpty ? nil : phone
+            user.updatedAt = now
+            try user.update(db)
+            return user
+        }
+    }
+
+    /// Replaces the password after checking the current one, and ends every other session of
+    /// the user (the one with id `keptSessionId` stays signed in).
+    func changePassword(userId: Int64, current: String, new: String, confirmation: String,
+                        keepingSession keptSessionId: Int64) async throws {
+        guard let user = try await user(id: userId) else { throw AccountError.noSuchUser }
+        var problems = FormProblems()
+        if try await !hasher.verify(current.nfc, against: user.passwordHash) {
+            problems.add(.currentPassword, "error_password_current_wrong")
+        }
+        AccountRules.checkNewPassword(new.nfc, confirmation: confirmation.nfc, into: &problems)
+        try problems.throwIfAny()
+        let hash = try await hasher.hash(new.nfc)
+        let now = clock.now()
+        try await database.writer.write { db in
+            try User.filter(key: userId).updateAll(db, User.CodingKeys.passwordHash.set(to: hash),
+                                                   User.CodingKeys.updatedAt.set(to: now))
+            try Session.filter(Session.CodingKeys.userId == userId && Session.CodingKeys.id != keptSessionId)
+                .deleteAll(db)
+        }
+    }
+
+    /// Remembers the language the user picked.
+    func setLanguage(userId: Int64, lang: String) async throws {
+        try await database.writer.write { db in
+            try User.filter(key: userId).updateAll(db, User.CodingKeys.lang.set(to: lang))
+        }
+    }
+
+    // MARK: Operator password resets
+
+    /// Creates a one-time reset link token for the account with `email`, valid for an hour.
+    /// Older unused links of the same account stop working.
+    func createPasswordReset(email: String) async throws -> String {
+        guard let user = try await user(email: email) else { throw AccountError.noSuchUser }
+        let token = SecretToken.generate()
+        let now = clock.now()
+        try await database.writer.write { db in
+            try PasswordReset.filter(PasswordReset.CodingKeys.userId == user.id!).deleteAll(db)
+            let reset = PasswordReset(id: nil, tokenHash: SecretToken.hash(token), userId: user.id!, createdAt: now,
+                                      expiresAt: now.addingTimeInterval(Self.resetLinkLifetime), usedAt: nil)
+            _ = try reset.inserted(db)
+        }
+        return token
+    }
+
+    /// The account a reset token is for, when the token is unused and unexpired.
+    func accountForReset(token: String) async throws -> User? {
+        let now = clock.now()
+        return try await database.writer.read { db in
+            guard let reset = try PasswordReset.filter(PasswordReset.CodingKeys.tokenHash == SecretToken.hash(token))
+                .fetchOne(db), reset.usedAt == nil, reset.expiresAt > now
+            else { return nil }
+            return try User.fetchOne(db, key: reset.userId)
+        }
+    }
+
+    /// Sets a new password through a reset link, uses the link up, and signs the account out
+    /// everywhere. Throws `AccountError.invalidResetLink` when the link is used or expired, also
+    /// when two submissions race.
+    func completeReset(token: String, password: String, confirmation: String) async throws -> User {
+        var problems = FormProblems()
+        AccountRules.checkNewPassword(password.nfc, confirmation: confirmation.nfc, into: &problems)
+        guard try await accountForReset(token: token) != nil else { throw AccountError.invalidResetLink }
+        try problems.throwIfAny()
+        let hash = try await hasher.hash(password.nfc)
+        let now = clock.now()
+        return try await database.writer.write { db in
+            let used = try PasswordReset
+                .filter(PasswordReset.CodingKeys.tokenHash == SecretToken.hash(token)
+                        && PasswordReset.CodingKeys.usedAt == nil && PasswordReset.CodingKeys.expiresAt > now)
+                .fetchOne(db)
+            guard let used, var user = try User.fetchOne(db, key: used.userId) else {
+                throw AccountError.invalidResetLink
+            }
+            try PasswordReset.filter(key: used.id!).updateAll(db, PasswordReset.CodingKeys.usedAt.set(to: now))
+            user.passwordHash = hash
+            user.updatedAt = now
+            try user.update(db)
+            try Session.filter(Session.CodingKeys.userId == user.id!).deleteAll(db)
+            return user
+        }
+    }
+}
+
+/// Account operations that cannot go on.
+enum AccountError: Error {
+    case noSuchUser
+    case invalidResetLink
+}

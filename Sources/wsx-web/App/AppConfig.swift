@@ -1,0 +1,25 @@
+import Foundation
+import Logging
+
+/// Everything `wsx-web serve` can be told, resolved from flags, `WSX_*` environment variables and
+/// defaults (in that order). Tests build one directly.
+struct AppConfig: Sendable {
+    var host = "127.0.0.1"
+    var port = 8080
+    /// Folder of the SQLite database (and, later, uploaded files).
+    var dataDirectory = "./data"
+    /// Development: read templates from this folder (re-read on change) instead of the embedded copy.
+    var templatesDirectory: String?
+    /// Development: serve static files from this folder instead of the embedded copy.
+    var publicDirectory: String?
+    /// Mark cookies `Secure` (set when served over HTTPS).
+    var secureCookies = false
+    /// Trust `X-Forwarded-For` / `X-Forwarded-Proto` from a reverse proxy in front of wsx.
+    var trustProxy = false
+    /// The address people reach wsx at, for links printed by the CLI.
+    var baseURL = "http://localhost:8080"
+    /// bcrypt work factor (4…31).
+    var bcryptCost: UInt8 = 12
+    var loginLimits = LoginThrottle.Limits.standard
+    var logLevel: Logger.Level = .info
+}

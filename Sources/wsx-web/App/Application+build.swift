@@ -1,0 +1,50 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// Builds the whole server from its configuration; `serve` runs it, tests drive it in-process.
+func buildApplication(config: AppConfig, clock: WallClock = .system,
+                      onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in })
+    throws -> some ApplicationProtocol {
+    var logger = Logger(label: "wsx-web")
+    logger.logLevel = config.logLevel
+    let services = try AppServices(config: config, clock: clock)
+    let router = buildRouter(services)
+    return Application(
+        router: router,
+        configuration: .init(address: .hostname(config.host, port: config.port), serverName: "wsx"),
+        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? config.port) },
+        logger: logger
+    )
+}
+
+/// The routes, in the order middleware applies: probes and static files see only the outer
+/// layers; pages also get the session, error pages and the CSRF check.
+func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
+    let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
+    router.add(middleware: LogRequestsMiddleware(.info))
+    router.add(middleware: SecurityHeadersMiddleware())
+    router.add(middleware: LastResortMiddleware())
+
+    let home = HomeController(database: services.database)
+    home.addProbeRoutes(to: router)
+    StaticController(assets: services.pages.assets).addRoutes(to: router)
+
+    router.add(middleware: SessionMiddleware(sessions: services.sessions, cookies: services.cookies,
+                                             trustProxy: services.config.trustProxy))
+    router.add(middleware: ErrorPageMiddleware(pages: services.pages))
+    router.add(middleware: CSRFMiddleware())
+
+    home.addRoutes(to: router)
+    AuthController(accounts: services.accounts, sessions: services.sessions, throttle: services.throttle,
+                   cookies: services.cookies, pages: services.pages).addRoutes(to: router)
+    LanguageController(accounts: services.accounts, cookies: services.cookies).addRoutes(to: router)
+    PasswordResetController(accounts: services.accounts, cookies: services.cookies, pages: services.pages)
+        .addRoutes(to: router)
+
+    let signedIn = router.group(context: SignedInContext.self)
+    ProfileController(accounts: services.accounts, cookies: services.cookies, pages: services.pages)
+        .addRoutes(to: signedIn)
+    WorkspacesController(pages: services.pages).addRoutes(to: signedIn)
+    return router
+}

@@ -1,0 +1,89 @@
+import Crypto
+import Foundation
+
+/// The files of `Public/`: the stylesheet, the script, icons. Served under `/static/` with an
+/// `ETag`, and linked from pages as `/static/app.css?v=<hash>` so browsers may cache them for a year.
+struct StaticAssets: Sendable {
+    /// Where the files come from.
+    enum Source: Sendable {
+        /// Embedded files keyed by their path inside `Public/`.
+        case files([String: Data])
+        /// Development: a folder read on every request, so edits show on reload.
+        case directory(String)
+    }
+
+    /// One file ready to serve.
+    struct Asset: Sendable {
+        let data: Data
+        let contentType: String
+        /// A short hash of the bytes; the `ETag` and the `?v=` of links.
+        let version: String
+    }
+
+    private let source: Source
+    private let embedded: [String: Asset]
+
+    init(source: Source) throws {
+        self.source = source
+        switch source {
+        case .files(let files):
+            embedded = files.reduce(into: [:]) { table, file in table[file.key] = Self.asset(file.key, file.value) }
+        case .directory(let path):
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw AssetError.missingDirectory(path)
+            }
+            embedded = [:]
+        }
+    }
+
+    /// The file at `path` inside `Public/` (e.g. `app.css`); nil for unknown or unsafe paths.
+    func asset(at path: String) -> Asset? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard !path.isEmpty, parts.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") }) else { return nil }
+        switch source {
+        case .files:
+            return embedded[path]
+        case .directory(let root):
+            let url = URL(fileURLWithPath: root).appendingPathComponent(path)
+            guard let data = try? Data(contentsOf: url) else { return nil }
+            return Self.asset(path, data)
+        }
+    }
+
+    /// The cache-busting URL of a file, e.g. `/static/app.css?v=1a2b3c4d5e6f`.
+    func url(for path: String) -> String {
+        guard let asset = asset(at: path) else { return "/static/" + path }
+        return "/static/\(path)?v=\(asset.version)"
+    }
+
+    private static func asset(_ path: String, _ data: Data) -> Asset {
+        let digest = SHA256.hash(data: data).prefix(6).map { String(format: "%02x", $0) }.joined()
+        return Asset(data: data, contentType: contentType(forPath: path), version: digest)
+    }
+
+    static func contentType(forPath path: String) -> String {
+        switch (path as NSString).pathExtension.lowercased() {
+        case "css": "text/css; charset=utf-8"
+        case "js": "text/javascript; charset=utf-8"
+        case "json", "webmanifest": "application/json"
+        case "svg": "image/svg+xml"
+        case "png": "image/png"
+        case "ico": "image/x-icon"
+        case "webp": "image/webp"
+        case "woff2": "font/woff2"
+        case "txt": "text/plain; charset=utf-8"
+        default: "application/octet-stream"
+        }
+    }
+}
+
+enum AssetError: Error, CustomStringConvertible {
+    case missingDirectory(String)
+
+    var description: String {
+        switch self {
+        case .missingDirectory(let path): "public folder \(path) does not exist"
+        }
+    }
+}

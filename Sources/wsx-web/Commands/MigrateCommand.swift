@@ -1,0 +1,15 @@
+import ArgumentParser
+
+/// `wsx-web migrate`: brings the database schema up to date and exits (the server also does this
+/// at start-up).
+struct MigrateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "migrate", abstract: "Create or update the database schema.")
+
+    @OptionGroup var data: DataDirectoryOption
+
+    func run() async throws {
+        let database = try AppDatabase.open(dataDirectory: data.resolved)
+        let applied = try database.appliedMigrations()
+        print("database \(AppDatabase.path(inDataDirectory: data.resolved)) is at \(applied.last ?? "no migration") (\(applied.count) applied)")
+    }
+}

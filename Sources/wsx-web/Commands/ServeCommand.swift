@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+
+/// `wsx-web serve`: runs the server until SIGINT/SIGTERM.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "serve", abstract: "Run the web server.")
+
+    @Option(help: "Address to listen on (env WSX_HOST, default 127.0.0.1; 0.0.0.0 for every interface).")
+    var host: String?
+    @Option(help: "Port to listen on; 0 picks a free one (env WSX_PORT, default 8080).")
+    var port: Int?
+    @OptionGroup var data: DataDirectoryOption
+    @Option(name: .customLong("templates-dir"), help: "Development: read templates from this folder, re-read on change (env WSX_TEMPLATES_DIR).")
+    var templatesDirectory: String?
+    @Option(name: .customLong("public-dir"), help: "Development: serve static files from this folder (env WSX_PUBLIC_DIR).")
+    var publicDirectory: String?
+    @Flag(name: .customLong("secure-cookies"), help: "Mark cookies Secure, for HTTPS (env WSX_SECURE_COOKIES).")
+    var secureCookies = false
+    @Flag(name: .customLong("trust-proxy"), help: "Trust X-Forwarded-For/-Proto from a reverse proxy (env WSX_TRUST_PROXY).")
+    var trustProxy = false
+    @Option(name: .customLong("base-url"), help: "Public address of the site, for printed links (env WSX_BASE_URL).")
+    var baseURL: String?
+    @Option(name: .customLong("bcrypt-cost"), help: "bcrypt work factor 4-31 (env WSX_BCRYPT_COST, default 12).")
+    var bcryptCost: Int?
+    @Option(name: .customLong("login-max-failures"), help: "Failed sign-ins per account in a window before waiting (env WSX_LOGIN_MAX_FAILURES, default 10).")
+    var loginMaxFailures: Int?
+    @Option(name: .customLong("login-max-failures-per-ip"), help: "Failed sign-ins per address in a window (env WSX_LOGIN_MAX_FAILURES_PER_IP, default 100).")
+    var loginMaxFailuresPerIP: Int?
+    @Option(name: .customLong("login-failure-window"), help: "Seconds failed sign-ins are remembered (env WSX_LOGIN_FAILURE_WINDOW, default 180).")
+    var loginFailureWindow: Int?
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (env WSX_LOG_LEVEL, default info).")
+    var logLevel: String?
+
+    /// The configuration these flags, the environment and the defaults add up to.
+    func resolvedConfig(environment env: EnvironmentDefaults = EnvironmentDefaults()) throws -> AppConfig {
+        var config = AppConfig()
+        config.host = host ?? env.string("WSX_HOST") ?? config.host
+        config.port = try port ?? env.int("WSX_PORT") ?? config.port
+        config.dataDirectory = data.dataDirectory ?? env.string("WSX_DATA_DIR") ?? config.dataDirectory
+        config.templatesDirectory = templatesDirectory ?? env.string("WSX_TEMPLATES_DIR")
+        config.publicDirectory = publicDirectory ?? env.string("WSX_PUBLIC_DIR")
+        config.secureCookies = try secureCookies || (env.bool("WSX_SECURE_COOKIES") ?? false)
+        config.trustProxy = try trustProxy || (env.bool("WSX_TRUST_PROXY") ?? false)
+        config.baseURL = baseURL ?? env.string("WSX_BASE_URL") ?? "http://localhost:\(config.port)"
+        let cost = try bcryptCost ?? env.int("WSX_BCRYPT_COST") ?? Int(config.bcryptCost)
+        guard (4...31).contains(cost) else { throw ValidationError("--bcrypt-cost must be between 4 and 31") }
+        config.bcryptCost = UInt8(cost)
+        config.loginLimits.perAccount = try loginMaxFailures ?? env.int("WSX_LOGIN_MAX_FAILURES") ?? config.loginLimits.perAccount
+        config.loginLimits.perAddress = try loginMaxFailuresPerIP ?? env.int("WSX_LOGIN_MAX_FAILURES_PER_IP")
+            ?? config.loginLimits.perAddress
+        config.loginLimits.window = TimeInterval(try loginFailureWindow ?? env.int("WSX_LOGIN_FAILURE_WINDOW")
+            ?? Int(config.loginLimits.window))
+        let level = logLevel ?? env.string("WSX_LOG_LEVEL") ?? "info"
+        guard let parsed = Logger.Level(rawValue: level) else { throw ValidationError("unknown log level \(level)") }
+        config.logLevel = parsed
+        return config
+    }
+
+    func run() async throws {
+        let config = try resolvedConfig()
+        let host = config.host
+        // A missing template or folder throws here; ArgumentParser prints its description
+        // ("template login.mustache is missing") and exits non-zero.
+        let app = try buildApplication(config: config) { port in
+            // One line on stdout that scripts and tests wait for.
+            print("wsx-web listening on http://\(host):\(port)")
+            fflush(nil)
+        }
+        try await app.runService()
+    }
+}

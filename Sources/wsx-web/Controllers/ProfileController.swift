@@ -1,0 +1,71 @@
+import Hummingbird
+import Views
+
+/// The signed-in user's profile and password, and people's public profile pages.
+struct ProfileController: Sendable {
+    let accounts: AccountService
+    let cookies: CookiePolicy
+    let pages: Pages
+
+    func addRoutes(to group: RouterGroup<SignedInContext>) {
+        group.get("/profile", use: profileForm)
+        group.post("/profile", use: updateProfile)
+        group.post("/profile/password", use: changePassword)
+        group.get("/users/{uid}", use: userPage)
+    }
+
+    @Sendable func profileForm(_ request: Request, context: SignedInContext) async throws -> Response {
+        let user = context.user
+        return show(ProfilePage(email: user.email, nickname: user.nickname, phone: user.phone ?? ""), request, context)
+    }
+
+    @Sendable func updateProfile(_ request: Request, context: SignedInContext) async throws -> Response {
+        let form = context.visitor.form ?? FormData(fields: [])
+        let nickname = form["nickname"] ?? "", phone = form["phone"] ?? ""
+        do {
+            _ = try await accounts.updateProfile(userId: context.userId, nickname: nickname, phone: phone)
+            return redirect(flash: "profile_saved", request)
+        } catch let problems as FormProblems {
+            let page = ProfilePage(email: context.user.email, nickname: nickname.cleanedLine, phone: phone.cleanedLine,
+                                   errors: FieldErrors(problems, context.visitor.strings))
+            return show(page, request, context, status: .unprocessableContent)
+        }
+    }
+
+    @Sendable func changePassword(_ request: Request, context: SignedInContext) async throws -> Response {
+        let form = context.visitor.form ?? FormData(fields: [])
+        do {
+            try await accounts.changePassword(userId: context.userId, current: form["current_password"] ?? "",
+                                              new: form["password"] ?? "", confirmation: form["password_confirm"] ?? "",
+                                              keepingSession: context.session.id!)
+            return redirect(flash: "password_changed", request)
+        } catch let problems as FormProblems {
+            let user = context.user
+            let page = ProfilePage(email: user.email, nickname: user.nickname, phone: user.phone ?? "",
+                                   errors: FieldErrors(problems, context.visitor.strings))
+            return show(page, request, context, status: .unprocessableContent)
+        }
+    }
+
+    /// A person's page. Until workspaces exist, people can only see their own; later, anyone who
+    /// shares a workspace with them. Everyone else gets a 404.
+    @Sendable func userPage(_ request: Request, context: SignedInContext) async throws -> Response {
+        guard let uid = context.parameters.get("uid", as: Int64.self), uid == context.userId,
+              let user = try await accounts.user(id: uid)
+        else { throw AppError.notFound }
+        return pages.render(.user, title: user.nickname, page: UserPage(id: uid, nickname: user.nickname, isViewer: true),
+                            request: request, context: context)
+    }
+
+    private func show(_ page: ProfilePage, _ request: Request, _ context: SignedInContext,
+                      status: HTTPResponse.Status = .ok) -> Response {
+        pages.render(.profile, title: context.visitor.strings["profile_title"], page: page, request: request,
+                     context: context, status: status)
+    }
+
+    private func redirect(flash: String, _ request: Request) -> Response {
+        var response = Pages.redirect(to: "/profile")
+        response.setCookie(cookies.flash(flash, for: request))
+        return response
+    }
+}

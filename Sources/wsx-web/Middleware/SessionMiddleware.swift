@@ -1,0 +1,75 @@
+import Foundation
+import Hummingbird
+import Views
+
+/// Works out who is asking before any route runs: the session behind the cookie (pushing its
+/// expiry forward now and then), the UI language, the CSRF token forms must repeat, the
+/// client's address, and a one-time notice left by the previous response.
+struct SessionMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let sessions: SessionStore
+    let cookies: CookiePolicy
+    let trustProxy: Bool
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        var visitor = Visitor()
+        var outgoing: [Cookie] = []
+        let jar = request.cookies
+
+        visitor.address = clientAddress(request, peer: context.peerAddress)
+        if let token = jar[CookiePolicy.session]?.value, !token.isEmpty {
+            if let (session, user) = try await sessions.find(token: token) {
+                visitor.session = session
+                visitor.user = user
+                visitor.csrfToken = session.csrfToken
+                if try await sessions.refreshIfDue(session) != nil {
+                    outgoing.append(cookies.make(CookiePolicy.session, token, maxAge: Int(SessionStore.lifetime), for: request))
+                }
+            } else {
+                outgoing.append(cookies.expire(CookiePolicy.session, for: request))
+            }
+        }
+        if visitor.session == nil {
+            if let token = jar[CookiePolicy.anonymousCSRF]?.value, Self.isWellFormedToken(token) {
+                visitor.csrfToken = token
+            } else {
+                visitor.csrfToken = SecretToken.generate()
+                outgoing.append(cookies.make(CookiePolicy.anonymousCSRF, visitor.csrfToken, maxAge: nil, for: request))
+            }
+        }
+        visitor.lang = visitor.user?.lang.flatMap(Lang.init(rawValue:))
+            ?? jar[CookiePolicy.language].flatMap { Lang(rawValue: $0.value) }
+            ?? Lang.preferred(byAcceptLanguage: request.headers[.acceptLanguage])
+            ?? .fallback
+        if let key = jar[CookiePolicy.flash]?.value, !key.isEmpty {
+            visitor.flash = visitor.strings.table[key]
+            outgoing.append(cookies.expire(CookiePolicy.flash, for: request))
+        }
+
+        context.visitor = visitor
+        var response = try await next(request, context)
+        // A cookie the route set itself (a new session at login, a new notice) wins over ours.
+        let routeSet = Set(response.headers[values: .setCookie].compactMap { $0.split(separator: "=").first.map(String.init) })
+        for cookie in outgoing where !routeSet.contains(cookie.name) {
+            response.setCookie(cookie)
+        }
+        return response
+    }
+
+    /// The peer address, or with a trusted proxy the last address it appended to `X-Forwarded-For`.
+    private func clientAddress(_ request: Request, peer: String?) -> String {
+        if trustProxy, let forwarded = request.headers[.init("X-Forwarded-For")!],
+           let last = forwarded.split(separator: ",").last?.trimmingCharacters(in: .whitespaces), !last.isEmpty {
+            return last
+        }
+        return peer ?? "unknown"
+    }
+
+    static func isWellFormedToken(_ token: String) -> Bool {
+        token.utf8.count == 43 && token.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import GRDB
+
+/// The one way into wsx's SQLite database.
+///
+/// It owns the writer (a WAL-mode `DatabasePool` in production, so reads run concurrently with the
+/// single writer) and applies the named migrations of `AppDatabase.migrator` when opened. Stores
+/// (`UserStore`, `SessionStore`, …) take it and keep each write an invariant-preserving transaction.
+final class AppDatabase: Sendable {
+    let writer: any DatabaseWriter
+
+    /// Wraps `writer` and brings its schema up to date.
+    init(_ writer: any DatabaseWriter) throws {
+        self.writer = writer
+        try Self.migrator.migrate(writer)
+    }
+
+    /// The database file inside `dataDirectory` (created if missing).
+    static func path(inDataDirectory dataDirectory: String) -> String {
+        URL(fileURLWithPath: dataDirectory).appendingPathComponent("wsx.sqlite").path
+    }
+
+    /// Opens (creating when needed) `wsx.sqlite` in `dataDirectory` and migrates it.
+    static func open(dataDirectory: String) throws -> AppDatabase {
+        try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+        let pool = try DatabasePool(path: path(inDataDirectory: dataDirectory), configuration: configuration)
+        return try AppDatabase(pool)
+    }
+
+    /// Connection settings: foreign keys on (GRDB's default), wait for a busy writer instead of
+    /// failing, and `synchronous = NORMAL`, which is durable enough in WAL mode and much faster.
+    static var configuration: Configuration {
+        var config = Configuration()
+        config.busyMode = .timeout(10)
+        config.maximumReaderCount = 8
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        return config
+    }
+
+    /// Names of the migrations already applied, oldest first.
+    func appliedMigrations() throws -> [String] {
+        try writer.read { db in try Self.migrator.appliedIdentifiers(db).sorted() }
+    }
+
+    /// Whether the database answers a trivial query (the health check).
+    func isReachable() async -> Bool {
+        (try? await writer.read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
+    }
+}

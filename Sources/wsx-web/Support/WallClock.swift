@@ -1,0 +1,27 @@
+import Foundation
+import Synchronization
+
+/// Where services read the current time. Production uses the system clock; tests hand in a
+/// `ManualClock` to step over expiry windows without sleeping.
+struct WallClock: Sendable {
+    let now: @Sendable () -> Date
+
+    static let system = WallClock { Date() }
+}
+
+/// A clock that stands still until moved; for tests of expiry and rate windows.
+final class ManualClock: Sendable {
+    private let current: Mutex<Date>
+
+    init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
+        current = Mutex(start)
+    }
+
+    func advance(by seconds: TimeInterval) {
+        current.withLock { $0 = $0.addingTimeInterval(seconds) }
+    }
+
+    var wallClock: WallClock {
+        WallClock { [self] in self.current.withLock { $0 } }
+    }
+}

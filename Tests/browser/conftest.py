@@ -1,0 +1,231 @@
+"""Browser tests for wsx: one server and one Chromium per test session, fresh browser contexts per
+test, and helpers that fill the real forms the way a person would.
+
+Run with `make browser-test`, or directly:
+    WSX_BINARY=.build/debug/wsx-web .venv/bin/python -m pytest -q Tests/browser
+"""
+
+import os
+import pathlib
+import queue
+import re
+import subprocess
+import tempfile
+import threading
+import uuid
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, Response, sync_playwright
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+READY_LINE = re.compile(r"wsx-web listening on (http://\S+?:\d+)")
+STARTUP_TIMEOUT = 30  # seconds
+ACTION_TIMEOUT = 10_000  # milliseconds, for every Playwright wait in a test
+
+# The server is started with these, so that throttling can be seen without waiting minutes and
+# password hashing does not slow the suite down.
+LOGIN_MAX_FAILURES = 3
+LOGIN_FAILURE_WINDOW = 60
+
+SERVER_LOG = pytest.StashKey[pathlib.Path]()
+LOG_OFFSET = pytest.StashKey[int]()
+
+
+# ---------------------------------------------------------------------------------------------
+# The server
+
+
+def _log_tail(path: pathlib.Path, since: int = 0, lines: int = 40) -> str:
+    """The last `lines` lines the server logged after byte offset `since`."""
+    try:
+        with open(path, "rb") as log:
+            log.seek(since)
+            text = log.read().decode(errors="replace")
+    except OSError as error:
+        return f"(no server log: {error})"
+    return "\n".join(text.splitlines()[-lines:]) or "(nothing logged during this test)"
+
+
+def _wait_for_ready_line(process: subprocess.Popen, timeout: float) -> str:
+    """Reads the server's stdout until it says where it listens; returns the base URL."""
+    lines: "queue.Queue[str | None]" = queue.Queue()
+
+    def pump():
+        # Keeps draining stdout after the ready line, so the pipe never fills up.
+        for line in process.stdout:
+            lines.put(line)
+        lines.put(None)
+
+    threading.Thread(target=pump, daemon=True).start()
+    seen = []
+    try:
+        while True:
+            line = lines.get(timeout=timeout)
+            if line is None:
+                raise RuntimeError(f"wsx-web exited (code {process.wait()}) before it was ready; stdout: {seen}")
+            seen.append(line.rstrip())
+            if match := READY_LINE.search(line):
+                return match.group(1)
+    except queue.Empty:
+        raise RuntimeError(f"wsx-web did not say it was listening within {timeout} s; stdout: {seen}") from None
+
+
+@pytest.fixture(scope="session")
+def server(request, tmp_path_factory) -> str:
+    """Starts wsx-web on a free port with an empty data directory; yields its base URL."""
+    binary = pathlib.Path(os.environ.get("WSX_BINARY") or REPO / ".build/debug/wsx-web")
+    if not binary.is_file():
+        pytest.exit(f"wsx-web binary not found at {binary}: build it (swift build) or set WSX_BINARY", returncode=2)
+
+    root = tmp_path_factory.mktemp("wsx")
+    workdir = root / "cwd"  # empty: the binary must not need Templates/ or Public/ beside it
+    data = root / "data"
+    workdir.mkdir()
+    data.mkdir()
+    log_path = root / "wsx-web.log"
+    request.config.stash[SERVER_LOG] = log_path
+
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen(
+            [str(binary), "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(data),
+             "--bcrypt-cost", "4",
+             "--login-max-failures", str(LOGIN_MAX_FAILURES),
+             "--login-failure-window", str(LOGIN_FAILURE_WINDOW)],
+            cwd=workdir, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log, text=True,
+        )
+    try:
+        base_url = _wait_for_ready_line(process, STARTUP_TIMEOUT)
+    except RuntimeError as error:
+        _stop(process)
+        pytest.exit(f"{error}\n--- server log ---\n{_log_tail(log_path)}", returncode=3)
+
+    yield base_url
+    _stop(process)
+
+
+def _stop(process: subprocess.Popen) -> None:
+    if process.poll() is not None:
+        return
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+@pytest.fixture(autouse=True)
+def _mark_server_log(request):
+    """Remembers where the server log stood when the test began, for the report of a failure."""
+    log_path = request.config.stash.get(SERVER_LOG, None)
+    request.node.stash[LOG_OFFSET] = log_path.stat().st_size if log_path and log_path.exists() else 0
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Adds what the server logged during a failed test to its report."""
+    report = yield
+    log_path = item.config.stash.get(SERVER_LOG, None)
+    if report.failed and log_path is not None:
+        report.sections.append(("wsx-web log (tail)", _log_tail(log_path, item.stash.get(LOG_OFFSET, 0))))
+    return report
+
+
+# ---------------------------------------------------------------------------------------------
+# The browser
+
+
+@pytest.fixture(scope="session")
+def browser() -> Browser:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def new_context(browser, server):
+    """A factory: `new_context(locale="ko-KR")` opens a fresh browser (no cookies) whose
+    Accept-Language asks for that locale first. Every context is closed after the test."""
+    contexts: list[BrowserContext] = []
+
+    def make(locale: str = "en-US") -> BrowserContext:
+        language = locale.split("-")[0]
+        context = browser.new_context(
+            base_url=server,
+            locale=locale,
+            extra_http_headers={"Accept-Language": f"{locale},{language};q=0.9"},
+        )
+        context.set_default_timeout(ACTION_TIMEOUT)
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def page(new_context) -> Page:
+    """A page in a fresh English-speaking browser."""
+    return new_context("en-US").new_page()
+
+
+# ---------------------------------------------------------------------------------------------
+# Helpers: what a person does
+
+
+PASSWORD = "correct horse battery"
+
+
+def unique_email(who: str = "user") -> str:
+    return f"{who}-{uuid.uuid4().hex[:12]}@example.com"
+
+
+def submit(page: Page, form: str = "main form") -> Response | None:
+    """Clicks the submit button of `form` and waits for the page that comes back."""
+    with page.expect_navigation() as navigation:
+        page.locator(form).locator("button[type=submit]").click()
+    return navigation.value
+
+
+def fill_signup_form(page: Page, email: str, nickname: str, password: str, *,
+                     phone: str = "", password_confirm: str | None = None) -> None:
+    page.fill("input[name=email]", email)
+    page.fill("input[name=nickname]", nickname)
+    page.fill("input[name=phone]", phone)
+    page.fill("input[name=password]", password)
+    page.fill("input[name=password_confirm]", password if password_confirm is None else password_confirm)
+
+
+def signup(page: Page, email: str, nickname: str, password: str = PASSWORD, *,
+           phone: str = "", password_confirm: str | None = None) -> Response | None:
+    """Opens /signup, fills the form and submits it; returns the response of the page shown next."""
+    page.goto("/signup")
+    fill_signup_form(page, email, nickname, password, phone=phone, password_confirm=password_confirm)
+    return submit(page, "main form[action='/signup']")
+
+
+def login(page: Page, email: str, password: str = PASSWORD) -> Response | None:
+    """Opens /login, fills the form and submits it; returns the response of the page shown next."""
+    page.goto("/login")
+    page.fill("input[name=email]", email)
+    page.fill("input[name=password]", password)
+    return submit(page, "main form[action='/login']")
+
+
+def logout(page: Page) -> Response | None:
+    return submit(page, "form[action='/logout']")
+
+
+def switch_language(page: Page, lang: str) -> Response | None:
+    """Presses 한국어 (`ko`) or English (`en`) in the top bar."""
+    with page.expect_navigation() as navigation:
+        page.locator(f"form.lang-switch button[value={lang}]").click()
+    return navigation.value
+
+
+def path_of(page: Page) -> str:
+    """The path of the page's address, without the origin."""
+    return re.sub(r"^https?://[^/]+", "", page.url)

@@ -1,0 +1,71 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+@testable import wsx_web
+
+/// A wsx server for one test: its own temporary data folder, fast bcrypt, a clock the test can
+/// move, and logs captured for assertions.
+struct TestApp {
+    var config: AppConfig
+    let clock: ManualClock
+    let logs: CapturedLogs
+
+    init(configure: (inout AppConfig) -> Void = { _ in }) {
+        var config = AppConfig()
+        config.dataDirectory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("wsx-test-\(UUID().uuidString)").path
+        config.bcryptCost = 4
+        config.port = 0
+        configure(&config)
+        self.config = config
+        clock = ManualClock()
+        logs = CapturedLogs()
+    }
+
+    /// Runs `body` against the app in-process (Hummingbird's router test client).
+    func run<Value: Sendable>(_ body: @Sendable (TestSession) async throws -> Value) async throws -> Value {
+        try await run(.router, body)
+    }
+
+    /// Runs `body` against the app, in-process or over a real socket.
+    func run<Value: Sendable>(_ setup: TestingSetup, _ body: @Sendable (TestSession) async throws -> Value) async throws -> Value {
+        let services = try AppServices(config: config, clock: clock.wallClock)
+        let router = buildRouter(services)
+        extraRoutes(router)
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                              logger: logs.logger())
+        defer { try? FileManager.default.removeItem(atPath: config.dataDirectory) }
+        return try await app.test(setup) { client in
+            try await body(TestSession(client: client, services: services, clock: clock, logs: logs))
+        }
+    }
+
+    /// Routes only tests add (after every middleware), e.g. one that fails on purpose.
+    var extraRoutes: @Sendable (Router<AppRequestContext>) -> Void = { _ in }
+}
+
+/// What a test has in hand: a client, direct access to the services (database, accounts) for
+/// assertions, the clock and the logs.
+struct TestSession: Sendable {
+    let client: any TestClientProtocol
+    let services: AppServices
+    let clock: ManualClock
+    let logs: CapturedLogs
+
+    var database: AppDatabase { services.database }
+
+    /// A new browser: its own cookie jar.
+    func browser(acceptLanguage: String? = "en-US,en;q=0.9") -> TestBrowser {
+        TestBrowser(client: client, acceptLanguage: acceptLanguage)
+    }
+
+    /// A browser signed in as a new account.
+    func signedInBrowser(email: String = "user\(UUID().uuidString.prefix(8))@example.com", nickname: String = "Tester",
+                         password: String = "correct horse") async throws -> TestBrowser {
+        let browser = browser()
+        let response = try await browser.signUp(email: email, nickname: nickname, password: password)
+        precondition(response.status == .seeOther, "sign-up failed with \(response.status): \(response.text)")
+        return browser
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+
+/// A browser in a test: keeps cookies between requests as a real one would, remembers the CSRF
+/// token of the last page it loaded, and fills forms.
+final class TestBrowser: @unchecked Sendable {
+    let client: any TestClientProtocol
+    var acceptLanguage: String?
+    /// Cookies by name, as the server last set them.
+    private(set) var cookies: [String: String] = [:]
+    /// Every `Set-Cookie` header value received, newest last.
+    private(set) var setCookieHeaders: [String] = []
+    /// The CSRF token of the last HTML page loaded.
+    var csrfToken: String?
+
+    init(client: any TestClientProtocol, acceptLanguage: String?) {
+        self.client = client
+        self.acceptLanguage = acceptLanguage
+    }
+
+    @discardableResult
+    func get(_ uri: String, headers: HTTPFields = [:]) async throws -> TestResponse {
+        try await send(uri, method: .get, headers: headers, body: nil)
+    }
+
+    /// Posts a urlencoded form; adds the CSRF token of the last page unless `csrf` says otherwise.
+    @discardableResult
+    func post(_ uri: String, _ fields: [(String, String)] = [], csrf: CSRF = .fromLastPage,
+              headers: HTTPFields = [:]) async throws -> TestResponse {
+        var fields = fields
+        switch csrf {
+        case .fromLastPage:
+            if csrfToken == nil { try await get("/login") }
+            fields.insert(("_csrf", csrfToken ?? ""), at: 0)
+        case .value(let token): fields.insert(("_csrf", token), at: 0)
+        case .none: break
+        }
+        var headers = headers
+        headers[.contentType] = "application/x-www-form-urlencoded"
+        return try await send(uri, method: .post, headers: headers, body: ByteBuffer(string: Self.encode(fields)))
+    }
+
+    enum CSRF {
+        case fromLastPage
+        case value(String)
+        case none
+    }
+
+    func send(_ uri: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?) async throws -> TestResponse {
+        var headers = headers
+        if !cookies.isEmpty, headers[.cookie] == nil {
+            headers[.cookie] = cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ")
+        }
+        if let acceptLanguage, headers[.acceptLanguage] == nil { headers[.acceptLanguage] = acceptLanguage }
+        let response = try await client.executeRequest(uri: uri, method: method, headers: headers, body: body)
+        for header in response.headers[values: .setCookie] {
+            setCookieHeaders.append(header)
+            let pair = header.split(separator: ";")[0]
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(parts[0]), value = parts.count > 1 ? String(parts[1]) : ""
+            if header.lowercased().contains("max-age=0") || value.isEmpty { cookies[name] = nil } else { cookies[name] = value }
+        }
+        if response.headers[.contentType]?.hasPrefix("text/html") == true,
+           let token = response.text.firstMatch(of: /<meta name="csrf-token" content="([^"]*)">/) {
+            csrfToken = String(token.1)
+        }
+        return response
+    }
+
+    /// The last `Set-Cookie` header for `name`.
+    func setCookieHeader(named name: String) -> String? {
+        setCookieHeaders.last { $0.hasPrefix(name + "=") }
+    }
+
+    func setCookie(_ name: String, _ value: String?) {
+        cookies[name] = value
+    }
+
+    // MARK: Account flows
+
+    @discardableResult
+    func signUp(email: String, nickname: String, password: String, confirmation: String? = nil,
+                phone: String = "") async throws -> TestResponse {
+        try await get("/signup")
+        return try await post("/signup", [("email", email), ("nickname", nickname), ("phone", phone),
+                                          ("password", password), ("password_confirm", confirmation ?? password)])
+    }
+
+    @discardableResult
+    func logIn(email: String, password: String) async throws -> TestResponse {
+        try await get("/login")
+        return try await post("/login", [("email", email), ("password", password)])
+    }
+
+    static func encode(_ fields: [(String, String)]) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._*")
+        return fields.map { name, value in
+            let n = name.addingPercentEncoding(withAllowedCharacters: allowed) ?? name
+            let v = value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
+            return "\(n)=\(v)"
+        }.joined(separator: "&")
+    }
+}
+
+extension TestResponse {
+    /// The body as UTF-8 text.
+    var text: String { String(buffer: body) }
+
+    var location: String? { headers[.location] }
+}
