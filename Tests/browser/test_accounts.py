@@ -69,7 +69,7 @@ def expect_anonymous_top_bar(page: Page) -> None:
     expect(page.locator(".topbar a[href='/signup']")).to_be_visible()
 
 
-def expect_language(page: Page, lang: str) -> None:
+def expect_login_page_in(page: Page, lang: str) -> None:
     texts = KO if lang == "ko" else EN
     expect(page.locator("html")).to_have_attribute("lang", lang)
     expect(heading(page)).to_have_text(texts["login_title"])
@@ -256,7 +256,7 @@ def test_the_interface_speaks_the_browsers_language(new_context, locale, lang):
 
     page.goto("/login")
 
-    expect_language(page, lang)
+    expect_login_page_in(page, lang)
     texts = KO if lang == "ko" else EN
     page.goto("/signup")
     expect(heading(page)).to_have_text(texts["signup_title"])
@@ -265,20 +265,20 @@ def test_the_interface_speaks_the_browsers_language(new_context, locale, lang):
 def test_the_language_button_switches_the_page_and_is_remembered_after_reload(new_context):
     page = new_context("ko-KR").new_page()
     page.goto("/login")
-    expect_language(page, "ko")
+    expect_login_page_in(page, "ko")
 
     switch_language(page, "en")
 
     assert path_of(page) == "/login", "the page returns to where the button was pressed"
-    expect_language(page, "en")
+    expect_login_page_in(page, "en")
     page.reload()
-    expect_language(page, "en")
+    expect_login_page_in(page, "en")
     page.goto("/signup")
     expect(heading(page)).to_have_text(EN["signup_title"])
 
     page.goto("/login")
     switch_language(page, "ko")
-    expect_language(page, "ko")
+    expect_login_page_in(page, "ko")
 
 
 def test_a_language_chosen_while_signed_in_follows_the_account_to_another_browser(new_context):
@@ -295,7 +295,7 @@ def test_a_language_chosen_while_signed_in_follows_the_account_to_another_browse
 
     elsewhere = new_context("ko-KR").new_page()
     elsewhere.goto("/login")
-    expect_language(elsewhere, "ko")  # not signed in there yet: the browser's language
+    expect_login_page_in(elsewhere, "ko")  # not signed in there yet: the browser's language
     login(elsewhere, email)
     expect(elsewhere.locator("html")).to_have_attribute("lang", "en")
     expect_on_empty_workspaces(elsewhere, EN)
@@ -307,7 +307,7 @@ def test_a_language_chosen_before_signing_up_stays_with_the_new_account(new_cont
     page = new_context("ko-KR").new_page()
     page.goto("/login")
     switch_language(page, "en")
-    expect_language(page, "en")
+    expect_login_page_in(page, "en")
 
     signup(page, email, "Early")
     expect_on_empty_workspaces(page, EN)

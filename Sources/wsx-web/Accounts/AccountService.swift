@@ -8,6 +8,8 @@ struct SignupInput: Sendable {
     var phone: String
     var password: String
     var passwordConfirm: String
+    /// The UI language the visitor picked before signing up, kept on the new account.
+    var lang: String?
 
     /// Reads the sign-up form's fields (`email nickname phone password password_confirm`).
     init(form: FormData) {
@@ -47,7 +49,7 @@ struct AccountService: Sendable {
         let hash = try await hasher.hash(input.password)
         let now = clock.now()
         let newUser = User(id: nil, email: input.email, emailKey: User.key(forEmail: input.email), nickname: input.nickname,
-                        phone: input.phone.isEmpty ? nil : input.phone, passwordHash: hash, lang: nil,
+                        phone: input.phone.isEmpty ? nil : input.phone, passwordHash: hash, lang: input.lang,
                         createdAt: now, updatedAt: now)
         do {
             return try await database.writer.write { db in try newUser.inserted(db) }

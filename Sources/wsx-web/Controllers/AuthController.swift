@@ -24,7 +24,8 @@ struct AuthController: Sendable {
     }
 
     @Sendable func signup(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let input = SignupInput(form: context.visitor.form ?? FormData(fields: []))
+        var input = SignupInput(form: context.visitor.form ?? FormData(fields: []))
+        input.lang = chosenLanguage(request)
         do {
             let user = try await accounts.signUp(input)
             return try await signIn(user, request: request, next: "/workspaces")
@@ -66,6 +67,9 @@ struct AuthController: Sendable {
             return refuse(strings["login_failed"], status: .unauthorized)
         }
         await throttle.recordSuccess(account: account)
+        if user.lang == nil, let lang = chosenLanguage(request) {
+            try await accounts.setLanguage(userId: user.id!, lang: lang)
+        }
         return try await signIn(user, request: request, next: next ?? "/workspaces")
     }
 
@@ -77,6 +81,12 @@ struct AuthController: Sendable {
         response.setCookie(cookies.expire(CookiePolicy.session, for: request))
         response.setCookie(cookies.flash("signed_out", for: request))
         return response
+    }
+
+    /// The language this browser picked with the switch (not merely its Accept-Language): an
+    /// account without a choice of its own adopts it.
+    private func chosenLanguage(_ request: Request) -> String? {
+        request.cookies[CookiePolicy.language].flatMap { Lang(rawValue: $0.value)?.rawValue }
     }
 
     /// Starts a session for `user` and sends them on.

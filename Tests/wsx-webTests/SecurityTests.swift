@@ -1,0 +1,118 @@
+import Foundation
+import GRDB
+import HTTPTypes
+import Testing
+@testable import wsx_web
+
+@Suite("CSRF, headers and error pages")
+struct SecurityTests {
+    @Test("a POST without the right CSRF token is refused with a 403 page and changes nothing")
+    func csrfIsRequired() async throws {
+        try await TestApp().run { app in
+            let anonymous = app.browser()
+            try await anonymous.get("/signup")
+            let fields = [("email", "c@example.com"), ("nickname", "C"), ("password", "password1"), ("password_confirm", "password1")]
+            for csrf in [TestBrowser.CSRF.none, .value("wrong"), .value(SecretToken.generate())] {
+                let response = try await anonymous.post("/signup", fields, csrf: csrf)
+                #expect(response.status == .forbidden)
+                #expect(response.text.contains("The security token is missing or has expired."))
+            }
+            #expect(try await app.database.writer.read { db in try User.fetchCount(db) } == 0)
+
+            let member = try await app.signedInBrowser(nickname: "Unchanged")
+            try await member.get("/profile")
+            // The anonymous token of another browser is not this session's token.
+            let stolen = try #require(anonymous.csrfToken)
+            let forged = try await member.post("/profile", [("nickname", "Hacked"), ("phone", "")], csrf: .value(stolen))
+            #expect(forged.status == .forbidden)
+            let logout = try await member.post("/logout", csrf: .none)
+            #expect(logout.status == .forbidden)
+            #expect(try await app.database.writer.read { db in try User.fetchOne(db)!.nickname } == "Unchanged")
+            #expect(try await app.database.writer.read { db in try Session.fetchCount(db) } == 1)
+        }
+    }
+
+    @Test("scripts may send the token in the X-CSRF-Token header")
+    func csrfHeader() async throws {
+        try await TestApp().run { app in
+            let member = try await app.signedInBrowser(nickname: "Before")
+            try await member.get("/profile")
+            let token = try #require(member.csrfToken)
+            let response = try await member.post("/profile", [("nickname", "After"), ("phone", "")], csrf: .none,
+                                                 headers: [CSRFMiddleware.headerName: token])
+            #expect(response.status == .seeOther)
+            #expect(try await app.database.writer.read { db in try User.fetchOne(db)!.nickname } == "After")
+        }
+    }
+
+    @Test("every response carries the CSP, nosniff, a referrer policy and no framing",
+          arguments: ["/login", "/healthz", "/static/app.css", "/no/such/page", "/profile"])
+    func securityHeaders(path: String) async throws {
+        try await TestApp().run { app in
+            let response = try await app.browser().get(path)
+            let csp = try #require(response.headers[.contentSecurityPolicy])
+            #expect(csp.contains("default-src 'self'"))
+            #expect(csp.contains("script-src 'self'"))
+            #expect(csp.contains("frame-ancestors 'none'"))
+            #expect(!csp.contains("unsafe-inline"))
+            #expect(response.headers[.xContentTypeOptions] == "nosniff")
+            #expect(response.headers[HTTPField.Name("Referrer-Policy")!] == "same-origin")
+        }
+    }
+
+    @Test("unknown routes are a 404 page in the visitor's language")
+    func notFoundPages() async throws {
+        try await TestApp().run { app in
+            let english = try await app.browser(acceptLanguage: "en").get("/no/such/page")
+            #expect(english.status == .notFound)
+            #expect(english.text.contains("Page not found"))
+            let korean = try await app.browser(acceptLanguage: "ko-KR").get("/no/such/page")
+            #expect(korean.status == .notFound)
+            #expect(korean.text.contains("페이지를 찾을 수 없습니다"))
+            #expect(korean.text.contains(#"<html lang="ko">"#))
+        }
+    }
+
+    @Test("an unexpected error is a 500 page with a request id that is also in the log, never the error text")
+    func internalErrors() async throws {
+        struct Boom: Error, CustomStringConvertible { var description: String { "secret internals /etc/passwd" } }
+        var test = TestApp()
+        test.extraRoutes = { router in router.get("/test/boom") { _, _ -> String in throw Boom() } }
+        try await test.run { app in
+            let response = try await app.browser(acceptLanguage: "ko").get("/test/boom")
+            #expect(response.status == .internalServerError)
+            #expect(response.text.contains("문제가 발생했습니다"))
+            #expect(!response.text.contains("secret internals"))
+            let id = try #require(response.text.firstMatch(of: /<code>([0-9a-f]+)<\/code>/)?.1)
+            #expect(app.logs.all.contains { $0.contains("request failed") && $0.contains(String(id)) && $0.contains("secret internals") })
+        }
+    }
+
+    @Test("/healthz answers ok once the database is open, without touching sessions")
+    func healthz() async throws {
+        try await TestApp().run { app in
+            let response = try await app.browser().get("/healthz")
+            #expect(response.status == .ok)
+            #expect(response.text == "ok\n")
+            #expect(response.headers[.setCookie] == nil)
+        }
+    }
+
+    @Test("static files have an ETag, a year of caching when versioned, 304 on revalidation, and no way out of Public/")
+    func staticFiles() async throws {
+        try await TestApp().run { app in
+            let login = try await app.browser().get("/login")
+            let cssURL = try #require(login.text.firstMatch(of: /href="(\/static\/app\.css\?v=[0-9a-f]+)"/)?.1)
+            let css = try await app.browser().get(String(cssURL))
+            #expect(css.status == .ok)
+            #expect(css.headers[.contentType] == "text/css; charset=utf-8")
+            #expect(css.headers[.cacheControl] == "public, max-age=31536000, immutable")
+            let etag = try #require(css.headers[.eTag])
+            #expect(try await app.browser().get("/static/app.css").headers[.cacheControl] == "no-cache")
+            #expect(try await app.browser().get("/static/app.css", headers: [.ifNoneMatch: etag]).status == .notModified)
+            for path in ["/static/../Package.swift", "/static/%2e%2e/Package.swift", "/static/.hidden", "/static/nope.css"] {
+                #expect(try await app.browser().get(path).status == .notFound, "\(path)")
+            }
+        }
+    }
+}
