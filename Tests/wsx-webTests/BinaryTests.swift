@@ -68,7 +68,8 @@ struct BinaryTests {
         let binary = WSXBinary(path: WSXBinary.builtPath)
         let migrate = try binary.run(["migrate", "--data-dir", "data"], in: folder)
         #expect(migrate.status == 0)
-        #expect(migrate.stdout.contains("001-accounts"))
+        #expect(migrate.stdout.contains("  001-accounts\n"))
+        #expect(migrate.stdout.contains("  002-events\n"))
 
         let created = try binary.run(["user", "create", "--data-dir", "data", "--email", "op@example.com", "--nickname", "운영자"],
                                      in: folder, environment: ["WSX_USER_PASSWORD": "operator password"])

@@ -11,11 +11,13 @@ public struct Chrome: Sendable {
     public var flash: String?
     /// The current path, where the language switch comes back to.
     public var path: String
+    /// The newest real-time event id when the page was read (signed-in pages only).
+    public var lastEventId: Int64?
     public var cssURL: String
     public var jsURL: String
 
     public init(lang: Lang, csrfToken: String, viewer: Viewer?, workspaces: [SidebarWorkspace] = [],
-                flash: String? = nil, path: String, cssURL: String, jsURL: String) {
+                flash: String? = nil, path: String, lastEventId: Int64? = nil, cssURL: String, jsURL: String) {
         self.lang = lang
         self.langCode = lang.rawValue
         self.csrfToken = csrfToken
@@ -23,6 +25,7 @@ public struct Chrome: Sendable {
         self.workspaces = workspaces
         self.flash = flash
         self.path = path
+        self.lastEventId = lastEventId
         self.cssURL = cssURL
         self.jsURL = jsURL
     }

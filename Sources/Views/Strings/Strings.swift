@@ -20,7 +20,7 @@ public struct Strings: Sendable {
     public subscript(_ key: String) -> String { table[key] ?? key }
 
     /// The text for `key` with `{0}`, `{1}`, … replaced by `arguments`.
-    public func format(_ key: String, _ arguments: CustomStringConvertible...) -> String {
+    public func format(_ key: String, _ arguments: any CustomStringConvertible...) -> String {
         var text = self[key]
         for (index, argument) in arguments.enumerated() {
             text = text.replacingOccurrences(of: "{\(index)}", with: argument.description)

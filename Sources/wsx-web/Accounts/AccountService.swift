@@ -95,12 +95,15 @@ struct AccountService: Sendable {
         AccountRules.checkPhone(phone, into: &problems)
         try problems.throwIfAny()
         let now = clock.now()
+        let outbox = database.outbox
         return try await database.writer.write { db in
             guard var user = try User.fetchOne(db, key: userId) else { throw AccountError.noSuchUser }
             user.nickname = nickname
             user.phone = phone.isEmpty ? nil : phone
             user.updatedAt = now
             try user.update(db)
+            try outbox.publish(OutgoingEvent(.userUpdated, to: .user(userId),
+                                             payload: UserUpdatedPayload(userId: userId, nickname: nickname)), in: db)
             return user
         }
     }
@@ -118,11 +121,16 @@ struct AccountService: Sendable {
         try problems.throwIfAny()
         let hash = try await hasher.hash(new.nfc)
         let now = clock.now()
+        let outbox = database.outbox
         try await database.writer.write { db in
             try User.filter(key: userId).updateAll(db, User.CodingKeys.passwordHash.set(to: hash),
                                                    User.CodingKeys.updatedAt.set(to: now))
-            try Session.filter(Session.CodingKeys.userId == userId && Session.CodingKeys.id != keptSessionId)
-                .deleteAll(db)
+            let others = Session.filter(Session.CodingKeys.userId == userId && Session.CodingKeys.id != keptSessionId)
+            let ended = try others.select(Session.CodingKeys.id, as: Int64.self).fetchAll(db)
+            try others.deleteAll(db)
+            try outbox.publish(OutgoingEvent(.sessionRevoked, to: .user(userId),
+                                             payload: SessionRevokedPayload(userId: userId, reason: "password_changed"),
+                                             closesSessions: ended), in: db)
         }
     }
 
@@ -171,6 +179,7 @@ struct AccountService: Sendable {
         try problems.throwIfAny()
         let hash = try await hasher.hash(password.nfc)
         let now = clock.now()
+        let outbox = database.outbox
         return try await database.writer.write { db in
             let used = try PasswordReset
                 .filter(PasswordReset.CodingKeys.tokenHash == SecretToken.hash(token)
@@ -183,7 +192,12 @@ struct AccountService: Sendable {
             user.passwordHash = hash
             user.updatedAt = now
             try user.update(db)
-            try Session.filter(Session.CodingKeys.userId == user.id!).deleteAll(db)
+            let sessions = Session.filter(Session.CodingKeys.userId == user.id!)
+            let ended = try sessions.select(Session.CodingKeys.id, as: Int64.self).fetchAll(db)
+            try sessions.deleteAll(db)
+            try outbox.publish(OutgoingEvent(.sessionRevoked, to: .user(user.id!),
+                                             payload: SessionRevokedPayload(userId: user.id!, reason: "password_reset"),
+                                             closesSessions: ended), in: db)
             return user
         }
     }

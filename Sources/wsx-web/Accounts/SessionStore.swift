@@ -51,9 +51,16 @@ struct SessionStore: Sendable {
         return refreshed
     }
 
-    /// Ends one session (logout).
-    func delete(id: Int64) async throws {
-        _ = try await database.writer.write { db in try Session.deleteOne(db, key: id) }
+    /// Ends one session (logout); its open event stream closes.
+    func delete(_ session: Session) async throws {
+        guard let id = session.id else { return }
+        let outbox = database.outbox
+        try await database.writer.write { db in
+            guard try Session.deleteOne(db, key: id) else { return }
+            try outbox.publish(OutgoingEvent(.sessionRevoked, to: .user(session.userId),
+                                             payload: SessionRevokedPayload(userId: session.userId, reason: "logout"),
+                                             closesSessions: [id]), in: db)
+        }
     }
 
     /// Removes expired sessions and used or expired reset links.

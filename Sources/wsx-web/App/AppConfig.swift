@@ -22,4 +22,9 @@ struct AppConfig: Sendable {
     var bcryptCost: UInt8 = 12
     var loginLimits = LoginThrottle.Limits.standard
     var logLevel: Logger.Level = .info
+    /// How long events stay in the outbox for reconnecting clients to replay.
+    var eventRetention: TimeInterval = 7 * 24 * 60 * 60
+    var realtime = RealtimeHub.Settings()
+    /// How often expired events and sessions are swept.
+    var housekeepingInterval: Duration = .seconds(3600)
 }

@@ -1,6 +1,7 @@
 import Assets
 import Foundation
 import Logging
+import ServiceLifecycle
 import Views
 
 /// The app's long-lived parts, built once from the configuration and handed to the router and
@@ -13,23 +14,36 @@ struct AppServices: Sendable {
     let throttle: LoginThrottle
     let cookies: CookiePolicy
     let pages: Pages
+    let hub: RealtimeHub
+    let events: EventLog
     let clock: WallClock
+    let logger: Logger
 
     /// Opens the database (migrating it) and loads templates and static files, failing with a
     /// clear message when any of them is missing.
-    init(config: AppConfig, clock: WallClock = .system) throws {
+    init(config: AppConfig, clock: WallClock = .system, logger: Logger) throws {
         self.config = config
         self.clock = clock
-        database = try AppDatabase.open(dataDirectory: config.dataDirectory)
+        self.logger = logger
+        database = try AppDatabase.open(dataDirectory: config.dataDirectory, clock: clock)
         let hasher = PasswordHasher(cost: config.bcryptCost)
         accounts = AccountService(database: database, hasher: hasher, clock: clock)
         sessions = SessionStore(database: database, clock: clock)
         throttle = LoginThrottle(limits: config.loginLimits, clock: clock)
         cookies = CookiePolicy(alwaysSecure: config.secureCookies, trustProxy: config.trustProxy)
+        events = EventLog(database: database, clock: clock)
+        hub = try RealtimeHub(database: database, outbox: database.outbox, settings: config.realtime, logger: logger)
         let renderer = try PageRenderer(source: config.templatesDirectory.map { .directory($0) }
             ?? .files(EmbeddedFiles.files(in: "Templates")))
         let assets = try StaticAssets(source: config.publicDirectory.map { .directory($0) }
             ?? .files(EmbeddedFiles.files(in: "Public")))
-        pages = Pages(renderer: renderer, assets: assets)
+        let hub = self.hub
+        pages = Pages(renderer: renderer, assets: assets, lastEventId: { hub.latestEventId })
+    }
+
+    /// The background services that run beside the HTTP server.
+    var backgroundServices: [any Service] {
+        [hub, Housekeeper(events: events, sessions: sessions, retention: config.eventRetention,
+                          interval: config.housekeepingInterval, logger: logger)]
     }
 }

@@ -8,11 +8,13 @@ func buildApplication(config: AppConfig, clock: WallClock = .system,
     throws -> some ApplicationProtocol {
     var logger = Logger(label: "wsx-web")
     logger.logLevel = config.logLevel
-    let services = try AppServices(config: config, clock: clock)
+    let services = try AppServices(config: config, clock: clock, logger: logger)
     let router = buildRouter(services)
     return Application(
         router: router,
-        configuration: .init(address: .hostname(config.host, port: config.port), serverName: "wsx"),
+        // A deep accept backlog: thousands of event streams reconnect at once after a restart.
+        configuration: .init(address: .hostname(config.host, port: config.port), serverName: "wsx", backlog: 4096),
+        services: services.backgroundServices,
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? config.port) },
         logger: logger
     )
@@ -36,6 +38,7 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     router.add(middleware: CSRFMiddleware())
 
     home.addRoutes(to: router)
+    EventsController(hub: services.hub, log: services.events).addRoutes(to: router)
     AuthController(accounts: services.accounts, sessions: services.sessions, throttle: services.throttle,
                    cookies: services.cookies, pages: services.pages).addRoutes(to: router)
     LanguageController(accounts: services.accounts, cookies: services.cookies).addRoutes(to: router)

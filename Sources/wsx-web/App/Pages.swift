@@ -8,6 +8,9 @@ import Views
 struct Pages: Sendable {
     let renderer: PageRenderer
     let assets: StaticAssets
+    /// The newest event id the hub delivered; pages carry it so the script's first connect
+    /// resumes from there and misses nothing committed after the page was read.
+    let lastEventId: @Sendable () -> Int64
 
     /// A full HTML page.
     func render<Page>(_ template: TemplateName, title: String, page: Page, request: Request,
@@ -32,7 +35,7 @@ struct Pages: Sendable {
     func chrome(_ request: Request, _ visitor: Visitor) -> Chrome {
         Chrome(lang: visitor.lang, csrfToken: visitor.csrfToken,
                viewer: visitor.user.map { Viewer(id: $0.id!, nickname: $0.nickname) },
-               flash: visitor.flash, path: request.uri.path,
+               flash: visitor.flash, path: request.uri.path, lastEventId: visitor.user == nil ? nil : lastEventId(),
                cssURL: assets.url(for: "app.css"), jsURL: assets.url(for: "app.js"))
     }
 

@@ -10,6 +10,7 @@ struct MigrateCommand: AsyncParsableCommand {
     func run() async throws {
         let database = try AppDatabase.open(dataDirectory: data.resolved)
         let applied = try database.appliedMigrations()
-        print("database \(AppDatabase.path(inDataDirectory: data.resolved)) is at \(applied.last ?? "no migration") (\(applied.count) applied)")
+        print("database \(AppDatabase.path(inDataDirectory: data.resolved)) is up to date; migrations applied:")
+        for name in applied { print("  \(name)") }
     }
 }

@@ -30,6 +30,12 @@ struct ServeCommand: AsyncParsableCommand {
     var loginMaxFailuresPerIP: Int?
     @Option(name: .customLong("login-failure-window"), help: "Seconds failed sign-ins are remembered (env WSX_LOGIN_FAILURE_WINDOW, default 180).")
     var loginFailureWindow: Int?
+    @Option(name: .customLong("event-retention"), help: "How long live events are kept for reconnecting clients, e.g. 7d, 36h, 90m, 600s (env WSX_EVENT_RETENTION, default 7d).")
+    var eventRetention: String?
+    @Option(name: .customLong("sse-heartbeat"), help: "Seconds between keep-alive comments on event streams (env WSX_SSE_HEARTBEAT, default 15).")
+    var sseHeartbeat: Double?
+    @Option(name: .customLong("sse-buffer"), help: "Events an event stream may fall behind before it is disconnected (env WSX_SSE_BUFFER, default 1024).")
+    var sseBuffer: Int?
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (env WSX_LOG_LEVEL, default info).")
     var logLevel: String?
 
@@ -52,6 +58,23 @@ struct ServeCommand: AsyncParsableCommand {
             ?? config.loginLimits.perAddress
         config.loginLimits.window = TimeInterval(try loginFailureWindow ?? env.int("WSX_LOGIN_FAILURE_WINDOW")
             ?? Int(config.loginLimits.window))
+        if let text = eventRetention ?? env.string("WSX_EVENT_RETENTION") {
+            guard let seconds = DurationText.seconds(text), seconds > 0 else {
+                throw ValidationError("--event-retention: \(text) is not a duration like 7d, 36h, 90m or 600s")
+            }
+            config.eventRetention = seconds
+        }
+        if let heartbeat = try sseHeartbeat ?? env.string("WSX_SSE_HEARTBEAT").map({ text in
+            guard let value = Double(text) else { throw ValidationError("WSX_SSE_HEARTBEAT=\(text) is not a number") }
+            return value
+        }) {
+            guard heartbeat > 0 else { throw ValidationError("--sse-heartbeat must be positive") }
+            config.realtime.heartbeat = .milliseconds(Int(heartbeat * 1000))
+        }
+        if let buffer = try sseBuffer ?? env.int("WSX_SSE_BUFFER") {
+            guard buffer >= 8 else { throw ValidationError("--sse-buffer must be at least 8") }
+            config.realtime.bufferSize = buffer
+        }
         let level = logLevel ?? env.string("WSX_LOG_LEVEL") ?? "info"
         guard let parsed = Logger.Level(rawValue: level) else { throw ValidationError("unknown log level \(level)") }
         config.logLevel = parsed

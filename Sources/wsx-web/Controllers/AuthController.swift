@@ -74,8 +74,8 @@ struct AuthController: Sendable {
     }
 
     @Sendable func logout(_ request: Request, context: AppRequestContext) async throws -> Response {
-        if let id = context.visitor.session?.id {
-            try await sessions.delete(id: id)
+        if let session = context.visitor.session {
+            try await sessions.delete(session)
         }
         var response = Pages.redirect(to: "/login")
         response.setCookie(cookies.expire(CookiePolicy.session, for: request))

@@ -8,10 +8,13 @@ import GRDB
 /// (`UserStore`, `SessionStore`, …) take it and keep each write an invariant-preserving transaction.
 final class AppDatabase: Sendable {
     let writer: any DatabaseWriter
+    /// Where write transactions publish their real-time events.
+    let outbox: EventOutbox
 
     /// Wraps `writer` and brings its schema up to date.
-    init(_ writer: any DatabaseWriter) throws {
+    init(_ writer: any DatabaseWriter, clock: WallClock = .system) throws {
         self.writer = writer
+        outbox = EventOutbox(clock: clock)
         try Self.migrator.migrate(writer)
     }
 
@@ -21,10 +24,10 @@ final class AppDatabase: Sendable {
     }
 
     /// Opens (creating when needed) `wsx.sqlite` in `dataDirectory` and migrates it.
-    static func open(dataDirectory: String) throws -> AppDatabase {
+    static func open(dataDirectory: String, clock: WallClock = .system) throws -> AppDatabase {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
         let pool = try DatabasePool(path: path(inDataDirectory: dataDirectory), configuration: configuration)
-        return try AppDatabase(pool)
+        return try AppDatabase(pool, clock: clock)
     }
 
     /// Connection settings: foreign keys on (GRDB's default), wait for a busy writer instead of

@@ -44,6 +44,31 @@ extension AppDatabase {
                 );
                 """)
         }
+        // 002: the real-time outbox. Every change another tab must see writes an event here in
+        // the same transaction as the change; event ids are the SSE ids. Audience: one room or
+        // one user. `event_retention` remembers how far old events were pruned, so a client
+        // asking to resume from before that point is told to reload instead of missing events.
+        migrator.registerMigration("002-events") { db in
+            try db.execute(sql: """
+                CREATE TABLE events (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    type TEXT NOT NULL,
+                    room_id INTEGER,
+                    user_id INTEGER,
+                    payload TEXT NOT NULL,
+                    created_at DATETIME NOT NULL,
+                    CHECK ((room_id IS NULL) <> (user_id IS NULL))
+                );
+                CREATE INDEX events_by_user ON events(user_id, id) WHERE user_id IS NOT NULL;
+                CREATE INDEX events_by_room ON events(room_id, id) WHERE room_id IS NOT NULL;
+                CREATE INDEX events_by_time ON events(created_at);
+                CREATE TABLE event_retention (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    pruned_through INTEGER NOT NULL
+                );
+                INSERT INTO event_retention (id, pruned_through) VALUES (1, 0);
+                """)
+        }
         return migrator
     }
 }

@@ -30,11 +30,11 @@ struct TestApp {
 
     /// Runs `body` against the app, in-process or over a real socket.
     func run<Value: Sendable>(_ setup: TestingSetup, _ body: @Sendable (TestSession) async throws -> Value) async throws -> Value {
-        let services = try AppServices(config: config, clock: clock.wallClock)
+        let services = try AppServices(config: config, clock: clock.wallClock, logger: logs.logger())
         let router = buildRouter(services)
         extraRoutes(router)
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                              logger: logs.logger())
+                              services: services.backgroundServices, logger: logs.logger())
         defer { try? FileManager.default.removeItem(atPath: config.dataDirectory) }
         return try await app.test(setup) { client in
             try await body(TestSession(client: client, services: services, clock: clock, logs: logs))

@@ -1,0 +1,88 @@
+import Foundation
+
+/// The kind of a real-time event; the SSE `event:` field. Features add their own types here,
+/// and the page script (`Public/app.js`) lists every type it listens for (a test compares both).
+struct EventType: RawRepresentable, Hashable, Sendable, CaseIterable {
+    let rawValue: String
+
+    init(rawValue: String) { self.rawValue = rawValue }
+
+    /// The user's nickname or other profile fields changed (user audience).
+    static let userUpdated = EventType(rawValue: "user.updated")
+    /// Sessions of the user were ended (logout, password change): their streams close.
+    static let sessionRevoked = EventType(rawValue: "session.revoked")
+    /// People joined a room (room audience; the hub adds them before delivering).
+    static let roomMemberAdded = EventType(rawValue: "room.member_added")
+    /// People left or were removed from a room (delivered to them too, then they are dropped).
+    static let roomMemberRemoved = EventType(rawValue: "room.member_removed")
+    /// A room's name or description changed.
+    static let roomUpdated = EventType(rawValue: "room.updated")
+    /// A room was deleted (delivered to its members, then the room is forgotten).
+    static let roomDeleted = EventType(rawValue: "room.deleted")
+    /// Not stored: tells a client its last event id is too old (or unknown) and it must reload.
+    static let reset = EventType(rawValue: "reset")
+
+    static let allCases: [EventType] = [
+        .userUpdated, .sessionRevoked, .roomMemberAdded, .roomMemberRemoved, .roomUpdated, .roomDeleted, .reset,
+    ]
+}
+
+/// Who receives an event: everyone in a room at that moment, or one user (on all their devices).
+enum Audience: Sendable, Equatable {
+    case room(Int64)
+    case user(Int64)
+}
+
+/// A change of room membership an event carries, applied by the hub in memory so fan-out needs
+/// no database query.
+enum MembershipChange: Sendable, Equatable {
+    case added(room: Int64, users: [Int64])
+    case removed(room: Int64, users: [Int64])
+    case roomDeleted(room: Int64)
+}
+
+/// An event about to be published: type, audience, JSON payload, and what it does to the hub's
+/// in-memory state (membership, sessions whose streams must close).
+struct OutgoingEvent: Sendable {
+    let type: EventType
+    let audience: Audience
+    /// Compact JSON (never contains a raw newline).
+    let payload: String
+    var membership: MembershipChange?
+    var closesSessions: [Int64] = []
+
+    init(_ type: EventType, to audience: Audience, payload: some Encodable, membership: MembershipChange? = nil,
+         closesSessions: [Int64] = []) {
+        self.type = type
+        self.audience = audience
+        self.payload = Self.json(payload)
+        self.membership = membership
+        self.closesSessions = closesSessions
+    }
+
+    static func json(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding our own payload structs cannot fail.
+        return String(decoding: (try? encoder.encode(value)) ?? Data("{}".utf8), as: UTF8.self)
+    }
+}
+
+/// An event that committed, with its id.
+struct CommittedEvent: Sendable {
+    let id: Int64
+    let event: OutgoingEvent
+}
+
+// MARK: Payloads of the account events
+
+struct UserUpdatedPayload: Codable, Sendable {
+    let userId: Int64
+    let nickname: String
+}
+
+struct SessionRevokedPayload: Codable, Sendable {
+    let userId: Int64
+    /// Why: `logout`, `password_changed`, `password_reset`.
+    let reason: String
+}

@@ -1,0 +1,54 @@
+import Foundation
+import GRDB
+
+/// Reads and prunes the `events` outbox: replay for reconnecting clients, retention.
+struct EventLog: Sendable {
+    let database: AppDatabase
+    let clock: WallClock
+
+    /// One stored event as replay sends it.
+    struct Row: Sendable, FetchableRecord, Decodable {
+        let id: Int64
+        let type: String
+        let payload: String
+    }
+
+    /// The newest event id, 0 when there is none yet.
+    func latestId(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'events'") ?? 0
+    }
+
+    /// Events up to this id were deleted by retention; a client resuming before it must reload.
+    func prunedThrough(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT pruned_through FROM event_retention WHERE id = 1") ?? 0
+    }
+
+    /// The events with `after < id <= through` addressed to `userId` or to one of `rooms`, in id
+    /// order, at most `limit` of them.
+    func replay(after: Int64, through: Int64, userId: Int64, rooms: [Int64], limit: Int = 500) async throws -> [Row] {
+        try await database.writer.read { db in
+            var sql = "SELECT id, type, payload FROM events WHERE id > ? AND id <= ? AND (user_id = ?"
+            var arguments: StatementArguments = [after, through, userId]
+            if !rooms.isEmpty {
+                sql += " OR room_id IN (\(databaseQuestionMarks(count: rooms.count)))"
+                arguments += StatementArguments(rooms)
+            }
+            sql += ") ORDER BY id LIMIT \(limit)"
+            return try Row.fetchAll(db, sql: sql, arguments: arguments)
+        }
+    }
+
+    /// Deletes events older than `retention` seconds and remembers the newest id deleted.
+    @discardableResult
+    func prune(olderThan retention: TimeInterval) async throws -> Int {
+        let cutoff = clock.now().addingTimeInterval(-retention)
+        return try await database.writer.write { db in
+            guard let newest = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM events WHERE created_at < ?",
+                                                  arguments: [cutoff]) else { return 0 }
+            try db.execute(sql: "DELETE FROM events WHERE id <= ?", arguments: [newest])
+            try db.execute(sql: "UPDATE event_retention SET pruned_through = MAX(pruned_through, ?) WHERE id = 1",
+                           arguments: [newest])
+            return db.changesCount
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import GRDB
+import Synchronization
+
+/// The one way to publish a real-time event: `publish(_:in:)` writes the event into the `events`
+/// table inside the caller's write transaction, so the event exists if and only if the change it
+/// describes committed.
+///
+/// After the transaction commits, its events are handed, in id order, to `committed`, which the
+/// hub consumes. Commits are serialized by the single SQLite writer, so id order is commit order.
+/// (Do not publish inside a savepoint that is rolled back while its transaction commits.)
+final class EventOutbox: Sendable {
+    /// Every committed event, in id order. Unbounded: the hub drains it as fast as commits happen.
+    let committed: AsyncStream<CommittedEvent>
+    private let continuation: AsyncStream<CommittedEvent>.Continuation
+    private let clock: WallClock
+    /// Events of the transaction in progress; touched only on the writer's queue.
+    private let pending = Mutex<[CommittedEvent]>([])
+
+    init(clock: WallClock) {
+        (committed, continuation) = AsyncStream.makeStream(of: CommittedEvent.self, bufferingPolicy: .unbounded)
+        self.clock = clock
+    }
+
+    /// Records `event` in the current transaction and returns its id.
+    @discardableResult
+    func publish(_ event: OutgoingEvent, in db: Database) throws -> Int64 {
+        let (roomId, userId): (Int64?, Int64?) = switch event.audience {
+        case .room(let id): (id, nil)
+        case .user(let id): (nil, id)
+        }
+        try db.execute(sql: "INSERT INTO events (type, room_id, user_id, payload, created_at) VALUES (?, ?, ?, ?, ?)",
+                       arguments: [event.type.rawValue, roomId, userId, event.payload, clock.now()])
+        let id = db.lastInsertedRowID
+        let isFirst = pending.withLock { list in
+            list.append(CommittedEvent(id: id, event: event))
+            return list.count == 1
+        }
+        if isFirst {
+            db.afterNextTransaction(onCommit: { [self] _ in
+                for event in pending.withLock({ list in defer { list.removeAll() }; return list }) {
+                    continuation.yield(event)
+                }
+            }, onRollback: { [self] _ in
+                pending.withLock { $0.removeAll() }
+            })
+        }
+        return id
+    }
+
+    /// Ends the stream (the app is shutting down).
+    func finish() { continuation.finish() }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import GRDB
+import Logging
+import NIOCore
+import ServiceLifecycle
+import Synchronization
+
+/// Fans committed events out to the open SSE streams of the people in each event's audience.
+///
+/// It learns of events from the outbox (in id order, after commit), keeps who-is-in-which-room
+/// in memory, updated by the events themselves, and so delivers without a database query. Each
+/// event is encoded once; every subscriber gets the same bytes. A subscriber whose bounded
+/// buffer is full is disconnected, never skipped: it reconnects and replays from the outbox.
+actor RealtimeHub: Service {
+    /// Bounds and rhythms, from flags.
+    struct Settings: Sendable {
+        /// Frames a subscriber may have waiting before it is disconnected.
+        var bufferSize = 1024
+        /// A comment line this often keeps idle streams open through proxies.
+        var heartbeat: Duration = .seconds(15)
+    }
+
+    /// An open stream's side of the hub.
+    struct Subscription: Sendable {
+        let id: Int
+        /// SSE frames to write, in order; it ends when the hub disconnects the subscriber.
+        let frames: AsyncStream<ByteBuffer>
+        /// The newest event the hub had handled when the subscription began: replay covers
+        /// everything up to it, `frames` everything after.
+        let handledThrough: Int64
+        /// The rooms the user was in at that moment, for replay.
+        let rooms: [Int64]
+    }
+
+    private struct Subscriber {
+        let userId: Int64
+        let sessionId: Int64
+        let continuation: AsyncStream<ByteBuffer>.Continuation
+    }
+
+    private let outbox: EventOutbox
+    private let settings: Settings
+    private let logger: Logger
+    private var subscribers: [Int: Subscriber] = [:]
+    private var subscribersByUser: [Int64: Set<Int>] = [:]
+    private var membersByRoom: [Int64: Set<Int64>] = [:]
+    private var roomsByUser: [Int64: Set<Int64>] = [:]
+    private var handledThrough: Int64
+    private var nextSubscriberId = 1
+    private var isShutDown = false
+    /// `handledThrough`, readable without awaiting the actor (pages embed it).
+    private let latest: Mutex<Int64>
+
+    /// Loads room membership and the newest event id in one read, so the state and the event
+    /// stream line up: events after that id are applied as they arrive.
+    init(database: AppDatabase, outbox: EventOutbox, settings: Settings, logger: Logger) throws {
+        self.outbox = outbox
+        self.settings = settings
+        self.logger = logger
+        let (latestId, memberships) = try database.writer.read { db -> (Int64, [(Int64, Int64)]) in
+            let latest = try EventLog(database: database, clock: .system).latestId(db)
+            let rows = try db.tableExists("room_members")
+                ? try Row.fetchAll(db, sql: "SELECT room_id, user_id FROM room_members").map { ($0[0] as Int64, $0[1] as Int64) }
+                : []
+            return (latest, rows)
+        }
+        handledThrough = latestId
+        latest = Mutex(latestId)
+        for (room, user) in memberships {
+            membersByRoom[room, default: []].insert(user)
+            roomsByUser[user, default: []].insert(room)
+        }
+    }
+
+    /// The newest event id delivered to subscribers.
+    nonisolated var latestEventId: Int64 { latest.withLock { $0 } }
+
+    var subscriberCount: Int { subscribers.count }
+
+    /// Opens a stream for one signed-in browser.
+    func subscribe(userId: Int64, sessionId: Int64) -> Subscription {
+        let (frames, continuation) = AsyncStream.makeStream(of: ByteBuffer.self,
+                                                            bufferingPolicy: .bufferingOldest(settings.bufferSize))
+        let id = nextSubscriberId
+        nextSubscriberId += 1
+        if isShutDown {
+            continuation.finish()
+        } else {
+            subscribers[id] = Subscriber(userId: userId, sessionId: sessionId, continuation: continuation)
+            subscribersByUser[userId, default: []].insert(id)
+            continuation.onTermination = { [weak self] _ in
+                Task { await self?.remove(id) }
+            }
+        }
+        return Subscription(id: id, frames: frames, handledThrough: handledThrough,
+                            rooms: Array(roomsByUser[userId] ?? []).sorted())
+    }
+
+    func run() async throws {
+        // On graceful shutdown the loops are cancelled and every stream ends.
+        try? await cancelWhenGracefulShutdown {
+            await withDiscardingTaskGroup { group in
+                group.addTask { await self.consumeCommittedEvents() }
+                group.addTask { await self.beatHearts() }
+            }
+        }
+        shutDown()
+    }
+
+    private func consumeCommittedEvents() async {
+        for await event in outbox.committed {
+            if isShutDown { return }
+            deliver(event)
+        }
+    }
+
+    private func beatHearts() async {
+        let frame = SSEFrame.comment("ping")
+        while !isShutDown, !Task.isCancelled {
+            try? await Task.sleep(for: settings.heartbeat)
+            if isShutDown || Task.isCancelled { return }
+            for id in Array(subscribers.keys) { send(frame, to: id) }
+        }
+    }
+
+    /// Ends every stream; the SSE handlers finish their responses and the server can stop.
+    private func shutDown() {
+        isShutDown = true
+        for (_, subscriber) in subscribers { subscriber.continuation.finish() }
+        subscribers.removeAll()
+        subscribersByUser.removeAll()
+        outbox.finish()
+    }
+
+    private func deliver(_ committed: CommittedEvent) {
+        guard committed.id > handledThrough else { return }
+        let event = committed.event
+        if case .added(let room, let users)? = event.membership {
+            for user in users {
+                membersByRoom[room, default: []].insert(user)
+                roomsByUser[user, default: []].insert(room)
+            }
+        }
+        let frame = SSEFrame.event(id: committed.id, type: event.type.rawValue, data: event.payload)
+        let recipients: Set<Int64> = switch event.audience {
+        case .user(let id): [id]
+        case .room(let id): membersByRoom[id] ?? []
+        }
+        for user in recipients {
+            for id in subscribersByUser[user] ?? [] { send(frame, to: id) }
+        }
+        switch event.membership {
+        case .removed(let room, let users)?:
+            for user in users {
+                membersByRoom[room]?.remove(user)
+                roomsByUser[user]?.remove(room)
+            }
+        case .roomDeleted(let room)?:
+            for user in membersByRoom.removeValue(forKey: room) ?? [] { roomsByUser[user]?.remove(room) }
+        default:
+            break
+        }
+        if !event.closesSessions.isEmpty {
+            let closing = Set(event.closesSessions)
+            for (id, subscriber) in subscribers where closing.contains(subscriber.sessionId) {
+                disconnect(id)
+            }
+        }
+        handledThrough = committed.id
+        latest.withLock { $0 = committed.id }
+    }
+
+    private func send(_ frame: ByteBuffer, to id: Int) {
+        guard let subscriber = subscribers[id] else { return }
+        if case .dropped = subscriber.continuation.yield(frame) {
+            // Its buffer is full: a slow reader. Cut it off; it will reconnect and replay.
+            logger.notice("disconnecting a slow event stream", metadata: ["user": "\(subscriber.userId)"])
+            disconnect(id)
+        }
+    }
+
+    /// Ends one stream (its server is shutting down).
+    func end(_ id: Int) {
+        disconnect(id)
+    }
+
+    private func disconnect(_ id: Int) {
+        subscribers[id]?.continuation.finish()
+        remove(id)
+    }
+
+    private func remove(_ id: Int) {
+        guard let subscriber = subscribers.removeValue(forKey: id) else { return }
+        subscribersByUser[subscriber.userId]?.remove(id)
+        if subscribersByUser[subscriber.userId]?.isEmpty == true { subscribersByUser[subscriber.userId] = nil }
+    }
+}
