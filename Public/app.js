@@ -1,1 +1,123 @@
-// wsx
+// wsx: progressive enhancement. Pages work without this script; with it they stay live.
+//
+// Live updates: one EventSource per browser, not per tab (browsers allow ~6 HTTP/1.1
+// connections per host, so a 7th tab with its own stream would stall). The tab holding the
+// Web Lock "wsx-live-leader" opens the stream and relays every event to the other tabs over
+// a BroadcastChannel; when it closes, the lock passes to a waiting tab, which reconnects from
+// the last event id it saw, so nothing is missed. Every tab ignores ids it has already seen.
+'use strict';
+
+(function () {
+  // Every event type the server sends (Sources/wsx-web/Realtime/Event.swift; a test compares).
+  const EVENT_TYPES = [
+    'user.updated',
+    'session.revoked',
+    'room.member_added',
+    'room.member_removed',
+    'room.updated',
+    'room.deleted',
+    'reset',
+  ];
+
+  const meta = (name) => document.querySelector(`meta[name="${name}"]`)?.content;
+
+  /** The CSRF token for scripted POSTs (`X-CSRF-Token`). */
+  window.wsx = { csrfToken: () => meta('csrf-token') };
+
+  const viewerId = meta('viewer-id');
+  if (!viewerId) return; // signed out: nothing is live
+
+  let lastId = Number(meta('last-event-id')) || 0;
+  const channel = 'BroadcastChannel' in window ? new BroadcastChannel('wsx-live') : null;
+  const root = document.documentElement;
+  root.dataset.liveRole = 'follower';
+
+  // ---- receiving ----------------------------------------------------------------------
+
+  /** Handles one event once, whichever way it arrived. */
+  function receive(message) {
+    if (message.id) {
+      if (message.id <= lastId) return;
+      lastId = message.id;
+    }
+    handle(message.type, message.data);
+    document.dispatchEvent(new CustomEvent('wsx:live', { detail: message }));
+  }
+
+  function handle(type, data) {
+    switch (type) {
+      case 'user.updated':
+        if (String(data.userId) === viewerId && data.nickname) {
+          for (const el of document.querySelectorAll('.viewer-name')) el.textContent = data.nickname;
+        }
+        break;
+      case 'reset':
+        // Too much was missed to catch up event by event: start over from a fresh page.
+        location.reload();
+        break;
+    }
+  }
+
+  let offlineTimer = null;
+  function showStatus(online) {
+    const notice = document.getElementById('live-status');
+    clearTimeout(offlineTimer);
+    if (!notice) return;
+    if (online) {
+      notice.hidden = true;
+    } else {
+      // A blink of a reconnect is not worth a notice.
+      offlineTimer = setTimeout(() => { notice.hidden = false; }, 1000);
+    }
+    root.dataset.liveOnline = online ? 'yes' : 'no';
+  }
+
+  if (channel) {
+    channel.onmessage = (event) => {
+      const message = event.data;
+      if (message.kind === 'event') receive(message);
+      else if (message.kind === 'status') showStatus(message.online);
+      else if (message.kind === 'ended') location.reload();
+    };
+  }
+
+  // ---- leading --------------------------------------------------------------------------
+
+  function lead() {
+    root.dataset.liveRole = 'leader';
+    const source = new EventSource('/events?lastEventId=' + encodeURIComponent(lastId));
+    const broadcast = (message) => { if (channel) channel.postMessage(message); };
+
+    for (const type of EVENT_TYPES) {
+      source.addEventListener(type, (event) => {
+        let data = {};
+        try { data = JSON.parse(event.data); } catch (_) { /* keep {} */ }
+        const message = { kind: 'event', id: Number(event.lastEventId) || 0, type, data };
+        broadcast(message);
+        receive(message);
+      });
+    }
+    source.onopen = () => { broadcast({ kind: 'status', online: true }); showStatus(true); };
+    source.onerror = () => {
+      if (source.readyState === EventSource.CLOSED) {
+        // The server refused the stream (signed out here or elsewhere): every tab reloads,
+        // which shows the login page if the session is gone.
+        broadcast({ kind: 'ended' });
+        setTimeout(() => location.reload(), 500);
+      } else {
+        // Reconnecting by itself, with Last-Event-ID.
+        broadcast({ kind: 'status', online: false });
+        showStatus(false);
+      }
+    };
+    // Hold the lock for as long as this tab lives.
+    return new Promise(() => {});
+  }
+
+  if (navigator.locks && channel) {
+    navigator.locks.request('wsx-live-leader', lead);
+  } else {
+    // No Web Locks (an insecure http:// origin): every tab keeps its own stream.
+    lead();
+  }
+})();

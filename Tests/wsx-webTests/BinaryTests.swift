@@ -97,4 +97,25 @@ struct BinaryTests {
         #expect(unknown.status != 0)
         #expect(unknown.stderr.contains("no account has the email nobody@example.com"))
     }
+
+    @Test("SIGTERM ends open event streams cleanly and the server exits")
+    func shutdownEndsStreams() async throws {
+        let folder = try makeEmptyFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let binary = WSXBinary(path: WSXBinary.builtPath)
+        _ = try binary.run(["user", "create", "--data-dir", "data", "--email", "s@example.com", "--nickname", "S",
+                            "--password", "shutdown password"], in: folder)
+        let (server, base) = try binary.serve(["--data-dir", "data", "--bcrypt-cost", "4"], in: folder)
+        defer { if server.isRunning { server.terminate() } }
+        let cookie = try await signIn(base: base, email: "s@example.com", password: "shutdown password")
+        let started = ContinuousClock.now
+        try await EventStreamClient.connect(port: base.port!, headers: ["Cookie": cookie]) { reader in
+            #expect(try await reader.readHead().status == 200)
+            server.terminate()   // SIGTERM
+            while let _ = try await reader.next(includingComments: true) {}
+        }
+        server.waitUntilExit()
+        #expect(server.terminationStatus == 0)
+        #expect(ContinuousClock.now - started < .seconds(10))
+    }
 }

@@ -12,7 +12,8 @@ struct Housekeeper: Service {
     let logger: Logger
 
     func run() async throws {
-        try await cancelWhenGracefulShutdown {
+        // Shutdown cancels the sleep; that is the normal way out, not a failure.
+        try? await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 await sweep()
                 try await Task.sleep(for: interval)

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -77,6 +78,36 @@ func fetch(_ url: URL) async throws -> (status: Int, body: String, headers: [Str
     var headers: [String: String] = [:]
     for (key, value) in http.allHeaderFields { headers[String(describing: key).lowercased()] = String(describing: value) }
     return (http.statusCode, String(decoding: data, as: UTF8.self), headers)
+}
+
+/// Signs in over HTTP as a browser would (login form with its CSRF token); returns the Cookie header.
+func signIn(base: URL, email: String, password: String) async throws -> String {
+    var request = URLRequest(url: base.appendingPathComponent("login"))
+    let (page, pageResponse) = try await URLSession.shared.data(for: request)
+    let csrfCookie = ((pageResponse as! HTTPURLResponse).value(forHTTPHeaderField: "Set-Cookie") ?? "")
+        .split(separator: ";")[0]
+    let html = String(decoding: page, as: UTF8.self)
+    let token = String(html.firstMatch(of: /name="csrf-token" content="([^"]+)"/)!.1)
+    request = URLRequest(url: base.appendingPathComponent("login"))
+    request.httpMethod = "POST"
+    request.setValue(String(csrfCookie), forHTTPHeaderField: "Cookie")
+    request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+    let form = ["_csrf": token, "email": email, "password": password]
+        .map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)" }
+        .joined(separator: "&")
+    request.httpBody = Data(form.utf8)
+    final class NoRedirects: NSObject, URLSessionTaskDelegate {
+        func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+            completionHandler(nil)
+        }
+    }
+    let session = URLSession(configuration: .ephemeral, delegate: NoRedirects(), delegateQueue: nil)
+    defer { session.finishTasksAndInvalidate() }
+    let (_, response) = try await session.data(for: request)
+    let setCookie = (response as! HTTPURLResponse).value(forHTTPHeaderField: "Set-Cookie") ?? ""
+    let sessionCookie = try #require(setCookie.firstMatch(of: /wsx_session=[A-Za-z0-9_-]+/)?.0)
+    return String(sessionCookie)
 }
 
 /// A fresh empty folder under the temporary directory.

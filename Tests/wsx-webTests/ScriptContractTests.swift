@@ -1,0 +1,26 @@
+import Assets
+import Foundation
+import Testing
+@testable import wsx_web
+
+/// The page script listens for events by name (EventSource needs one listener per type), so
+/// its list must name every type the server sends.
+@Suite("Page script")
+struct ScriptContractTests {
+    let script = String(decoding: EmbeddedFiles.files(in: "Public")["app.js"] ?? Data(), as: UTF8.self)
+
+    @Test("app.js listens for every event type the server publishes")
+    func listensForEveryType() {
+        #expect(!script.isEmpty)
+        for type in EventType.allCases {
+            #expect(script.contains("'\(type.rawValue)'"), "app.js does not listen for \(type.rawValue)")
+        }
+    }
+
+    @Test("the script uses no constructs the CSP blocks or that would inject HTML")
+    func noEvalOrInnerHTML() {
+        #expect(!script.contains("eval("))
+        #expect(!script.contains("new Function"))
+        #expect(!script.contains("innerHTML"))
+    }
+}
