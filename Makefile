@@ -7,7 +7,6 @@ SHELL := /bin/bash
 
 APT_PACKAGES := libsqlite3-dev libmagic-dev libvips-dev pkg-config chromium python3-venv fonts-noto-cjk
 VENV := .venv
-PYTHON ?= $(shell command -v /usr/bin/python3 || command -v python3)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DATA_DIR ?= ./data
 PORT ?= 8080
@@ -26,7 +25,8 @@ deps:
 ## Python tools for the browser tests, in a virtual environment (Debian's pip refuses system installs).
 venv: deps $(VENV)/.installed
 $(VENV)/.installed: Tests/browser/requirements.txt
-	$(PYTHON) -m venv $(VENV)
+	# Debian's python3 (installed by deps above), or whatever python3 is first on PATH.
+	"$$(command -v /usr/bin/python3 || command -v python3)" -m venv $(VENV)
 	$(VENV)/bin/pip install -q --upgrade pip
 	$(VENV)/bin/pip install -q -r Tests/browser/requirements.txt
 	touch $@

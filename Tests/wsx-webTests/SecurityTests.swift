@@ -116,3 +116,31 @@ struct SecurityTests {
         }
     }
 }
+
+@Suite("Limits and storage")
+struct LimitsTests {
+    @Test("a form body over 1 MB is refused with a 413 page and nothing is stored")
+    func oversizedForm() async throws {
+        try await TestApp().run { app in
+            let browser = app.browser()
+            try await browser.get("/signup")
+            let huge = String(repeating: "a", count: CSRFMiddleware.maximumFormBytes + 10)
+            let response = try await browser.post("/signup", [("email", "big@example.com"), ("nickname", huge),
+                                                              ("password", "password1"), ("password_confirm", "password1")])
+            #expect(response.status == .contentTooLarge)
+            #expect(response.text.contains("What you sent is larger than allowed."))
+            #expect(try await app.database.writer.read { db in try User.fetchCount(db) } == 0)
+        }
+    }
+
+    @Test("the database runs in WAL mode with foreign keys on")
+    func walMode() async throws {
+        try await TestApp().run { app in
+            let (mode, foreignKeys) = try await app.database.writer.read { db in
+                (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA foreign_keys"))
+            }
+            #expect(mode == "wal")
+            #expect(foreignKeys == 1)
+        }
+    }
+}

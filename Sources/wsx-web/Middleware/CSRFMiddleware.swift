@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import NIOCore
 
 /// Refuses every state-changing request that does not repeat the visitor's CSRF token, in the
 /// `_csrf` form field or the `X-CSRF-Token` header, with a 403 page and nothing changed.
@@ -26,7 +27,7 @@ struct CSRFMiddleware: RouterMiddleware {
             let body: ByteBuffer
             do {
                 body = try await request.collectBody(upTo: Self.maximumFormBytes)
-            } catch let error as HTTPError where error.status == .contentTooLarge {
+            } catch is NIOTooManyBytesError {
                 throw AppError.tooLarge
             }
             context.visitor.form = FormData(urlEncoded: String(buffer: body))

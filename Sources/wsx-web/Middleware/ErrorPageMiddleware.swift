@@ -3,7 +3,7 @@ import Logging
 import Views
 
 /// Turns errors into pages in the visitor's language with the right status: `AppError` and
-/// Hummingbird's `HTTPError` keep their status (an unknown route is a 404), `FormProblems` that a
+/// Hummingbird's `HTTPResponseError`s keep their status (an unknown route is a 404), `FormProblems` that a
 /// controller did not handle become a 422, anything else is logged with the request id and
 /// shown as a 500 page carrying that id, never the error's text.
 struct ErrorPageMiddleware: RouterMiddleware {
@@ -20,9 +20,10 @@ struct ErrorPageMiddleware: RouterMiddleware {
             }
             return pages.error(status: error.status, messageKey: error.messageKey, requestId: nil, request: request,
                                visitor: context.visitor, headers: error.headers)
-        } catch let error as HTTPError where error.status != .internalServerError {
+        } catch let error as any HTTPResponseError where error.status != .internalServerError {
+            // Hummingbird's own refusals (unknown route, body too large) keep their status.
             return pages.error(status: error.status, messageKey: nil, requestId: nil, request: request,
-                               visitor: context.visitor, headers: error.headers)
+                               visitor: context.visitor, headers: (error as? HTTPError)?.headers ?? [:])
         } catch is FormProblems {
             return pages.error(status: .unprocessableContent, messageKey: nil, requestId: nil, request: request,
                                visitor: context.visitor)

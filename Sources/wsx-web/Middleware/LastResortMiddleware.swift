@@ -12,7 +12,7 @@ struct LastResortMiddleware<Context: RequestContext>: RouterMiddleware {
             let status: HTTPResponse.Status
             switch error {
             case let error as AppError: status = error.status
-            case let error as HTTPError: status = error.status
+            case let error as any HTTPResponseError where error.status != .internalServerError: status = error.status
             default:
                 status = .internalServerError
                 context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
