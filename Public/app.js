@@ -16,6 +16,13 @@
     'room.member_removed',
     'room.updated',
     'room.deleted',
+    'room.created',
+    'channel.created',
+    'workspace.updated',
+    'workspace.deleted',
+    'workspace.member_added',
+    'workspace.member_removed',
+    'coins.changed',
     'reset',
   ];
 

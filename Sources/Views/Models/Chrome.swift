@@ -7,6 +7,11 @@ public struct Chrome: Sendable {
     public var csrfToken: String
     public var viewer: Viewer?
     public var workspaces: [SidebarWorkspace]
+    /// The channels (and later DMs) of the workspace being viewed, for the sidebar.
+    public var rooms: [SidebarRoom]
+    public let hasRooms: Bool
+    /// The workspace being viewed, if any.
+    public var currentWorkspaceId: Int64?
     /// A one-time notice from the previous request ("Profile saved").
     public var flash: String?
     /// The current path, where the language switch comes back to.
@@ -17,12 +22,15 @@ public struct Chrome: Sendable {
     public var jsURL: String
 
     public init(lang: Lang, csrfToken: String, viewer: Viewer?, workspaces: [SidebarWorkspace] = [],
-                flash: String? = nil, path: String, lastEventId: Int64? = nil, cssURL: String, jsURL: String) {
+                rooms: [SidebarRoom] = [], currentWorkspaceId: Int64? = nil, flash: String? = nil, path: String, lastEventId: Int64? = nil, cssURL: String, jsURL: String) {
         self.lang = lang
         self.langCode = lang.rawValue
         self.csrfToken = csrfToken
         self.viewer = viewer
         self.workspaces = workspaces
+        self.rooms = rooms
+        self.currentWorkspaceId = currentWorkspaceId
+        self.hasRooms = !rooms.isEmpty
         self.flash = flash
         self.path = path
         self.lastEventId = lastEventId
@@ -53,5 +61,22 @@ public struct SidebarWorkspace: Sendable {
         self.id = id
         self.name = name
         self.isCurrent = isCurrent
+    }
+}
+
+/// A room in the sidebar: a channel (or a DM, later) of the current workspace.
+public struct SidebarRoom: Sendable {
+    public var id: Int64
+    public var name: String
+    public var url: String
+    public var isCurrent: Bool
+    public var unread: Int
+
+    public init(id: Int64, name: String, url: String, isCurrent: Bool, unread: Int = 0) {
+        self.id = id
+        self.name = name
+        self.url = url
+        self.isCurrent = isCurrent
+        self.unread = unread
     }
 }

@@ -10,4 +10,13 @@ public enum TemplateName: String, CaseIterable, Sendable {
     case user
     case workspaces
     case resetPassword = "reset_password"
+    case workspaceHome = "workspace_home"
+    case workspaceSettings = "workspace_settings"
+    case confirm
+    case members
+    case invite
+    case channels
+    case channel
+    case channelSettings = "channel_settings"
+    case audit
 }

@@ -29,6 +29,8 @@ struct AccountService: Sendable {
     let database: AppDatabase
     let hasher: PasswordHasher
     let clock: WallClock
+    /// Coins every new account starts with.
+    var signupCoins = 0
 
     /// How long an operator's reset link works.
     static let resetLinkLifetime: TimeInterval = 60 * 60
@@ -51,8 +53,15 @@ struct AccountService: Sendable {
         let newUser = User(id: nil, email: input.email, emailKey: User.key(forEmail: input.email), nickname: input.nickname,
                         phone: input.phone.isEmpty ? nil : input.phone, passwordHash: hash, lang: input.lang,
                         createdAt: now, updatedAt: now)
+        let coins = signupCoins, ledger = CoinLedger(outbox: database.outbox)
         do {
-            return try await database.writer.write { db in try newUser.inserted(db) }
+            return try await database.writer.write { db in
+                var user = try newUser.inserted(db)
+                if coins > 0 {
+                    user.coinBalance = try ledger.change(db, userId: user.id!, by: coins, reason: "signup", at: now)
+                }
+                return user
+            }
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw FormProblems([.email: "error_email_taken"])
         }

@@ -21,6 +21,10 @@ struct AppConfig: Sendable {
     /// bcrypt work factor (4…31).
     var bcryptCost: UInt8 = 12
     var loginLimits = LoginThrottle.Limits.standard
+    /// Coins a new account starts with (`--signup-coins`).
+    var signupCoins = 10
+    /// Coins a new workspace costs (`--workspace-price`).
+    var workspacePrice = 10
     var logLevel: Logger.Level = .info
     /// How long events stay in the outbox for reconnecting clients to replay.
     var eventRetention: TimeInterval = 7 * 24 * 60 * 60

@@ -10,6 +10,9 @@ struct AppServices: Sendable {
     let config: AppConfig
     let database: AppDatabase
     let accounts: AccountService
+    let workspaces: WorkspaceService
+    let members: MembershipService
+    let channels: ChannelService
     let sessions: SessionStore
     let throttle: LoginThrottle
     let cookies: CookiePolicy
@@ -27,7 +30,10 @@ struct AppServices: Sendable {
         self.logger = logger
         database = try AppDatabase.open(dataDirectory: config.dataDirectory, clock: clock)
         let hasher = PasswordHasher(cost: config.bcryptCost)
-        accounts = AccountService(database: database, hasher: hasher, clock: clock)
+        accounts = AccountService(database: database, hasher: hasher, clock: clock, signupCoins: config.signupCoins)
+        workspaces = WorkspaceService(database: database, clock: clock, price: config.workspacePrice)
+        members = MembershipService(database: database, clock: clock, workspaces: workspaces)
+        channels = ChannelService(database: database, clock: clock)
         sessions = SessionStore(database: database, clock: clock)
         throttle = LoginThrottle(limits: config.loginLimits, clock: clock)
         cookies = CookiePolicy(alwaysSecure: config.secureCookies, trustProxy: config.trustProxy)
@@ -38,7 +44,8 @@ struct AppServices: Sendable {
         let assets = try StaticAssets(source: config.publicDirectory.map { .directory($0) }
             ?? .files(EmbeddedFiles.files(in: "Public")))
         let hub = self.hub
-        pages = Pages(renderer: renderer, assets: assets, lastEventId: { hub.latestEventId })
+        pages = Pages(renderer: renderer, assets: assets, sidebar: SidebarSource(database: database),
+                      lastEventId: { hub.latestEventId })
     }
 
     /// The background services that run beside the HTTP server.

@@ -42,12 +42,21 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     AuthController(accounts: services.accounts, sessions: services.sessions, throttle: services.throttle,
                    cookies: services.cookies, pages: services.pages).addRoutes(to: router)
     LanguageController(accounts: services.accounts, cookies: services.cookies).addRoutes(to: router)
+    InviteController(members: services.members, accounts: services.accounts, sessions: services.sessions,
+                     cookies: services.cookies, pages: services.pages).addRoutes(to: router)
     PasswordResetController(accounts: services.accounts, cookies: services.cookies, pages: services.pages)
         .addRoutes(to: router)
 
     let signedIn = router.group(context: SignedInContext.self)
     ProfileController(accounts: services.accounts, cookies: services.cookies, pages: services.pages)
         .addRoutes(to: signedIn)
-    WorkspacesController(pages: services.pages).addRoutes(to: signedIn)
+    WorkspacesController(workspaces: services.workspaces, channels: services.channels, members: services.members,
+                         accounts: services.accounts, cookies: services.cookies, pages: services.pages).addRoutes(to: signedIn)
+    MembersController(workspaces: services.workspaces, members: services.members, cookies: services.cookies,
+                      pages: services.pages, baseURL: services.config.baseURL).addRoutes(to: signedIn)
+    ChannelsController(workspaces: services.workspaces, channels: services.channels, cookies: services.cookies,
+                       pages: services.pages).addRoutes(to: signedIn)
+    AuditController(workspaces: services.workspaces, database: services.database, pages: services.pages)
+        .addRoutes(to: signedIn)
     return router
 }

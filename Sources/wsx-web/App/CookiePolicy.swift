@@ -28,6 +28,13 @@ struct CookiePolicy: Sendable {
         make(Self.flash, key, maxAge: 60, for: request)
     }
 
+    /// POST-redirect-GET to `path`, with a one-time notice for the page there.
+    func redirect(to path: String, flash key: String, for request: Request) -> Response {
+        var response = Pages.redirect(to: path)
+        response.setCookie(flash(key, for: request))
+        return response
+    }
+
     /// A cookie that tells the browser to forget `name`.
     func expire(_ name: String, for request: Request) -> Cookie {
         make(name, "", maxAge: 0, for: request)

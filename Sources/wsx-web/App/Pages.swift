@@ -8,35 +8,48 @@ import Views
 struct Pages: Sendable {
     let renderer: PageRenderer
     let assets: StaticAssets
+    let sidebar: SidebarSource
     /// The newest event id the hub delivered; pages carry it so the script's first connect
     /// resumes from there and misses nothing committed after the page was read.
     let lastEventId: @Sendable () -> Int64
 
     /// A full HTML page.
     func render<Page>(_ template: TemplateName, title: String, page: Page, request: Request,
-                      context: some VisitorContext, status: HTTPResponse.Status = .ok,
-                      headers: HTTPFields = [:]) -> Response {
-        let html = renderer.document(template, title: title, page: page, chrome: chrome(request, context.visitor))
-        return Self.html(html, status: status, headers: headers)
+                      context: some VisitorContext, place: PagePlace = .elsewhere, status: HTTPResponse.Status = .ok,
+                      headers: HTTPFields = [:]) async throws -> Response {
+        let chrome = try await chrome(request, context.visitor, place: place)
+        return Self.html(renderer.document(template, title: title, page: page, chrome: chrome), status: status, headers: headers)
     }
 
     /// The error page for `status` with a message in the visitor's language.
     func error(status: HTTPResponse.Status, messageKey: String?, requestId: String?, request: Request,
-               visitor: Visitor, headers: HTTPFields = [:]) -> Response {
+               visitor: Visitor, headers: HTTPFields = [:]) async -> Response {
         let strings = visitor.strings
         let code = status.code
         let heading = strings.table["error_\(code)_title"] ?? status.reasonPhrase
         let message = messageKey.map { strings[$0] } ?? strings.table["error_\(code)_body"] ?? status.reasonPhrase
         let page = ErrorPage(status: code, heading: heading, message: message, requestId: requestId)
-        let html = renderer.document(.error, title: heading, page: page, chrome: chrome(request, visitor))
-        return Self.html(html, status: status, headers: headers)
+        // The sidebar is a nicety here: an error page must render even when the database does not.
+        let chrome = (try? await chrome(request, visitor, place: .elsewhere)) ?? bareChrome(request, visitor)
+        return Self.html(renderer.document(.error, title: heading, page: page, chrome: chrome), status: status, headers: headers)
     }
 
-    func chrome(_ request: Request, _ visitor: Visitor) -> Chrome {
+    private func chrome(_ request: Request, _ visitor: Visitor, place: PagePlace) async throws -> Chrome {
+        guard let user = visitor.user else { return bareChrome(request, visitor) }
+        // Read before the sidebar (and after the page's own data would be fine too): a later
+        // replay from this id can only repeat events, never skip one.
+        let eventId = lastEventId()
+        let (workspaces, rooms) = try await sidebar.load(userId: user.id!, place: place)
+        return Chrome(lang: visitor.lang, csrfToken: visitor.csrfToken, viewer: Viewer(id: user.id!, nickname: user.nickname),
+                      workspaces: workspaces, rooms: rooms, currentWorkspaceId: place.workspaceId, flash: visitor.flash,
+                      path: request.uri.path, lastEventId: eventId, cssURL: assets.url(for: "app.css"),
+                      jsURL: assets.url(for: "app.js"))
+    }
+
+    private func bareChrome(_ request: Request, _ visitor: Visitor) -> Chrome {
         Chrome(lang: visitor.lang, csrfToken: visitor.csrfToken,
                viewer: visitor.user.map { Viewer(id: $0.id!, nickname: $0.nickname) },
-               flash: visitor.flash, path: request.uri.path, lastEventId: visitor.user == nil ? nil : lastEventId(),
-               cssURL: assets.url(for: "app.css"), jsURL: assets.url(for: "app.js"))
+               flash: visitor.flash, path: request.uri.path, cssURL: assets.url(for: "app.css"), jsURL: assets.url(for: "app.js"))
     }
 
     static func html(_ html: String, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {

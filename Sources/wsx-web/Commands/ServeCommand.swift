@@ -36,6 +36,10 @@ struct ServeCommand: AsyncParsableCommand {
     var sseHeartbeat: Double?
     @Option(name: .customLong("sse-buffer"), help: "Events an event stream may fall behind before it is disconnected (env WSX_SSE_BUFFER, default 1024).")
     var sseBuffer: Int?
+    @Option(name: .customLong("signup-coins"), help: "Coins a new account starts with (env WSX_SIGNUP_COINS, default 10).")
+    var signupCoins: Int?
+    @Option(name: .customLong("workspace-price"), help: "Coins a new workspace costs (env WSX_WORKSPACE_PRICE, default 10).")
+    var workspacePrice: Int?
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (env WSX_LOG_LEVEL, default info).")
     var logLevel: String?
 
@@ -74,6 +78,11 @@ struct ServeCommand: AsyncParsableCommand {
         if let buffer = try sseBuffer ?? env.int("WSX_SSE_BUFFER") {
             guard buffer >= 8 else { throw ValidationError("--sse-buffer must be at least 8") }
             config.realtime.bufferSize = buffer
+        }
+        config.signupCoins = try signupCoins ?? env.int("WSX_SIGNUP_COINS") ?? config.signupCoins
+        config.workspacePrice = try workspacePrice ?? env.int("WSX_WORKSPACE_PRICE") ?? config.workspacePrice
+        guard config.signupCoins >= 0, config.workspacePrice >= 0 else {
+            throw ValidationError("--signup-coins and --workspace-price cannot be negative")
         }
         let level = logLevel ?? env.string("WSX_LOG_LEVEL") ?? "info"
         guard let parsed = Logger.Level(rawValue: level) else { throw ValidationError("unknown log level \(level)") }

@@ -68,6 +68,7 @@ struct OperatorAccounts {
 
     init(dataDirectory: String) throws {
         let database = try AppDatabase.open(dataDirectory: dataDirectory)
-        accounts = AccountService(database: database, hasher: PasswordHasher(cost: AppConfig().bcryptCost), clock: .system)
+        accounts = AccountService(database: database, hasher: PasswordHasher(cost: AppConfig().bcryptCost), clock: .system,
+                                  signupCoins: AppConfig().signupCoins)
     }
 }

@@ -19,7 +19,7 @@ struct AuthController: Sendable {
 
     @Sendable func signupForm(_ request: Request, context: AppRequestContext) async throws -> Response {
         if context.visitor.user != nil { return Pages.redirect(to: "/workspaces") }
-        return pages.render(.signup, title: context.visitor.strings["signup_title"], page: SignupPage(),
+        return try await pages.render(.signup, title: context.visitor.strings["signup_title"], page: SignupPage(),
                             request: request, context: context)
     }
 
@@ -32,7 +32,7 @@ struct AuthController: Sendable {
         } catch let problems as FormProblems {
             let page = SignupPage(email: input.email, nickname: input.nickname, phone: input.phone,
                                   errors: FieldErrors(problems, context.visitor.strings))
-            return pages.render(.signup, title: context.visitor.strings["signup_title"], page: page, request: request,
+            return try await pages.render(.signup, title: context.visitor.strings["signup_title"], page: page, request: request,
                                 context: context, status: .unprocessableContent)
         }
     }
@@ -40,7 +40,7 @@ struct AuthController: Sendable {
     @Sendable func loginForm(_ request: Request, context: AppRequestContext) async throws -> Response {
         let next = LocalPath.validated(request.uri.queryParameters["next"].map(String.init))
         if context.visitor.user != nil { return Pages.redirect(to: next ?? "/workspaces") }
-        return pages.render(.login, title: context.visitor.strings["login_title"], page: LoginPage(next: next),
+        return try await pages.render(.login, title: context.visitor.strings["login_title"], page: LoginPage(next: next),
                             request: request, context: context)
     }
 
@@ -52,19 +52,19 @@ struct AuthController: Sendable {
         let account = User.key(forEmail: email)
         let address = context.visitor.address
 
-        func refuse(_ message: String, status: HTTPResponse.Status, headers: HTTPFields = [:]) -> Response {
-            pages.render(.login, title: strings["login_title"], page: LoginPage(email: email, error: message, next: next),
+        func refuse(_ message: String, status: HTTPResponse.Status, headers: HTTPFields = [:]) async throws -> Response {
+            try await pages.render(.login, title: strings["login_title"], page: LoginPage(email: email, error: message, next: next),
                          request: request, context: context, status: status, headers: headers)
         }
 
         if let wait = await throttle.retryAfter(account: account, address: address) {
-            return refuse(strings.format("login_throttled", wait), status: .tooManyRequests,
+            return try await refuse(strings.format("login_throttled", wait), status: .tooManyRequests,
                           headers: [.retryAfter: String(wait)])
         }
         guard let user = try await accounts.authenticate(email: email, password: form["password"] ?? "") else {
             await throttle.recordFailure(account: account, address: address)
             context.logger.notice("failed sign-in", metadata: ["address": "\(address)"])
-            return refuse(strings["login_failed"], status: .unauthorized)
+            return try await refuse(strings["login_failed"], status: .unauthorized)
         }
         await throttle.recordSuccess(account: account)
         if user.lang == nil, let lang = chosenLanguage(request) {

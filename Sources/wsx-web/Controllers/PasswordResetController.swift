@@ -15,7 +15,7 @@ struct PasswordResetController: Sendable {
     @Sendable func form(_ request: Request, context: AppRequestContext) async throws -> Response {
         let token = try token(context)
         guard let user = try await accounts.accountForReset(token: token) else { throw AppError.notFound("reset_invalid") }
-        return pages.render(.resetPassword, title: context.visitor.strings["reset_title"],
+        return try await pages.render(.resetPassword, title: context.visitor.strings["reset_title"],
                             page: ResetPasswordPage(token: token, email: user.email), request: request, context: context)
     }
 
@@ -30,7 +30,7 @@ struct PasswordResetController: Sendable {
         } catch let problems as FormProblems {
             guard let user = try await accounts.accountForReset(token: token) else { throw AppError.notFound("reset_invalid") }
             let page = ResetPasswordPage(token: token, email: user.email, errors: FieldErrors(problems, context.visitor.strings))
-            return pages.render(.resetPassword, title: context.visitor.strings["reset_title"], page: page,
+            return try await pages.render(.resetPassword, title: context.visitor.strings["reset_title"], page: page,
                                 request: request, context: context, status: .unprocessableContent)
         }
         var response = Pages.redirect(to: "/login")

@@ -16,7 +16,7 @@ struct ProfileController: Sendable {
 
     @Sendable func profileForm(_ request: Request, context: SignedInContext) async throws -> Response {
         let user = context.user
-        return show(ProfilePage(email: user.email, nickname: user.nickname, phone: user.phone ?? ""), request, context)
+        return try await show(ProfilePage(email: user.email, nickname: user.nickname, phone: user.phone ?? ""), request, context)
     }
 
     @Sendable func updateProfile(_ request: Request, context: SignedInContext) async throws -> Response {
@@ -28,7 +28,7 @@ struct ProfileController: Sendable {
         } catch let problems as FormProblems {
             let page = ProfilePage(email: context.user.email, nickname: nickname.cleanedLine, phone: phone.cleanedLine,
                                    errors: FieldErrors(problems, context.visitor.strings))
-            return show(page, request, context, status: .unprocessableContent)
+            return try await show(page, request, context, status: .unprocessableContent)
         }
     }
 
@@ -43,7 +43,7 @@ struct ProfileController: Sendable {
             let user = context.user
             let page = ProfilePage(email: user.email, nickname: user.nickname, phone: user.phone ?? "",
                                    errors: FieldErrors(problems, context.visitor.strings))
-            return show(page, request, context, status: .unprocessableContent)
+            return try await show(page, request, context, status: .unprocessableContent)
         }
     }
 
@@ -53,13 +53,13 @@ struct ProfileController: Sendable {
         guard let uid = context.parameters.get("uid", as: Int64.self), uid == context.userId,
               let user = try await accounts.user(id: uid)
         else { throw AppError.notFound }
-        return pages.render(.user, title: user.nickname, page: UserPage(id: uid, nickname: user.nickname, isViewer: true),
+        return try await pages.render(.user, title: user.nickname, page: UserPage(id: uid, nickname: user.nickname, isViewer: true),
                             request: request, context: context)
     }
 
     private func show(_ page: ProfilePage, _ request: Request, _ context: SignedInContext,
-                      status: HTTPResponse.Status = .ok) -> Response {
-        pages.render(.profile, title: context.visitor.strings["profile_title"], page: page, request: request,
+                      status: HTTPResponse.Status = .ok) async throws -> Response {
+        try await pages.render(.profile, title: context.visitor.strings["profile_title"], page: page, request: request,
                      context: context, status: status)
     }
 

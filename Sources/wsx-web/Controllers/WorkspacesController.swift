@@ -1,17 +1,164 @@
 import Hummingbird
 import Views
 
-/// `/workspaces`: the signed-in user's workspaces; a new account sees how to create the first.
+/// Workspaces: the list and create form, a workspace's home, settings, deletion, leaving and
+/// handing over. Destructive actions ask first: a POST without `confirm=yes` shows what will
+/// happen; the confirm page posts again with it.
 struct WorkspacesController: Sendable {
+    let workspaces: WorkspaceService
+    let channels: ChannelService
+    let members: MembershipService
+    let accounts: AccountService
+    let cookies: CookiePolicy
     let pages: Pages
 
     func addRoutes(to group: RouterGroup<SignedInContext>) {
         group.get("/workspaces", use: list)
+        group.post("/workspaces", use: create)
+        group.get("/w/{wid}", use: home)
+        group.get("/w/{wid}/settings", use: settings)
+        group.post("/w/{wid}/settings", use: update)
+        group.post("/w/{wid}/delete", use: delete)
+        group.post("/w/{wid}/leave", use: leave)
+        group.post("/w/{wid}/transfer", use: transfer)
     }
 
     @Sendable func list(_ request: Request, context: SignedInContext) async throws -> Response {
-        let page = WorkspacesPage(workspaces: [])
-        let title = context.visitor.strings[page.isEmpty ? "workspaces_empty_title" : "workspaces_title"]
-        return pages.render(.workspaces, title: title, page: page, request: request, context: context)
+        try await showList(request, context, form: createForm(context, balance: context.user.coinBalance))
+    }
+
+    @Sendable func create(_ request: Request, context: SignedInContext) async throws -> Response {
+        let name = context.form["name"] ?? "", description = context.form["description"] ?? ""
+        let strings = context.strings
+        do {
+            let workspace = try await workspaces.create(ownerId: context.userId, name: name, description: description,
+                                                        defaultChannelName: strings["default_channel_name"])
+            return cookies.redirect(to: "/w/\(workspace.id!)", flash: "workspace_created", for: request)
+        } catch let problems as FormProblems {
+            var form = createForm(context, balance: context.user.coinBalance)
+            (form.name, form.description, form.errors) = (name.cleanedLine, description, FieldErrors(problems, strings))
+            return try await showList(request, context, form: form, status: .unprocessableContent)
+        } catch CoinError.insufficient(let balance, let needed) {
+            var form = createForm(context, balance: balance)
+            (form.name, form.description) = (name.cleanedLine, description)
+            form.coinsMessage = strings.format("error_not_enough_coins", needed, balance)
+            return try await showList(request, context, form: form, status: .init(code: 402))
+        }
+    }
+
+    @Sendable func home(_ request: Request, context: SignedInContext) async throws -> Response {
+        let access = try await context.workspaceAccess(workspaces)
+        let joined = try await channels.joined(access)
+        let page = WorkspaceHomePage(id: access.workspaceId, name: access.workspace.name,
+                                     description: access.workspace.description, isOwner: access.isOwner,
+                                     channels: joined.map { RoomLink(id: $0.id, name: $0.name, url: "/w/\(access.workspaceId)/c/\($0.id)") })
+        return try await pages.render(.workspaceHome, title: access.workspace.name, page: page, request: request,
+                                      context: context, place: .workspace(access.workspaceId))
+    }
+
+    @Sendable func settings(_ request: Request, context: SignedInContext) async throws -> Response {
+        let access = try await context.workspaceAccess(workspaces)
+        return try await showSettings(access, request, context)
+    }
+
+    @Sendable func update(_ request: Request, context: SignedInContext) async throws -> Response {
+        let access = try await context.workspaceAccess(workspaces)
+        let name = context.form["name"] ?? "", description = context.form["description"] ?? ""
+        do {
+            try await workspaces.update(access, name: name, description: description)
+            return cookies.redirect(to: "/w/\(access.workspaceId)/settings", flash: "workspace_saved", for: request)
+        } catch let problems as FormProblems {
+            return try await showSettings(access, request, context, name: name.cleanedLine, description: description,
+                                          errors: FieldErrors(problems, context.strings), status: .unprocessableContent)
+        }
+    }
+
+    @Sendable func delete(_ request: Request, context: SignedInContext) async throws -> Response {
+        let access = try await context.workspaceAccess(workspaces)
+        try access.requireOwner()
+        guard context.isConfirmed else {
+            let lost = try await workspaces.deletionSummary(access)
+            let strings = context.strings
+            let page = ConfirmPage(
+                heading: strings.format("confirm_delete_workspace", access.workspace.name),
+                consequences: [strings.format("confirm_lost_channels", lost.channels),
+                               strings.format("confirm_lost_members", lost.members),
+                               strings.format("confirm_lost_messages", lost.messages),
+                               strings["confirm_cannot_undo"]],
+                action: "/w/\(access.workspaceId)/delete", button: strings["confirm_delete_submit"],
+                cancelURL: "/w/\(access.workspaceId)/settings")
+            return try await confirm(page, request, context, access)
+        }
+        try await workspaces.delete(access)
+        return cookies.redirect(to: "/workspaces", flash: "workspace_deleted", for: request)
+    }
+
+    @Sendable func leave(_ request: Request, context: SignedInContext) async throws -> Response {
+        let access = try await context.workspaceAccess(workspaces)
+        if access.isOwner { throw AppError.conflict("error_owner_cannot_leave") }
+        guard context.isConfirmed else {
+            let strings = context.strings
+            let page = ConfirmPage(heading: strings.format("confirm_leave_workspace", access.workspace.name),
+                                   consequences: [strings["confirm_leave_consequence"]],
+                                   action: "/w/\(access.workspaceId)/leave", button: strings["confirm_leave_submit"],
+                                   cancelURL: "/w/\(access.workspaceId)")
+            return try await confirm(page, request, context, access)
+        }
+        try await workspaces.leave(access)
+        return cookies.redirect(to: "/workspaces", flash: "workspace_left", for: request)
+    }
+
+    @Sendable func transfer(_ request: Request, context: SignedInContext) async throws -> Response {
+        let access = try await context.workspaceAccess(workspaces)
+        try access.requireOwner()
+        guard let newOwner = context.form["owner_id"].flatMap({ Int64($0) }),
+              let person = try await members.members(of: access.workspaceId).first(where: { $0.id == newOwner })
+        else { throw AppError.conflict("error_transfer_not_member") }
+        guard context.isConfirmed else {
+            let strings = context.strings
+            let page = ConfirmPage(heading: strings.format("confirm_transfer_workspace", access.workspace.name, person.nickname),
+                                   consequences: [strings.format("confirm_transfer_consequence", person.nickname)],
+                                   action: "/w/\(access.workspaceId)/transfer", button: strings["confirm_transfer_submit"],
+                                   fields: [HiddenField(name: "owner_id", value: String(newOwner))],
+                                   cancelURL: "/w/\(access.workspaceId)/settings", isDanger: false)
+            return try await confirm(page, request, context, access)
+        }
+        try await workspaces.transfer(access, to: newOwner)
+        return cookies.redirect(to: "/w/\(access.workspaceId)/settings", flash: "workspace_transferred", for: request)
+    }
+
+    // MARK: Pages
+
+    private func createForm(_ context: SignedInContext, balance: Int) -> CreateWorkspaceForm {
+        CreateWorkspaceForm(price: workspaces.price, balance: balance,
+                            priceNote: context.strings.format("workspace_price_note", workspaces.price, balance))
+    }
+
+    private func showList(_ request: Request, _ context: SignedInContext, form: CreateWorkspaceForm,
+                          status: HTTPResponse.Status = .ok) async throws -> Response {
+        let mine = try await workspaces.workspaces(of: context.userId)
+        let page = WorkspacesPage(workspaces: mine.map { SidebarWorkspace(id: $0.id!, name: $0.name, isCurrent: false) }, form: form)
+        let title = context.strings[page.isEmpty ? "workspaces_empty_title" : "workspaces_title"]
+        return try await pages.render(.workspaces, title: title, page: page, request: request, context: context, status: status)
+    }
+
+    private func showSettings(_ access: WorkspaceAccess, _ request: Request, _ context: SignedInContext, name: String? = nil,
+                              description: String? = nil, errors: FieldErrors = FieldErrors(),
+                              status: HTTPResponse.Status = .ok) async throws -> Response {
+        let candidates = access.isOwner
+            ? try await members.members(of: access.workspaceId).filter { $0.id != access.userId }
+                .map { PersonOption(id: $0.id, nickname: $0.nickname) }
+            : []
+        let page = WorkspaceSettingsPage(id: access.workspaceId, name: name ?? access.workspace.name,
+                                         description: description ?? access.workspace.description, errors: errors,
+                                         isOwner: access.isOwner, transferCandidates: candidates)
+        return try await pages.render(.workspaceSettings, title: context.strings["settings_title"], page: page, request: request,
+                                      context: context, place: .workspace(access.workspaceId), status: status)
+    }
+
+    private func confirm(_ page: ConfirmPage, _ request: Request, _ context: SignedInContext,
+                         _ access: WorkspaceAccess) async throws -> Response {
+        try await pages.render(.confirm, title: page.heading, page: page, request: request, context: context,
+                               place: .workspace(access.workspaceId))
     }
 }

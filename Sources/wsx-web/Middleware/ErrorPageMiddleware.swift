@@ -18,18 +18,18 @@ struct ErrorPageMiddleware: RouterMiddleware {
                 let next = request.uri.query.map { "\(request.uri.path)?\($0)" } ?? request.uri.path
                 return Pages.redirect(to: "/login?next=" + (next.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "/"))
             }
-            return pages.error(status: error.status, messageKey: error.messageKey, requestId: nil, request: request,
+            return await pages.error(status: error.status, messageKey: error.messageKey, requestId: nil, request: request,
                                visitor: context.visitor, headers: error.headers)
         } catch let error as any HTTPResponseError where error.status != .internalServerError {
             // Hummingbird's own refusals (unknown route, body too large) keep their status.
-            return pages.error(status: error.status, messageKey: nil, requestId: nil, request: request,
+            return await pages.error(status: error.status, messageKey: nil, requestId: nil, request: request,
                                visitor: context.visitor, headers: (error as? HTTPError)?.headers ?? [:])
         } catch is FormProblems {
-            return pages.error(status: .unprocessableContent, messageKey: nil, requestId: nil, request: request,
+            return await pages.error(status: .unprocessableContent, messageKey: nil, requestId: nil, request: request,
                                visitor: context.visitor)
         } catch {
             context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
-            return pages.error(status: .internalServerError, messageKey: nil, requestId: context.id, request: request,
+            return await pages.error(status: .internalServerError, messageKey: nil, requestId: context.id, request: request,
                                visitor: context.visitor)
         }
     }

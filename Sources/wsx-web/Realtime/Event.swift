@@ -19,11 +19,27 @@ struct EventType: RawRepresentable, Hashable, Sendable, CaseIterable {
     static let roomUpdated = EventType(rawValue: "room.updated")
     /// A room was deleted (delivered to its members, then the room is forgotten).
     static let roomDeleted = EventType(rawValue: "room.deleted")
+    /// A room was created; its first members are added (room audience). New channels are also
+    /// announced to the workspace as `channel.created` on its default room.
+    static let roomCreated = EventType(rawValue: "room.created")
+    static let channelCreated = EventType(rawValue: "channel.created")
+    /// A workspace's name, description or owner changed (default-room audience: every member).
+    static let workspaceUpdated = EventType(rawValue: "workspace.updated")
+    /// A workspace was deleted, with all its rooms (default-room audience).
+    static let workspaceDeleted = EventType(rawValue: "workspace.deleted")
+    /// Someone joined a workspace (default-room audience).
+    static let workspaceMemberAdded = EventType(rawValue: "workspace.member_added")
+    /// Someone left or was removed from a workspace: to the workspace, and to them (user audience).
+    static let workspaceMemberRemoved = EventType(rawValue: "workspace.member_removed")
+    /// The user's coin balance changed (user audience).
+    static let coinsChanged = EventType(rawValue: "coins.changed")
     /// Not stored: tells a client its last event id is too old (or unknown) and it must reload.
     static let reset = EventType(rawValue: "reset")
 
     static let allCases: [EventType] = [
-        .userUpdated, .sessionRevoked, .roomMemberAdded, .roomMemberRemoved, .roomUpdated, .roomDeleted, .reset,
+        .userUpdated, .sessionRevoked, .roomMemberAdded, .roomMemberRemoved, .roomUpdated, .roomDeleted, .roomCreated,
+        .channelCreated, .workspaceUpdated, .workspaceDeleted, .workspaceMemberAdded, .workspaceMemberRemoved,
+        .coinsChanged, .reset,
     ]
 }
 
@@ -38,7 +54,8 @@ enum Audience: Sendable, Equatable {
 enum MembershipChange: Sendable, Equatable {
     case added(room: Int64, users: [Int64])
     case removed(room: Int64, users: [Int64])
-    case roomDeleted(room: Int64)
+    /// The rooms are gone (a channel, or a whole workspace's rooms): forget them after delivery.
+    case roomsDeleted(rooms: [Int64])
 }
 
 /// An event about to be published: type, audience, JSON payload, and what it does to the hub's

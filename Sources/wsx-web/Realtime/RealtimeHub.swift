@@ -155,8 +155,10 @@ actor RealtimeHub: Service {
                 membersByRoom[room]?.remove(user)
                 roomsByUser[user]?.remove(room)
             }
-        case .roomDeleted(let room)?:
-            for user in membersByRoom.removeValue(forKey: room) ?? [] { roomsByUser[user]?.remove(room) }
+        case .roomsDeleted(let rooms)?:
+            for room in rooms {
+                for user in membersByRoom.removeValue(forKey: room) ?? [] { roomsByUser[user]?.remove(room) }
+            }
         default:
             break
         }

@@ -69,6 +69,89 @@ extension AppDatabase {
                 INSERT INTO event_retention (id, pruned_through) VALUES (1, 0);
                 """)
         }
+        // 003: workspaces, their members, rooms (channels and DMs in one table, so messages,
+        // unread counts and real-time treat both alike), invitations, the audit log, and coins.
+        migrator.registerMigration("003-workspaces") { db in
+            try db.execute(sql: """
+                ALTER TABLE users ADD COLUMN coin_balance INTEGER NOT NULL DEFAULT 0 CHECK (coin_balance >= 0);
+                CREATE TABLE coin_ledger (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    delta INTEGER NOT NULL,
+                    balance_after INTEGER NOT NULL CHECK (balance_after >= 0),
+                    -- signup, workspace_created, purchase, grant, ...
+                    reason TEXT NOT NULL,
+                    reference TEXT,
+                    created_at DATETIME NOT NULL
+                );
+                CREATE INDEX coin_ledger_by_user ON coin_ledger(user_id, id);
+                CREATE TABLE workspaces (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    name TEXT NOT NULL,
+                    name_key TEXT NOT NULL,
+                    description TEXT NOT NULL DEFAULT '',
+                    owner_id INTEGER NOT NULL REFERENCES users(id),
+                    created_at DATETIME NOT NULL,
+                    updated_at DATETIME NOT NULL
+                );
+                CREATE UNIQUE INDEX workspaces_name_per_owner ON workspaces(owner_id, name_key);
+                CREATE TABLE workspace_members (
+                    workspace_id INTEGER NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+                    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    role TEXT NOT NULL CHECK (role IN ('owner', 'member')),
+                    joined_at DATETIME NOT NULL,
+                    PRIMARY KEY (workspace_id, user_id)
+                );
+                CREATE INDEX workspace_members_by_user ON workspace_members(user_id);
+                CREATE TABLE rooms (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    workspace_id INTEGER NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+                    kind TEXT NOT NULL CHECK (kind IN ('channel', 'dm')),
+                    name TEXT NOT NULL DEFAULT '',
+                    name_key TEXT NOT NULL DEFAULT '',
+                    description TEXT NOT NULL DEFAULT '',
+                    owner_id INTEGER REFERENCES users(id),
+                    is_default INTEGER NOT NULL DEFAULT 0,
+                    -- for DMs, "smallerUserId:largerUserId": one room per pair
+                    dm_key TEXT,
+                    created_at DATETIME NOT NULL,
+                    updated_at DATETIME NOT NULL
+                );
+                CREATE UNIQUE INDEX rooms_channel_name ON rooms(workspace_id, name_key) WHERE kind = 'channel';
+                CREATE UNIQUE INDEX rooms_dm_pair ON rooms(workspace_id, dm_key) WHERE kind = 'dm';
+                CREATE UNIQUE INDEX rooms_one_default ON rooms(workspace_id) WHERE is_default = 1;
+                CREATE TABLE room_members (
+                    room_id INTEGER NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,
+                    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    joined_at DATETIME NOT NULL,
+                    last_read_message_id INTEGER NOT NULL DEFAULT 0,
+                    PRIMARY KEY (room_id, user_id)
+                );
+                CREATE INDEX room_members_by_user ON room_members(user_id);
+                CREATE TABLE invites (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    workspace_id INTEGER NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+                    email TEXT NOT NULL,
+                    token_hash TEXT NOT NULL UNIQUE,
+                    invited_by INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    created_at DATETIME NOT NULL,
+                    expires_at DATETIME NOT NULL,
+                    used_at DATETIME
+                );
+                CREATE TABLE audit_log (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    workspace_id INTEGER NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+                    actor_id INTEGER REFERENCES users(id) ON DELETE SET NULL,
+                    action TEXT NOT NULL,
+                    target_user_id INTEGER REFERENCES users(id) ON DELETE SET NULL,
+                    target_room_id INTEGER,
+                    -- names at the time, so the log reads right after renames and deletions
+                    detail TEXT NOT NULL DEFAULT '',
+                    created_at DATETIME NOT NULL
+                );
+                CREATE INDEX audit_log_by_workspace ON audit_log(workspace_id, id);
+                """)
+        }
         return migrator
     }
 }

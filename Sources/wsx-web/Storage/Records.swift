@@ -12,12 +12,14 @@ struct User: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRe
     var phone: String?
     var passwordHash: String
     var lang: String?
+    /// Coins to spend; changed only through `CoinLedger`, which records every change.
+    var coinBalance: Int = 0
     var createdAt: Date
     var updatedAt: Date
 
     enum CodingKeys: String, CodingKey, ColumnExpression {
         case id, email, emailKey = "email_key", nickname, phone, passwordHash = "password_hash", lang
-        case createdAt = "created_at", updatedAt = "updated_at"
+        case coinBalance = "coin_balance", createdAt = "created_at", updatedAt = "updated_at"
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }

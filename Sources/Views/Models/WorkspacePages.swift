@@ -1,0 +1,293 @@
+/// The form that creates a workspace, with the coins it costs.
+public struct CreateWorkspaceForm: Sendable {
+    public var name: String
+    public var description: String
+    public var errors: FieldErrors
+    public var price: Int
+    public var balance: Int
+    /// Shown when the balance does not cover the price, with a link to the store.
+    public var coinsMessage: String?
+    public var priceNote: String
+
+    public init(name: String = "", description: String = "", errors: FieldErrors = FieldErrors(), price: Int, balance: Int,
+                coinsMessage: String? = nil, priceNote: String) {
+        self.name = name
+        self.description = description
+        self.errors = errors
+        self.price = price
+        self.balance = balance
+        self.coinsMessage = coinsMessage
+        self.priceNote = priceNote
+    }
+}
+
+/// A workspace's front page: its channels (and later DMs) for the viewer.
+public struct WorkspaceHomePage: Sendable {
+    public var id: Int64
+    public var name: String
+    public var description: String
+    public var isOwner: Bool
+    public var channels: [RoomLink]
+
+    public init(id: Int64, name: String, description: String, isOwner: Bool, channels: [RoomLink]) {
+        self.id = id
+        self.name = name
+        self.description = description
+        self.isOwner = isOwner
+        self.channels = channels
+    }
+}
+
+/// A link to a room with what a list shows about it.
+public struct RoomLink: Sendable {
+    public var id: Int64
+    public var name: String
+    public var url: String
+    public var description: String
+    public var memberCount: Int
+    public var joined: Bool
+    public var isDefault: Bool
+    public var unread: Int
+
+    public init(id: Int64, name: String, url: String, description: String = "", memberCount: Int = 0, joined: Bool = true,
+                isDefault: Bool = false, unread: Int = 0) {
+        self.id = id
+        self.name = name
+        self.url = url
+        self.description = description
+        self.memberCount = memberCount
+        self.joined = joined
+        self.isDefault = isDefault
+        self.unread = unread
+    }
+}
+
+/// A person to pick in a hand-over form.
+public struct PersonOption: Sendable {
+    public var id: Int64
+    public var nickname: String
+
+    public init(id: Int64, nickname: String) {
+        self.id = id
+        self.nickname = nickname
+    }
+}
+
+/// Workspace settings: edit (owner), hand over (owner), delete (owner) or leave (members).
+public struct WorkspaceSettingsPage: Sendable {
+    public var id: Int64
+    public var name: String
+    public var description: String
+    public var errors: FieldErrors
+    public var isOwner: Bool
+    public var transferCandidates: [PersonOption]
+    public var hasTransferCandidates: Bool
+
+    public init(id: Int64, name: String, description: String, errors: FieldErrors = FieldErrors(), isOwner: Bool,
+                transferCandidates: [PersonOption]) {
+        self.id = id
+        self.name = name
+        self.description = description
+        self.errors = errors
+        self.isOwner = isOwner
+        self.transferCandidates = transferCandidates
+        self.hasTransferCandidates = !transferCandidates.isEmpty
+    }
+}
+
+/// "Are you sure?": what will happen, and one button that does it.
+public struct ConfirmPage: Sendable {
+    public var heading: String
+    /// Each line of what is lost or changed.
+    public var consequences: [String]
+    public var action: String
+    public var button: String
+    public var fields: [HiddenField]
+    public var cancelURL: String
+    public var isDanger: Bool
+
+    public init(heading: String, consequences: [String], action: String, button: String, fields: [HiddenField] = [],
+                cancelURL: String, isDanger: Bool = true) {
+        self.heading = heading
+        self.consequences = consequences
+        self.action = action
+        self.button = button
+        self.fields = fields
+        self.cancelURL = cancelURL
+        self.isDanger = isDanger
+    }
+}
+
+public struct HiddenField: Sendable {
+    public var name: String
+    public var value: String
+
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// The members page: who is in, with roles; the owner invites and removes.
+public struct MembersPage: Sendable {
+    public var workspaceId: Int64
+    public var workspaceName: String
+    public var members: [MemberRow]
+    public var isOwner: Bool
+    public var email: String
+    public var errors: FieldErrors
+    /// A fresh single-use invitation link, shown once to the inviter.
+    public var inviteLink: String?
+    public var notice: String?
+
+    public init(workspaceId: Int64, workspaceName: String, members: [MemberRow], isOwner: Bool, email: String = "",
+                errors: FieldErrors = FieldErrors(), inviteLink: String? = nil, notice: String? = nil) {
+        self.workspaceId = workspaceId
+        self.workspaceName = workspaceName
+        self.members = members
+        self.isOwner = isOwner
+        self.email = email
+        self.errors = errors
+        self.inviteLink = inviteLink
+        self.notice = notice
+    }
+}
+
+public struct MemberRow: Sendable {
+    public var id: Int64
+    public var nickname: String
+    public var email: String
+    public var roleLabel: String
+    public var canRemove: Bool
+    public var dmURL: String?
+
+    public init(id: Int64, nickname: String, email: String, roleLabel: String, canRemove: Bool, dmURL: String? = nil) {
+        self.id = id
+        self.nickname = nickname
+        self.email = email
+        self.roleLabel = roleLabel
+        self.canRemove = canRemove
+        self.dmURL = dmURL
+    }
+}
+
+/// Accepting an invitation while signed in.
+public struct InvitePage: Sendable {
+    public var token: String
+    public var workspaceName: String
+    public var email: String
+    /// Set when the signed-in account is not the invited one.
+    public var wrongAccount: Bool
+
+    public init(token: String, workspaceName: String, email: String, wrongAccount: Bool) {
+        self.token = token
+        self.workspaceName = workspaceName
+        self.email = email
+        self.wrongAccount = wrongAccount
+    }
+}
+
+/// All channels of a workspace, with the form to create one.
+public struct ChannelsPage: Sendable {
+    public var workspaceId: Int64
+    public var channels: [RoomLink]
+    public var name: String
+    public var description: String
+    public var errors: FieldErrors
+
+    public init(workspaceId: Int64, channels: [RoomLink], name: String = "", description: String = "",
+                errors: FieldErrors = FieldErrors()) {
+        self.workspaceId = workspaceId
+        self.channels = channels
+        self.name = name
+        self.description = description
+        self.errors = errors
+    }
+}
+
+/// A channel's page: header, and (with the messaging issue) its conversation.
+public struct ChannelPage: Sendable {
+    public var workspaceId: Int64
+    public var id: Int64
+    public var name: String
+    public var description: String
+    public var memberCountText: String
+    public var isMember: Bool
+    public var isDefault: Bool
+
+    public init(workspaceId: Int64, id: Int64, name: String, description: String, memberCountText: String, isMember: Bool,
+                isDefault: Bool) {
+        self.workspaceId = workspaceId
+        self.id = id
+        self.name = name
+        self.description = description
+        self.memberCountText = memberCountText
+        self.isMember = isMember
+        self.isDefault = isDefault
+    }
+}
+
+/// A channel's settings: edit, hand over, delete (managers), members, leave.
+public struct ChannelSettingsPage: Sendable {
+    public var workspaceId: Int64
+    public var id: Int64
+    public var name: String
+    public var description: String
+    public var errors: FieldErrors
+    public var canManage: Bool
+    public var isDefault: Bool
+    public var isMember: Bool
+    public var isOwner: Bool
+    public var members: [PersonOption]
+    public var transferCandidates: [PersonOption]
+    public var canTransfer: Bool
+
+    public init(workspaceId: Int64, id: Int64, name: String, description: String, errors: FieldErrors = FieldErrors(),
+                canManage: Bool, isDefault: Bool, isMember: Bool, isOwner: Bool, members: [PersonOption],
+                transferCandidates: [PersonOption]) {
+        self.workspaceId = workspaceId
+        self.id = id
+        self.name = name
+        self.description = description
+        self.errors = errors
+        self.canManage = canManage
+        self.isDefault = isDefault
+        self.isMember = isMember
+        self.isOwner = isOwner
+        self.members = members
+        self.transferCandidates = transferCandidates
+        self.canTransfer = canManage && !isDefault && !transferCandidates.isEmpty
+    }
+}
+
+/// The workspace's audit log (owner).
+public struct AuditPage: Sendable {
+    public var workspaceId: Int64
+    public var entries: [AuditRow]
+    public var isEmpty: Bool
+
+    public init(workspaceId: Int64, entries: [AuditRow]) {
+        self.workspaceId = workspaceId
+        self.entries = entries
+        self.isEmpty = entries.isEmpty
+    }
+}
+
+public struct AuditRow: Sendable {
+    /// ISO 8601 UTC, for `<time datetime>`; the script shows it in the reader's time zone.
+    public var timestamp: String
+    public var timeText: String
+    public var actor: String
+    public var action: String
+    public var target: String
+    public var detail: String
+
+    public init(timestamp: String, timeText: String, actor: String, action: String, target: String, detail: String) {
+        self.timestamp = timestamp
+        self.timeText = timeText
+        self.actor = actor
+        self.action = action
+        self.target = target
+        self.detail = detail
+    }
+}

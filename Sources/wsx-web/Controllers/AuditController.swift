@@ -1,0 +1,58 @@
+import Foundation
+import GRDB
+import Hummingbird
+import Views
+
+/// `/w/{wid}/audit`: who did what to whom, for the workspace owner.
+struct AuditController: Sendable {
+    let workspaces: WorkspaceService
+    let database: AppDatabase
+    let pages: Pages
+
+    func addRoutes(to group: RouterGroup<SignedInContext>) {
+        group.get("/w/{wid}/audit", use: show)
+    }
+
+    @Sendable func show(_ request: Request, context: SignedInContext) async throws -> Response {
+        let access = try await context.workspaceAccess(workspaces)
+        try access.requireOwner()
+        let rows = try await database.writer.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT audit_log.created_at, audit_log.action, audit_log.detail,
+                       actor.nickname AS actor, target.nickname AS target, rooms.name AS room
+                FROM audit_log
+                LEFT JOIN users AS actor ON actor.id = audit_log.actor_id
+                LEFT JOIN users AS target ON target.id = audit_log.target_user_id
+                LEFT JOIN rooms ON rooms.id = audit_log.target_room_id
+                WHERE audit_log.workspace_id = ? ORDER BY audit_log.id DESC LIMIT 500
+                """, arguments: [access.workspaceId])
+        }
+        let strings = context.strings
+        let entries = rows.map { row -> AuditRow in
+            let when: Date = row["created_at"]
+            let action: String = row["action"]
+            return AuditRow(timestamp: Timestamps.iso(when), timeText: Timestamps.utcText(when),
+                            actor: row["actor"] ?? "—", action: strings.table["audit_\(action)"] ?? action,
+                            target: (row["target"] as String?) ?? (row["room"] as String?) ?? "", detail: row["detail"])
+        }
+        return try await pages.render(.audit, title: strings["audit_title"],
+                                      page: AuditPage(workspaceId: access.workspaceId, entries: entries), request: request,
+                                      context: context, place: .workspace(access.workspaceId))
+    }
+}
+
+/// Times as pages carry them: ISO 8601 UTC in `<time datetime>`, and a UTC text the page's
+/// script replaces with the reader's local time.
+enum Timestamps {
+    static func iso(_ date: Date) -> String {
+        date.formatted(.iso8601)
+    }
+
+    static func utcText(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
+        return formatter.string(from: date)
+    }
+}

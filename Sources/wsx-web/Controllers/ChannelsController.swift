@@ -1,0 +1,167 @@
+import Hummingbird
+import Views
+
+/// Channels: browse and create, a channel's page, join and leave, settings, hand-over, deletion.
+struct ChannelsController: Sendable {
+    let workspaces: WorkspaceService
+    let channels: ChannelService
+    let cookies: CookiePolicy
+    let pages: Pages
+
+    func addRoutes(to group: RouterGroup<SignedInContext>) {
+        group.get("/w/{wid}/channels", use: browse)
+        group.post("/w/{wid}/channels", use: create)
+        group.get("/w/{wid}/c/{cid}", use: show)
+        group.post("/w/{wid}/c/{cid}/join", use: join)
+        group.post("/w/{wid}/c/{cid}/leave", use: leave)
+        group.get("/w/{wid}/c/{cid}/settings", use: settings)
+        group.post("/w/{wid}/c/{cid}/settings", use: update)
+        group.post("/w/{wid}/c/{cid}/delete", use: delete)
+        group.post("/w/{wid}/c/{cid}/transfer", use: transfer)
+    }
+
+    @Sendable func browse(_ request: Request, context: SignedInContext) async throws -> Response {
+        try await showDirectory(try await context.workspaceAccess(workspaces), request, context)
+    }
+
+    @Sendable func create(_ request: Request, context: SignedInContext) async throws -> Response {
+        let access = try await context.workspaceAccess(workspaces)
+        let name = context.form["name"] ?? "", description = context.form["description"] ?? ""
+        do {
+            let room = try await channels.create(access, name: name, description: description)
+            return Pages.redirect(to: "/w/\(access.workspaceId)/c/\(room.id!)")
+        } catch let problems as FormProblems {
+            return try await showDirectory(access, request, context, name: name.cleanedLine, description: description,
+                                           errors: FieldErrors(problems, context.strings), status: .unprocessableContent)
+        }
+    }
+
+    @Sendable func show(_ request: Request, context: SignedInContext) async throws -> Response {
+        let view = try await channel(context)
+        let room = view.room
+        let page = ChannelPage(workspaceId: room.workspaceId, id: room.id!, name: room.name, description: room.description,
+                               memberCountText: context.strings.format("channel_members_count", view.memberCount),
+                               isMember: view.isMember, isDefault: room.isDefault)
+        return try await pages.render(.channel, title: room.name, page: page, request: request, context: context,
+                                      place: .room(workspace: room.workspaceId, room: room.id!))
+    }
+
+    @Sendable func join(_ request: Request, context: SignedInContext) async throws -> Response {
+        let view = try await channel(context)
+        try await channels.join(view)
+        return Pages.redirect(to: "/w/\(view.room.workspaceId)/c/\(view.room.id!)")
+    }
+
+    @Sendable func leave(_ request: Request, context: SignedInContext) async throws -> Response {
+        let view = try await channel(context)
+        guard view.isMember else { throw AppError.notFound }
+        if view.room.isDefault { throw AppError.conflict("error_default_channel_leave") }
+        if view.room.ownerId == context.userId { throw AppError.conflict("error_channel_owner_leave") }
+        guard context.isConfirmed else {
+            let page = ConfirmPage(heading: context.strings.format("confirm_leave_channel", view.room.name), consequences: [],
+                                   action: path(view, "leave"), button: context.strings["confirm_leave_channel_submit"],
+                                   cancelURL: path(view), isDanger: false)
+            return try await confirm(page, view, request, context)
+        }
+        try await channels.leave(view)
+        return cookies.redirect(to: "/w/\(view.room.workspaceId)", flash: "channel_left", for: request)
+    }
+
+    @Sendable func settings(_ request: Request, context: SignedInContext) async throws -> Response {
+        try await showSettings(try await channel(context), request, context)
+    }
+
+    @Sendable func update(_ request: Request, context: SignedInContext) async throws -> Response {
+        let view = try await channel(context)
+        let name = context.form["name"] ?? "", description = context.form["description"] ?? ""
+        do {
+            try await channels.update(view, name: name, description: description)
+            return cookies.redirect(to: path(view, "settings"), flash: "channel_saved", for: request)
+        } catch let problems as FormProblems {
+            return try await showSettings(view, request, context, name: name.cleanedLine, description: description,
+                                          errors: FieldErrors(problems, context.strings), status: .unprocessableContent)
+        }
+    }
+
+    @Sendable func delete(_ request: Request, context: SignedInContext) async throws -> Response {
+        let view = try await channel(context)
+        try view.requireManager()
+        if view.room.isDefault { throw AppError.conflict("error_default_channel_delete") }
+        guard context.isConfirmed else {
+            let strings = context.strings
+            let messages = try await workspaces.deletionSummary(view.access).messages
+            let page = ConfirmPage(heading: strings.format("confirm_delete_channel", view.room.name),
+                                   consequences: [strings.format("confirm_delete_channel_consequence", view.memberCount, messages),
+                                                  strings["confirm_cannot_undo"]],
+                                   action: path(view, "delete"), button: strings["confirm_delete_submit"],
+                                   cancelURL: path(view, "settings"))
+            return try await confirm(page, view, request, context)
+        }
+        try await channels.delete(view)
+        return cookies.redirect(to: "/w/\(view.room.workspaceId)", flash: "channel_deleted", for: request)
+    }
+
+    @Sendable func transfer(_ request: Request, context: SignedInContext) async throws -> Response {
+        let view = try await channel(context)
+        try view.requireManager()
+        if view.room.isDefault { throw AppError.conflict("error_default_channel_transfer") }
+        guard let newOwner = context.form["owner_id"].flatMap({ Int64($0) }),
+              let person = try await channels.members(of: view.room.id!).first(where: { $0.id == newOwner })
+        else { throw AppError.conflict("error_transfer_not_channel_member") }
+        guard context.isConfirmed else {
+            let page = ConfirmPage(heading: context.strings.format("confirm_transfer_channel", view.room.name, person.nickname),
+                                   consequences: [], action: path(view, "transfer"),
+                                   button: context.strings["confirm_transfer_submit"],
+                                   fields: [HiddenField(name: "owner_id", value: String(newOwner))],
+                                   cancelURL: path(view, "settings"), isDanger: false)
+            return try await confirm(page, view, request, context)
+        }
+        try await channels.transfer(view, to: newOwner)
+        return cookies.redirect(to: path(view, "settings"), flash: "channel_transferred", for: request)
+    }
+
+    // MARK: Helpers
+
+    private func channel(_ context: SignedInContext) async throws -> ChannelService.View {
+        let access = try await context.workspaceAccess(workspaces)
+        return try await channels.channel(access, id: try context.id("cid"))
+    }
+
+    private func path(_ view: ChannelService.View, _ action: String? = nil) -> String {
+        "/w/\(view.room.workspaceId)/c/\(view.room.id!)" + (action.map { "/" + $0 } ?? "")
+    }
+
+    private func showDirectory(_ access: WorkspaceAccess, _ request: Request, _ context: SignedInContext, name: String = "",
+                               description: String = "", errors: FieldErrors = FieldErrors(),
+                               status: HTTPResponse.Status = .ok) async throws -> Response {
+        let listings = try await channels.browse(access).map { channel in
+            RoomLink(id: channel.id, name: channel.name, url: "/w/\(access.workspaceId)/c/\(channel.id)",
+                     description: channel.description, memberCount: channel.memberCount, joined: channel.joined,
+                     isDefault: channel.isDefault)
+        }
+        let page = ChannelsPage(workspaceId: access.workspaceId, channels: listings, name: name, description: description,
+                                errors: errors)
+        return try await pages.render(.channels, title: context.strings["channels_browse"], page: page, request: request,
+                                      context: context, place: .workspace(access.workspaceId), status: status)
+    }
+
+    private func showSettings(_ view: ChannelService.View, _ request: Request, _ context: SignedInContext,
+                              name: String? = nil, description: String? = nil, errors: FieldErrors = FieldErrors(),
+                              status: HTTPResponse.Status = .ok) async throws -> Response {
+        let people = try await channels.members(of: view.room.id!).map { PersonOption(id: $0.id, nickname: $0.nickname) }
+        let page = ChannelSettingsPage(workspaceId: view.room.workspaceId, id: view.room.id!, name: name ?? view.room.name,
+                                       description: description ?? view.room.description, errors: errors,
+                                       canManage: view.canManage, isDefault: view.room.isDefault, isMember: view.isMember,
+                                       isOwner: view.room.ownerId == context.userId, members: people,
+                                       transferCandidates: people.filter { $0.id != view.room.ownerId })
+        return try await pages.render(.channelSettings, title: context.strings["channel_settings_title"], page: page,
+                                      request: request, context: context,
+                                      place: .room(workspace: view.room.workspaceId, room: view.room.id!), status: status)
+    }
+
+    private func confirm(_ page: ConfirmPage, _ view: ChannelService.View, _ request: Request,
+                         _ context: SignedInContext) async throws -> Response {
+        try await pages.render(.confirm, title: page.heading, page: page, request: request, context: context,
+                               place: .room(workspace: view.room.workspaceId, room: view.room.id!))
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import GRDB
+
+/// A row of `workspaces`.
+struct Workspace: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "workspaces"
+
+    var id: Int64?
+    var name: String
+    var nameKey: String
+    var description: String
+    var ownerId: Int64
+    var createdAt: Date
+    var updatedAt: Date
+
+    enum CodingKeys: String, CodingKey, ColumnExpression {
+        case id, name, nameKey = "name_key", description, ownerId = "owner_id"
+        case createdAt = "created_at", updatedAt = "updated_at"
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// A person's role in a workspace.
+enum WorkspaceRole: String, Codable, Sendable {
+    case owner, member
+}
+
+/// A row of `workspace_members`.
+struct WorkspaceMember: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "workspace_members"
+
+    var workspaceId: Int64
+    var userId: Int64
+    var role: WorkspaceRole
+    var joinedAt: Date
+
+    enum CodingKeys: String, CodingKey, ColumnExpression {
+        case workspaceId = "workspace_id", userId = "user_id", role, joinedAt = "joined_at"
+    }
+}
+
+/// A row of `rooms`: a channel or a direct-message conversation.
+struct Room: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "rooms"
+
+    enum Kind: String, Codable, Sendable {
+        case channel, dm
+    }
+
+    var id: Int64?
+    var workspaceId: Int64
+    var kind: Kind
+    var name: String
+    var nameKey: String
+    var description: String
+    var ownerId: Int64?
+    var isDefault: Bool
+    var dmKey: String?
+    var createdAt: Date
+    var updatedAt: Date
+
+    enum CodingKeys: String, CodingKey, ColumnExpression {
+        case id, workspaceId = "workspace_id", kind, name, nameKey = "name_key", description, ownerId = "owner_id"
+        case isDefault = "is_default", dmKey = "dm_key", createdAt = "created_at", updatedAt = "updated_at"
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// A row of `room_members`.
+struct RoomMember: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "room_members"
+
+    var roomId: Int64
+    var userId: Int64
+    var joinedAt: Date
+    var lastReadMessageId: Int64
+
+    enum CodingKeys: String, CodingKey, ColumnExpression {
+        case roomId = "room_id", userId = "user_id", joinedAt = "joined_at", lastReadMessageId = "last_read_message_id"
+    }
+}
+
+/// A row of `invites`: a single-use link for someone without an account yet.
+struct Invite: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "invites"
+
+    var id: Int64?
+    var workspaceId: Int64
+    var email: String
+    var tokenHash: String
+    var invitedBy: Int64
+    var createdAt: Date
+    var expiresAt: Date
+    var usedAt: Date?
+
+    enum CodingKeys: String, CodingKey, ColumnExpression {
+        case id, workspaceId = "workspace_id", email, tokenHash = "token_hash", invitedBy = "invited_by"
+        case createdAt = "created_at", expiresAt = "expires_at", usedAt = "used_at"
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// A row of `audit_log`: who did what to whom in a workspace.
+struct AuditEntry: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "audit_log"
+
+    var id: Int64?
+    var workspaceId: Int64
+    var actorId: Int64?
+    var action: String
+    var targetUserId: Int64?
+    var targetRoomId: Int64?
+    var detail: String
+    var createdAt: Date
+
+    enum CodingKeys: String, CodingKey, ColumnExpression {
+        case id, workspaceId = "workspace_id", actorId = "actor_id", action, targetUserId = "target_user_id"
+        case targetRoomId = "target_room_id", detail, createdAt = "created_at"
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// A row of `coin_ledger`: one change of one balance, with its reason.
+struct CoinLedgerEntry: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "coin_ledger"
+
+    var id: Int64?
+    var userId: Int64
+    var delta: Int
+    var balanceAfter: Int
+    var reason: String
+    var reference: String?
+    var createdAt: Date
+
+    enum CodingKeys: String, CodingKey, ColumnExpression {
+        case id, userId = "user_id", delta, balanceAfter = "balance_after", reason, reference, createdAt = "created_at"
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}

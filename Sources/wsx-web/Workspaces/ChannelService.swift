@@ -1,0 +1,201 @@
+import Foundation
+import GRDB
+
+/// Channels of a workspace: create, browse, join, leave, edit, delete, hand over.
+/// Each method is one transaction with its audit entry and events.
+struct ChannelService: Sendable {
+    let database: AppDatabase
+    let clock: WallClock
+
+    private var membership: RoomMembership { RoomMembership(outbox: database.outbox) }
+
+    /// A channel as the browse page and sidebar list it.
+    struct Listing: Sendable, FetchableRecord, Decodable {
+        let id: Int64
+        let name: String
+        let description: String
+        let isDefault: Bool
+        let memberCount: Int
+        let joined: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case id, name, description, isDefault = "is_default", memberCount = "member_count", joined
+        }
+    }
+
+    /// A channel of the workspace, as `access` sees it, and whether they are in it.
+    struct View: Sendable {
+        let room: Room
+        let isMember: Bool
+        let memberCount: Int
+        let access: WorkspaceAccess
+
+        /// The channel's owner or the workspace's owner may edit, delete and hand it over.
+        var canManage: Bool { room.ownerId == access.userId || access.isOwner }
+
+        func requireManager() throws {
+            guard canManage else { throw AppError.forbidden("error_channel_manager_only") }
+        }
+    }
+
+    /// Every channel of the workspace with member counts and whether the viewer joined.
+    func browse(_ access: WorkspaceAccess) async throws -> [Listing] {
+        try await database.writer.read { db in
+            try Listing.fetchAll(db, sql: """
+                SELECT rooms.id, rooms.name, rooms.description, rooms.is_default,
+                       (SELECT COUNT(*) FROM room_members WHERE room_members.room_id = rooms.id) AS member_count,
+                       EXISTS (SELECT 1 FROM room_members WHERE room_members.room_id = rooms.id AND room_members.user_id = ?) AS joined
+                FROM rooms WHERE rooms.workspace_id = ? AND rooms.kind = 'channel'
+                ORDER BY rooms.is_default DESC, rooms.name_key, rooms.id
+                """, arguments: [access.userId, access.workspaceId])
+        }
+    }
+
+    /// The channels the viewer is in, for the sidebar and workspace home.
+    func joined(_ access: WorkspaceAccess) async throws -> [Listing] {
+        try await browse(access).filter(\.joined)
+    }
+
+    /// One channel of this workspace, or a 404 (a channel of another workspace is not found here).
+    func channel(_ access: WorkspaceAccess, id: Int64) async throws -> View {
+        try await database.writer.read { db in try Self.view(db, access, id: id) }
+    }
+
+    static func view(_ db: Database, _ access: WorkspaceAccess, id: Int64) throws -> View {
+        guard let room = try Room.filter(key: id).fetchOne(db), room.workspaceId == access.workspaceId, room.kind == .channel
+        else { throw AppError.notFound }
+        let count = try RoomMember.filter(RoomMember.CodingKeys.roomId == id).fetchCount(db)
+        let isMember = try RoomMember.fetchOne(db, key: ["room_id": id, "user_id": access.userId]) != nil
+        return View(room: room, isMember: isMember, memberCount: count, access: access)
+    }
+
+    /// The members of a channel, by nickname.
+    func members(of roomId: Int64) async throws -> [(id: Int64, nickname: String)] {
+        try await database.writer.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT users.id, users.nickname FROM room_members JOIN users ON users.id = room_members.user_id
+                WHERE room_members.room_id = ? ORDER BY users.nickname, users.id
+                """, arguments: [roomId]).map { ($0["id"], $0["nickname"]) }
+        }
+    }
+
+    /// Creates a channel; its creator owns it and is its first member.
+    func create(_ access: WorkspaceAccess, name rawName: String, description rawDescription: String) async throws -> Room {
+        let name = rawName.cleanedLine, description = rawDescription.cleanedText
+        var problems = FormProblems()
+        NameRules.check(name: name, allowed: NameRules.channelName, description: description, into: &problems)
+        try problems.throwIfAny()
+        let now = clock.now(), outbox = database.outbox, membership = self.membership
+        do {
+            return try await database.writer.write { db in
+                try Self.checkNameFree(db, access.workspaceId, name, except: nil)
+                let room = try Room(id: nil, workspaceId: access.workspaceId, kind: .channel, name: name,
+                                    nameKey: NameRules.key(name), description: description, ownerId: access.userId,
+                                    isDefault: false, dmKey: nil, createdAt: now, updatedAt: now).inserted(db)
+                try outbox.publish(OutgoingEvent(.roomCreated, to: .room(room.id!), payload: room.payload,
+                                                 membership: .added(room: room.id!, users: [])), in: db)
+                try outbox.publish(OutgoingEvent(.channelCreated, to: .room(try access.workspace.defaultRoom(db).id!),
+                                                 payload: room.payload), in: db)
+                try membership.add(db, room: room, users: [access.userId], at: now)
+                try AuditTrail.record(db, workspaceId: access.workspaceId, actor: access.userId, action: "channel.create",
+                                      targetRoom: room.id!, detail: name, at: now)
+                return room
+            }
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            throw FormProblems([.name: "error_channel_name_taken"])
+        }
+    }
+
+    func join(_ view: View) async throws {
+        guard !view.isMember else { return }
+        let now = clock.now(), membership = self.membership
+        try await database.writer.write { db in
+            try membership.add(db, room: view.room, users: [view.access.userId], at: now)
+            try AuditTrail.record(db, workspaceId: view.room.workspaceId, actor: view.access.userId, action: "channel.join",
+                                  targetRoom: view.room.id!, detail: view.room.name, at: now)
+        }
+    }
+
+    /// Leaves a channel: never the default one, and its owner hands it over first.
+    func leave(_ view: View) async throws {
+        guard view.isMember else { throw AppError.notFound }
+        if view.room.isDefault { throw AppError.conflict("error_default_channel_leave") }
+        if view.room.ownerId == view.access.userId { throw AppError.conflict("error_channel_owner_leave") }
+        let now = clock.now(), membership = self.membership
+        try await database.writer.write { db in
+            try membership.remove(db, room: view.room, users: [view.access.userId])
+            try AuditTrail.record(db, workspaceId: view.room.workspaceId, actor: view.access.userId, action: "channel.leave",
+                                  targetRoom: view.room.id!, detail: view.room.name, at: now)
+        }
+    }
+
+    /// Renames or re-describes a channel (its owner or the workspace owner).
+    func update(_ view: View, name rawName: String, description rawDescription: String) async throws {
+        try view.requireManager()
+        let name = rawName.cleanedLine, description = rawDescription.cleanedText
+        var problems = FormProblems()
+        NameRules.check(name: name, allowed: NameRules.channelName, description: description, into: &problems)
+        try problems.throwIfAny()
+        let now = clock.now(), outbox = database.outbox
+        do {
+            try await database.writer.write { db in
+                try Self.checkNameFree(db, view.room.workspaceId, name, except: view.room.id)
+                var room = view.room
+                room.name = name
+                room.nameKey = NameRules.key(name)
+                room.description = description
+                room.updatedAt = now
+                try room.update(db)
+                try outbox.publish(OutgoingEvent(.roomUpdated, to: .room(room.id!), payload: room.payload), in: db)
+                try AuditTrail.record(db, workspaceId: room.workspaceId, actor: view.access.userId, action: "channel.edit",
+                                      targetRoom: room.id!,
+                                      detail: view.room.name == name ? name : "\(view.room.name) → \(name)", at: now)
+            }
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            throw FormProblems([.name: "error_channel_name_taken"])
+        }
+    }
+
+    /// Deletes a channel with its memberships (and, later, its messages and files). The default
+    /// channel cannot be deleted: it goes with the workspace.
+    func delete(_ view: View) async throws {
+        try view.requireManager()
+        if view.room.isDefault { throw AppError.conflict("error_default_channel_delete") }
+        let now = clock.now(), outbox = database.outbox
+        try await database.writer.write { db in
+            try outbox.publish(OutgoingEvent(.roomDeleted, to: .room(view.room.id!), payload: view.room.payload,
+                                             membership: .roomsDeleted(rooms: [view.room.id!])), in: db)
+            try outbox.publish(OutgoingEvent(.roomDeleted, to: .room(try view.access.workspace.defaultRoom(db).id!),
+                                             payload: view.room.payload), in: db)
+            try view.room.delete(db)
+            try AuditTrail.record(db, workspaceId: view.room.workspaceId, actor: view.access.userId, action: "channel.delete",
+                                  targetRoom: view.room.id!, detail: view.room.name, at: now)
+        }
+    }
+
+    /// Hands the channel to one of its members. The default channel moves only with the workspace.
+    func transfer(_ view: View, to newOwnerId: Int64) async throws {
+        try view.requireManager()
+        if view.room.isDefault { throw AppError.conflict("error_default_channel_transfer") }
+        let now = clock.now(), outbox = database.outbox
+        try await database.writer.write { db in
+            guard try RoomMember.fetchOne(db, key: ["room_id": view.room.id!, "user_id": newOwnerId]) != nil else {
+                throw AppError.conflict("error_transfer_not_channel_member")
+            }
+            var room = view.room
+            room.ownerId = newOwnerId
+            room.updatedAt = now
+            try room.update(db)
+            try outbox.publish(OutgoingEvent(.roomUpdated, to: .room(room.id!), payload: room.payload), in: db)
+            try AuditTrail.record(db, workspaceId: room.workspaceId, actor: view.access.userId, action: "channel.transfer",
+                                  targetUser: newOwnerId, targetRoom: room.id!, detail: room.name, at: now)
+        }
+    }
+
+    private static func checkNameFree(_ db: Database, _ workspaceId: Int64, _ name: String, except: Int64?) throws {
+        var request = Room.filter(Room.CodingKeys.workspaceId == workspaceId && Room.CodingKeys.kind == "channel"
+                                  && Room.CodingKeys.nameKey == NameRules.key(name))
+        if let except { request = request.filter(Room.CodingKeys.id != except) }
+        if try request.fetchCount(db) > 0 { throw FormProblems([.name: "error_channel_name_taken"]) }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import GRDB
+
+/// A signed-in person's standing in one workspace, found through their membership: every
+/// `/w/{wid}/…` route starts here, so a stranger gets a 404 and there is no check to forget.
+struct WorkspaceAccess: Sendable {
+    let workspace: Workspace
+    let role: WorkspaceRole
+    let userId: Int64
+
+    var workspaceId: Int64 { workspace.id! }
+    var isOwner: Bool { role == .owner }
+
+    /// Throws a 403 page unless the person owns the workspace.
+    func requireOwner() throws {
+        guard isOwner else { throw AppError.forbidden("error_owner_only") }
+    }
+
+    /// The workspace as `userId` may see it, or a 404.
+    static func find(_ db: Database, workspaceId: Int64, userId: Int64) throws -> WorkspaceAccess {
+        guard let member = try WorkspaceMember.fetchOne(db, key: ["workspace_id": workspaceId, "user_id": userId]),
+              let workspace = try Workspace.fetchOne(db, key: workspaceId)
+        else { throw AppError.notFound }
+        return WorkspaceAccess(workspace: workspace, role: member.role, userId: userId)
+    }
+}
+
+/// A rule of the workspace that refuses the request in its current state ("transfer ownership
+/// before leaving"): a 409 page with the message, nothing changed.
+extension AppError {
+    static func conflict(_ messageKey: String) -> AppError { AppError(status: .conflict, messageKey: messageKey) }
+}
+
+/// Names: trimmed, NFC, no control characters, within a length; unique by a lowercased key.
+enum NameRules {
+    static let workspaceName = 1...50
+    static let channelName = 1...30
+    static let maximumDescription = 500
+
+    static func key(_ name: String) -> String { name.lowercased() }
+
+    static func check(name: String, allowed: ClosedRange<Int>, description: String, into problems: inout FormProblems) {
+        if !allowed.contains(name.count) {
+            problems.add(.name, allowed == workspaceName ? "error_workspace_name_length" : "error_channel_name_length")
+        }
+        if description.count > maximumDescription { problems.add(.description, "error_description_long") }
+    }
+}
+
+/// Records who did what to whom, inside the transaction of the change.
+enum AuditTrail {
+    static func record(_ db: Database, workspaceId: Int64, actor: Int64?, action: String, targetUser: Int64? = nil,
+                       targetRoom: Int64? = nil, detail: String = "", at now: Date) throws {
+        _ = try AuditEntry(id: nil, workspaceId: workspaceId, actorId: actor, action: action, targetUserId: targetUser,
+                           targetRoomId: targetRoom, detail: detail, createdAt: now).inserted(db)
+    }
+}

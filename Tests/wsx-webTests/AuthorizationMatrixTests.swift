@@ -1,0 +1,93 @@
+import Foundation
+import GRDB
+import Testing
+@testable import wsx_web
+
+/// Every workspace and channel route, tried by a stranger, a member, the channel's owner and
+/// the workspace's owner: each gets the answer their standing allows, and a refusal changes
+/// nothing in the database.
+@Suite("Authorization matrix")
+struct AuthorizationMatrixTests {
+    enum Role: String, CaseIterable, Sendable {
+        case stranger, member, channelOwner, owner
+    }
+
+    struct Route: Sendable, CustomStringConvertible {
+        let method: String
+        let path: String
+        var fields: [(String, String)] = []
+        /// Expected status per role: stranger, member, channel owner, workspace owner.
+        let expected: [Int]
+
+        var description: String { "\(method) \(path)" }
+    }
+
+    /// W: a workspace owned by `owner`; C: a channel owned by `channelOwner` that `member` joined
+    /// (the workspace owner is not in it); M: the member's id.
+    static let routes: [Route] = [
+        Route(method: "GET", path: "/w/W", expected: [404, 200, 200, 200]),
+        Route(method: "GET", path: "/w/W/settings", expected: [404, 200, 200, 200]),
+        Route(method: "POST", path: "/w/W/settings", fields: [("name", "Renamed"), ("description", "")], expected: [404, 403, 403, 303]),
+        Route(method: "POST", path: "/w/W/delete", fields: [("confirm", "yes")], expected: [404, 403, 403, 303]),
+        Route(method: "POST", path: "/w/W/leave", fields: [("confirm", "yes")], expected: [404, 303, 409, 409]),
+        Route(method: "POST", path: "/w/W/transfer", fields: [("owner_id", "M"), ("confirm", "yes")], expected: [404, 403, 403, 303]),
+        Route(method: "GET", path: "/w/W/members", expected: [404, 200, 200, 200]),
+        Route(method: "POST", path: "/w/W/members", fields: [("email", "newcomer@example.com")], expected: [404, 403, 403, 200]),
+        Route(method: "POST", path: "/w/W/members/M/remove", fields: [("confirm", "yes")], expected: [404, 403, 403, 303]),
+        Route(method: "GET", path: "/w/W/audit", expected: [404, 403, 403, 200]),
+        Route(method: "GET", path: "/w/W/channels", expected: [404, 200, 200, 200]),
+        Route(method: "POST", path: "/w/W/channels", fields: [("name", "fresh"), ("description", "")], expected: [404, 303, 303, 303]),
+        Route(method: "GET", path: "/w/W/c/C", expected: [404, 200, 200, 200]),
+        Route(method: "POST", path: "/w/W/c/C/join", expected: [404, 303, 303, 303]),
+        Route(method: "POST", path: "/w/W/c/C/leave", fields: [("confirm", "yes")], expected: [404, 303, 409, 404]),
+        Route(method: "GET", path: "/w/W/c/C/settings", expected: [404, 200, 200, 200]),
+        Route(method: "POST", path: "/w/W/c/C/settings", fields: [("name", "renamed"), ("description", "")], expected: [404, 403, 303, 303]),
+        Route(method: "POST", path: "/w/W/c/C/delete", fields: [("confirm", "yes")], expected: [404, 403, 303, 303]),
+        Route(method: "POST", path: "/w/W/c/C/transfer", fields: [("owner_id", "M"), ("confirm", "yes")], expected: [404, 403, 303, 303]),
+    ]
+
+    @Test("each role gets its answer on every route; refusals leave the database as it was", arguments: routes)
+    func matrix(route: Route) async throws {
+        for (index, role) in Role.allCases.enumerated() {
+            try await TestApp().run { app in
+                let owner = try await app.signedInBrowser(email: "owner@example.com")
+                let wid = try await owner.createWorkspace("Matrix")
+                let channelOwner = try await app.signedInBrowser(email: "chowner@example.com")
+                try await owner.invite("chowner@example.com", to: wid)
+                let cid = try await channelOwner.createChannel(in: wid, "guarded")
+                let member = try await app.signedInBrowser(email: "member@example.com")
+                try await owner.invite("member@example.com", to: wid)
+                try await member.get("/w/\(wid)/channels")
+                try await member.post("/w/\(wid)/c/\(cid)/join")
+                let stranger = try await app.signedInBrowser(email: "stranger@example.com")
+                let memberId = try await app.userId("member@example.com")
+
+                func fill(_ text: String) -> String {
+                    text.replacingOccurrences(of: "/W", with: "/\(wid)").replacingOccurrences(of: "/C", with: "/\(cid)")
+                        .replacingOccurrences(of: "/M/", with: "/\(memberId)/")
+                }
+                let browser = [stranger, member, channelOwner, owner][index]
+                let path = fill(route.path)
+                let fields = route.fields.map { ($0.0, $0.1 == "M" ? "\(memberId)" : $0.1) }
+                let before = try await app.workspaceSnapshot()
+                try await browser.get("/workspaces")
+                let response = route.method == "GET" ? try await browser.get(path) : try await browser.post(path, fields)
+                #expect(Int(response.status.code) == route.expected[index], "\(role) \(route.method) \(path)")
+                if [403, 404, 409].contains(Int(response.status.code)) {
+                    #expect(try await app.workspaceSnapshot() == before, "\(role) \(route.method) \(path) changed data")
+                }
+            }
+        }
+    }
+
+    @Test("ids that are not numbers, or of nothing, are a 404, never a 500",
+          arguments: ["/w/abc", "/w/999999", "/w/1/c/abc", "/w/1/c/999999", "/w/1/members/abc/remove", "/w/-1/settings"])
+    func badIds(path: String) async throws {
+        try await TestApp().run { app in
+            let owner = try await app.signedInBrowser()
+            _ = try await owner.createWorkspace("Only")
+            let response = path.hasSuffix("remove") ? try await owner.post(path, [("confirm", "yes")]) : try await owner.get(path)
+            #expect(response.status == .notFound)
+        }
+    }
+}

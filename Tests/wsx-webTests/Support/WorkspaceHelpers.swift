@@ -1,0 +1,66 @@
+import Foundation
+import GRDB
+import HummingbirdTesting
+import Testing
+@testable import wsx_web
+
+extension TestSession {
+    /// The id of the account with `email`.
+    func userId(_ email: String) async throws -> Int64 {
+        try await database.writer.read { db in
+            try #require(try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE email_key = ?", arguments: [email.lowercased()]))
+        }
+    }
+
+    /// A count from SQL, for assertions on what the database holds.
+    func count(_ sql: String, _ arguments: StatementArguments = []) async throws -> Int {
+        try await database.writer.read { db in try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 0 }
+    }
+
+    /// Everything workspace-related as one comparable snapshot: refusals must leave it unchanged.
+    func workspaceSnapshot() async throws -> [String] {
+        try await database.writer.read { db in
+            var lines: [String] = []
+            for (table, order) in [("workspaces", "id"), ("workspace_members", "workspace_id, user_id"), ("rooms", "id"),
+                                   ("room_members", "room_id, user_id"), ("invites", "id"), ("audit_log", "id"),
+                                   ("coin_ledger", "id")] {
+                for row in try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY \(order)") {
+                    lines.append("\(table): \(row)")
+                }
+            }
+            return lines
+        }
+    }
+}
+
+extension TestBrowser {
+    /// Creates a workspace through the form; returns its id.
+    func createWorkspace(_ name: String, description: String = "") async throws -> Int64 {
+        try await get("/workspaces")
+        let response = try await post("/workspaces", [("name", name), ("description", description)])
+        let location = try #require(response.location, "create failed: \(response.status) \(response.text)")
+        return try #require(Int64(location.split(separator: "/").last ?? ""))
+    }
+
+    /// Creates a channel through the form; returns its id.
+    func createChannel(in workspace: Int64, _ name: String, description: String = "") async throws -> Int64 {
+        try await get("/w/\(workspace)/channels")
+        let response = try await post("/w/\(workspace)/channels", [("name", name), ("description", description)])
+        let location = try #require(response.location, "channel create failed: \(response.status)")
+        return try #require(Int64(location.split(separator: "/").last ?? ""))
+    }
+
+    /// Invites an email from the members page; returns the page.
+    @discardableResult
+    func invite(_ email: String, to workspace: Int64) async throws -> TestResponse {
+        try await get("/w/\(workspace)/members")
+        return try await post("/w/\(workspace)/members", [("email", email)])
+    }
+
+    /// Posts `path` with `confirm=yes`, as the confirm page's button does.
+    @discardableResult
+    func confirm(_ path: String, _ fields: [(String, String)] = []) async throws -> TestResponse {
+        try await get("/workspaces")
+        return try await post(path, fields + [("confirm", "yes")])
+    }
+}
