@@ -23,6 +23,10 @@
     'workspace.member_added',
     'workspace.member_removed',
     'coins.changed',
+    'message.created',
+    'message.updated',
+    'message.deleted',
+    'room.read',
     'reset',
   ];
 
@@ -51,8 +55,58 @@
     document.dispatchEvent(new CustomEvent('wsx:live', { detail: message }));
   }
 
+  const currentWorkspace = meta('workspace-id');
+  const currentRoom = document.querySelector('[data-room]')?.dataset.room;
+
+  /** Sets the text of every element marked with `attribute="id"` (names shown in many places). */
+  function setText(attribute, id, text) {
+    for (const el of document.querySelectorAll(`[${attribute}="${CSS.escape(String(id))}"]`)) el.textContent = text;
+  }
+
+  /** Says, at the top of the page, that what it shows is gone (its text comes from the page). */
+  function pageGone(reason) {
+    const notice = document.getElementById('page-gone');
+    if (!notice) return;
+    notice.textContent = notice.dataset[reason] || '';
+    notice.hidden = false;
+    root.dataset.gone = reason;
+    for (const form of document.querySelectorAll('main form')) {
+      for (const control of form.elements) control.disabled = true;
+    }
+  }
+
+  function removeSidebarEntry(attribute, id) {
+    for (const el of document.querySelectorAll(`#sidebar [${attribute}="${CSS.escape(String(id))}"]`)) {
+      el.closest('li')?.remove();
+    }
+  }
+
   function handle(type, data) {
     switch (type) {
+      case 'room.updated':
+        setText('data-room-name', data.roomId, data.name);
+        setText('data-room-description', data.roomId, data.description);
+        break;
+      case 'room.deleted':
+        removeSidebarEntry('data-room-name', data.roomId);
+        if (String(data.roomId) === currentRoom) pageGone('roomDeleted');
+        break;
+      case 'workspace.updated':
+        setText('data-workspace-name', data.workspaceId, data.name);
+        break;
+      case 'workspace.deleted':
+        removeSidebarEntry('data-workspace-name', data.workspaceId);
+        if (String(data.workspaceId) === currentWorkspace) pageGone('workspaceDeleted');
+        break;
+      case 'workspace.member_removed':
+        if (String(data.userId) === viewerId) {
+          removeSidebarEntry('data-workspace-name', data.workspaceId);
+          if (String(data.workspaceId) === currentWorkspace) pageGone('removed');
+        }
+        break;
+      case 'coins.changed':
+        for (const el of document.querySelectorAll('[data-coin-balance]')) el.textContent = String(data.balance);
+        break;
       case 'user.updated':
         if (String(data.userId) === viewerId && data.nickname) {
           for (const el of document.querySelectorAll('.viewer-name')) el.textContent = data.nickname;

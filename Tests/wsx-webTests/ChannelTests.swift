@@ -26,7 +26,7 @@ struct ChannelTests {
             #expect(preview.text.contains("You are not in this channel."))
             try await member.post("/w/\(wid)/c/\(cid)/join")
             let page = try await member.get("/w/\(wid)/c/\(cid)")
-            #expect(page.text.contains(#"<h1 data-room-name="\#(cid)">공지채널</h1>"#))
+            #expect(page.text.contains(#"<span data-room-name="\#(cid)">공지채널</span></h1>"#))
             #expect(page.text.contains("2 members"))
             #expect(page.text.contains(#"href="/w/\#(wid)/c/\#(cid)/settings""#))
             #expect(!page.text.contains("You are not in this channel."))

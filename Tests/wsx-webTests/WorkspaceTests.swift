@@ -18,7 +18,7 @@ struct WorkspaceTests {
             #expect(home.status == .ok)
             #expect(home.text.contains("Workspace created."))
             #expect(home.text.contains(#"data-workspace-name="\#(wid)">Design Team</h1>"#))
-            #expect(home.text.contains(">general</a>"))
+            #expect(home.text.contains(">general</span>"))
             let me = try await app.userId("o@example.com")
             #expect(try await app.count("SELECT coin_balance FROM users WHERE id = ?", [me]) == 0)
             let ledger = try await app.database.writer.read { db in
@@ -40,7 +40,7 @@ struct WorkspaceTests {
             let owner = try await app.signedInBrowser()
             owner.acceptLanguage = "ko-KR"
             let wid = try await owner.createWorkspace("우리 팀")
-            #expect(try await owner.get("/w/\(wid)").text.contains(">일반</a>"))
+            #expect(try await owner.get("/w/\(wid)").text.contains(">일반</span>"))
         }
     }
 

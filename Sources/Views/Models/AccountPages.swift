@@ -84,6 +84,7 @@ public struct FieldErrors: Sendable, Equatable {
     public var currentPassword: String?
     public var name: String?
     public var description: String?
+    public var content: String?
 
     public init() {}
 

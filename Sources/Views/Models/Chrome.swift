@@ -8,7 +8,9 @@ public struct Chrome: Sendable {
     public var viewer: Viewer?
     public var workspaces: [SidebarWorkspace]
     /// The channels (and later DMs) of the workspace being viewed, for the sidebar.
-    public var rooms: [SidebarRoom]
+    public let rooms: [SidebarRoom]
+    public let channels: [SidebarRoom]
+    public let dms: [SidebarRoom]
     public let hasRooms: Bool
     /// The workspace being viewed, if any.
     public var currentWorkspaceId: Int64?
@@ -29,8 +31,10 @@ public struct Chrome: Sendable {
         self.viewer = viewer
         self.workspaces = workspaces
         self.rooms = rooms
+        self.channels = rooms.filter { !$0.isDM }
+        self.dms = rooms.filter(\.isDM)
         self.currentWorkspaceId = currentWorkspaceId
-        self.hasRooms = !rooms.isEmpty
+        self.hasRooms = currentWorkspaceId != nil
         self.flash = flash
         self.path = path
         self.lastEventId = lastEventId
@@ -71,8 +75,10 @@ public struct SidebarRoom: Sendable {
     public var url: String
     public var isCurrent: Bool
     public var unread: Int
+    public var isDM: Bool
 
-    public init(id: Int64, name: String, url: String, isCurrent: Bool, unread: Int = 0) {
+    public init(id: Int64, name: String, url: String, isCurrent: Bool, unread: Int = 0, isDM: Bool = false) {
+        self.isDM = isDM
         self.id = id
         self.name = name
         self.url = url

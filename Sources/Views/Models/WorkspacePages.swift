@@ -28,8 +28,12 @@ public struct WorkspaceHomePage: Sendable {
     public var description: String
     public var isOwner: Bool
     public var channels: [RoomLink]
+    public var dms: [RoomLink]
+    public var hasDMs: Bool
 
-    public init(id: Int64, name: String, description: String, isOwner: Bool, channels: [RoomLink]) {
+    public init(id: Int64, name: String, description: String, isOwner: Bool, channels: [RoomLink], dms: [RoomLink] = []) {
+        self.dms = dms
+        self.hasDMs = !dms.isEmpty
         self.id = id
         self.name = name
         self.description = description
@@ -48,9 +52,16 @@ public struct RoomLink: Sendable {
     public var joined: Bool
     public var isDefault: Bool
     public var unread: Int
+    public var lastSnippet: String?
+    public var lastTimestamp: String?
+    public var lastTimeText: String?
 
     public init(id: Int64, name: String, url: String, description: String = "", memberCount: Int = 0, joined: Bool = true,
-                isDefault: Bool = false, unread: Int = 0) {
+                isDefault: Bool = false, unread: Int = 0, lastSnippet: String? = nil, lastTimestamp: String? = nil,
+                lastTimeText: String? = nil) {
+        self.lastSnippet = lastSnippet
+        self.lastTimestamp = lastTimestamp
+        self.lastTimeText = lastTimeText
         self.id = id
         self.name = name
         self.url = url
@@ -205,25 +216,105 @@ public struct ChannelsPage: Sendable {
     }
 }
 
-/// A channel's page: header, and (with the messaging issue) its conversation.
-public struct ChannelPage: Sendable {
+/// A channel's or DM's page: header, messages (oldest first), paging links, the composer.
+public struct RoomPage: Sendable {
     public var workspaceId: Int64
-    public var id: Int64
-    public var name: String
+    /// Nil for a DM whose room does not exist yet (it is created by the first message).
+    public var roomId: Int64?
+    public var isChannel: Bool
+    public var title: String
     public var description: String
     public var memberCountText: String
+    public var settingsURL: String?
     public var isMember: Bool
-    public var isDefault: Bool
+    public var joinURL: String?
+    /// The list, rendered from our own templates (day separators, unread line, messages).
+    public var messagesHtml: String
+    public var isEmpty: Bool
+    public var olderURL: String?
+    public var newerURL: String?
+    /// Whether this page ends with the newest message (live messages are appended only then).
+    public var isLatest: Bool
+    public var composerAction: String
+    public var readURL: String?
+    public var content: String
+    public var contentError: String?
 
-    public init(workspaceId: Int64, id: Int64, name: String, description: String, memberCountText: String, isMember: Bool,
-                isDefault: Bool) {
+    public init(workspaceId: Int64, roomId: Int64?, isChannel: Bool, title: String, description: String,
+                memberCountText: String, settingsURL: String?, isMember: Bool, joinURL: String?, messagesHtml: String,
+                isEmpty: Bool, olderURL: String?, newerURL: String?, isLatest: Bool, composerAction: String,
+                readURL: String?, content: String = "", contentError: String? = nil) {
         self.workspaceId = workspaceId
-        self.id = id
-        self.name = name
+        self.roomId = roomId
+        self.isChannel = isChannel
+        self.title = title
         self.description = description
         self.memberCountText = memberCountText
+        self.settingsURL = settingsURL
         self.isMember = isMember
-        self.isDefault = isDefault
+        self.joinURL = joinURL
+        self.messagesHtml = messagesHtml
+        self.isEmpty = isEmpty
+        self.olderURL = olderURL
+        self.newerURL = newerURL
+        self.isLatest = isLatest
+        self.composerAction = composerAction
+        self.readURL = readURL
+        self.content = content
+        self.contentError = contentError
+    }
+}
+
+/// One message as every reader sees it: no per-viewer values (author-only controls are added
+/// by the page, from `actionsHtml` on full pages or by the script on live ones).
+public struct MessageView: Sendable {
+    public var id: Int64
+    public var authorId: Int64
+    public var author: String
+    public var initial: String
+    /// ISO 8601 UTC; the script shows it in the reader's time zone and language.
+    public var timestamp: String
+    public var timeText: String
+    public var isEdited: Bool
+    public var bodyHtml: String
+    public var actionsHtml: String?
+
+    public init(id: Int64, authorId: Int64, author: String, timestamp: String, timeText: String, isEdited: Bool,
+                bodyHtml: String, actionsHtml: String? = nil) {
+        self.id = id
+        self.authorId = authorId
+        self.author = author
+        self.initial = author.first.map { String($0).uppercased() } ?? "?"
+        self.timestamp = timestamp
+        self.timeText = timeText
+        self.isEdited = isEdited
+        self.bodyHtml = bodyHtml
+        self.actionsHtml = actionsHtml
+    }
+}
+
+/// The controls of a message for the person who may use them (full pages, no JavaScript).
+public struct MessageActions: Sendable {
+    public var messageId: Int64
+    public var workspaceId: Int64
+    public var canEdit: Bool
+    public var canDelete: Bool
+    /// Set when the page shows this message's edit form.
+    public var editing: Bool
+    public var body: String
+    public var cancelURL: String
+    public var editURL: String
+
+    public init(messageId: Int64, workspaceId: Int64, canEdit: Bool, canDelete: Bool, editing: Bool, body: String,
+                cancelURL: String, editURL: String) {
+        self.messageId = messageId
+        self.workspaceId = workspaceId
+        self.canEdit = canEdit
+        self.canDelete = canDelete
+        self.editing = editing
+        self.body = body
+        self.cancelURL = cancelURL
+        self.editURL = editURL
     }
 }
 

@@ -44,6 +44,12 @@ public final class PageRenderer: Sendable {
         render(template, PageContext(t: chrome.lang.strings.table, chrome: chrome, page: page))
     }
 
+    /// A viewer-neutral fragment: `template` rendered with only `page` (no chrome, no
+    /// translations, no per-session values), so the same bytes can go to every reader.
+    public func neutralFragment<Page>(_ template: TemplateName, page: Page) -> String {
+        render(template, NeutralContext(page: page))
+    }
+
     private func render(_ template: TemplateName, _ context: Any) -> String {
         let library = currentLibrary()
         // Every name was checked at load time, so a nil here is a programming error.
@@ -107,6 +113,11 @@ public final class PageRenderer: Sendable {
 struct PageContext<Page> {
     let t: [String: String]
     let chrome: Chrome
+    let page: Page
+}
+
+/// What a neutral fragment sees.
+struct NeutralContext<Page> {
     let page: Page
 }
 

@@ -16,7 +16,9 @@ public enum TemplateName: String, CaseIterable, Sendable {
     case members
     case invite
     case channels
-    case channel
+    case room
+    case message
+    case messageActions = "message_actions"
     case channelSettings = "channel_settings"
     case audit
 }

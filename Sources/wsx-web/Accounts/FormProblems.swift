@@ -3,7 +3,7 @@ enum FormField: String, Sendable, CaseIterable {
     case email, nickname, phone, password
     case passwordConfirm = "password_confirm"
     case currentPassword = "current_password"
-    case name, description
+    case name, description, content
 }
 
 /// Why a form was refused: for each field, the key of the message shown beside it

@@ -16,8 +16,9 @@ struct AppConfig: Sendable {
     var secureCookies = false
     /// Trust `X-Forwarded-For` / `X-Forwarded-Proto` from a reverse proxy in front of wsx.
     var trustProxy = false
-    /// The address people reach wsx at, for links printed by the CLI.
-    var baseURL = "http://localhost:8080"
+    /// The address people reach wsx at, for links in pages and printed by the CLI; when nil,
+    /// pages use the address the browser asked for (its Host header).
+    var baseURL: String?
     /// bcrypt work factor (4…31).
     var bcryptCost: UInt8 = 12
     var loginLimits = LoginThrottle.Limits.standard

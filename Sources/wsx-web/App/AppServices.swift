@@ -13,6 +13,9 @@ struct AppServices: Sendable {
     let workspaces: WorkspaceService
     let members: MembershipService
     let channels: ChannelService
+    let messages: MessageService
+    let directRooms: DirectRooms
+    let messageLists: MessageListRenderer
     let sessions: SessionStore
     let throttle: LoginThrottle
     let cookies: CookiePolicy
@@ -46,6 +49,10 @@ struct AppServices: Sendable {
         let hub = self.hub
         pages = Pages(renderer: renderer, assets: assets, sidebar: SidebarSource(database: database),
                       lastEventId: { hub.latestEventId })
+        let lists = MessageListRenderer(pages: pages)
+        messageLists = lists
+        messages = MessageService(database: database, clock: clock, fragment: { lists.neutral($0) })
+        directRooms = DirectRooms(database: database, clock: clock)
     }
 
     /// The background services that run beside the HTTP server.

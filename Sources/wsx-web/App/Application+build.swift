@@ -56,6 +56,11 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
                       pages: services.pages, baseURL: services.config.baseURL).addRoutes(to: signedIn)
     ChannelsController(workspaces: services.workspaces, channels: services.channels, cookies: services.cookies,
                        pages: services.pages).addRoutes(to: signedIn)
+    RoomsController(workspaces: services.workspaces, channels: services.channels, messages: services.messages,
+                    directRooms: services.directRooms, lists: services.messageLists, cookies: services.cookies,
+                    pages: services.pages).addRoutes(to: signedIn)
+    MessagesController(workspaces: services.workspaces, messages: services.messages, lists: services.messageLists,
+                       cookies: services.cookies, pages: services.pages).addRoutes(to: signedIn)
     AuditController(workspaces: services.workspaces, database: services.database, pages: services.pages)
         .addRoutes(to: signedIn)
     return router

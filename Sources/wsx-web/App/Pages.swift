@@ -34,6 +34,11 @@ struct Pages: Sendable {
         return Self.html(renderer.document(.error, title: heading, page: page, chrome: chrome), status: status, headers: headers)
     }
 
+    /// A fragment of a page for this visitor (their language and CSRF token), no layout.
+    func fragment<Page>(_ template: TemplateName, page: Page, request: Request, visitor: Visitor) -> String {
+        renderer.fragment(template, page: page, chrome: bareChrome(request, visitor))
+    }
+
     private func chrome(_ request: Request, _ visitor: Visitor, place: PagePlace) async throws -> Chrome {
         guard let user = visitor.user else { return bareChrome(request, visitor) }
         // Read before the sidebar (and after the page's own data would be fine too): a later

@@ -21,6 +21,58 @@ enum PagePlace: Sendable {
     }
 }
 
+/// A room the viewer is in, as lists show it: display name (a DM shows the other person),
+/// its address, unread count, and for DMs the last message.
+struct RoomSummary: Sendable {
+    let id: Int64
+    let isChannel: Bool
+    let name: String
+    let url: String
+    let unread: Int
+    let lastSnippet: String?
+    let lastAt: Date?
+}
+
+/// Reads the rooms a person is in within a workspace, with exact unread counts (messages after
+/// their marker, not their own), for the sidebar and the workspace home.
+enum RoomDirectory {
+    static func rooms(_ db: Database, workspaceId: Int64, userId: Int64) throws -> [RoomSummary] {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT rooms.id, rooms.kind, rooms.name, rooms.dm_key,
+                   (SELECT COUNT(*) FROM messages WHERE messages.room_id = rooms.id
+                      AND messages.id > room_members.last_read_message_id
+                      AND (messages.author_id IS NULL OR messages.author_id <> room_members.user_id)) AS unread,
+                   last.body AS last_body, last.created_at AS last_at
+            FROM rooms JOIN room_members ON room_members.room_id = rooms.id AND room_members.user_id = ?
+            LEFT JOIN messages AS last ON last.id = (SELECT MAX(id) FROM messages WHERE messages.room_id = rooms.id)
+            WHERE rooms.workspace_id = ?
+            ORDER BY rooms.kind = 'channel' DESC, rooms.is_default DESC, rooms.name_key, rooms.id
+            """, arguments: [userId, workspaceId])
+        let partnerIds = rows.compactMap { row -> Int64? in
+            guard (row["kind"] as String) == "dm", let key: String = row["dm_key"] else { return nil }
+            return key.split(separator: ":").compactMap { Int64($0) }.first { $0 != userId } ?? userId
+        }
+        let nicknames = try Dictionary(
+            uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT id, nickname FROM users WHERE id IN (\(databaseQuestionMarks(count: max(partnerIds.count, 1))))",
+                                               arguments: StatementArguments(partnerIds.isEmpty ? [0] : partnerIds))
+                .map { ($0["id"] as Int64, $0["nickname"] as String) })
+        return rows.map { row in
+            let id: Int64 = row["id"]
+            let isChannel = (row["kind"] as String) == "channel"
+            var name: String = row["name"]
+            var url = "/w/\(workspaceId)/c/\(id)"
+            if !isChannel, let key: String = row["dm_key"] {
+                let partner = key.split(separator: ":").compactMap { Int64($0) }.first { $0 != userId } ?? userId
+                name = nicknames[partner] ?? ""
+                url = "/w/\(workspaceId)/dm/\(partner)"
+            }
+            let lastBody: String? = row["last_body"]
+            return RoomSummary(id: id, isChannel: isChannel, name: name, url: url, unread: row["unread"],
+                               lastSnippet: lastBody.map { MessageText.snippet($0, length: 80) }, lastAt: row["last_at"])
+        }
+    }
+}
+
 /// Reads what the sidebar lists for a signed-in person: their workspaces and, inside one, the
 /// rooms they are in.
 struct SidebarSource: Sendable {
@@ -36,13 +88,9 @@ struct SidebarSource: Sendable {
                 SidebarWorkspace(id: row["id"], name: row["name"], isCurrent: row["id"] == place.workspaceId)
             }
             guard let workspaceId = place.workspaceId else { return (workspaces, []) }
-            let rooms = try Row.fetchAll(db, sql: """
-                SELECT rooms.id, rooms.name FROM rooms JOIN room_members ON room_members.room_id = rooms.id
-                WHERE rooms.workspace_id = ? AND room_members.user_id = ? AND rooms.kind = 'channel'
-                ORDER BY rooms.is_default DESC, rooms.name_key, rooms.id
-                """, arguments: [workspaceId, userId]).map { row in
-                let id: Int64 = row["id"]
-                return SidebarRoom(id: id, name: row["name"], url: "/w/\(workspaceId)/c/\(id)", isCurrent: id == place.roomId)
+            let rooms = try RoomDirectory.rooms(db, workspaceId: workspaceId, userId: userId).map { room in
+                SidebarRoom(id: room.id, name: room.name, url: room.url, isCurrent: room.id == place.roomId,
+                            unread: room.unread, isDM: !room.isChannel)
             }
             return (workspaces, rooms)
         }

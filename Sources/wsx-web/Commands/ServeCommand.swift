@@ -53,7 +53,7 @@ struct ServeCommand: AsyncParsableCommand {
         config.publicDirectory = publicDirectory ?? env.string("WSX_PUBLIC_DIR")
         config.secureCookies = try secureCookies || (env.bool("WSX_SECURE_COOKIES") ?? false)
         config.trustProxy = try trustProxy || (env.bool("WSX_TRUST_PROXY") ?? false)
-        config.baseURL = baseURL ?? env.string("WSX_BASE_URL") ?? "http://localhost:\(config.port)"
+        config.baseURL = (baseURL ?? env.string("WSX_BASE_URL")).map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         let cost = try bcryptCost ?? env.int("WSX_BCRYPT_COST") ?? Int(config.bcryptCost)
         guard (4...31).contains(cost) else { throw ValidationError("--bcrypt-cost must be between 4 and 31") }
         config.bcryptCost = UInt8(cost)

@@ -113,6 +113,7 @@ extension FieldErrors {
             case .currentPassword: currentPassword = text
             case .name: name = text
             case .description: description = text
+            case .content: content = text
             }
         }
     }

@@ -11,7 +11,6 @@ struct ChannelsController: Sendable {
     func addRoutes(to group: RouterGroup<SignedInContext>) {
         group.get("/w/{wid}/channels", use: browse)
         group.post("/w/{wid}/channels", use: create)
-        group.get("/w/{wid}/c/{cid}", use: show)
         group.post("/w/{wid}/c/{cid}/join", use: join)
         group.post("/w/{wid}/c/{cid}/leave", use: leave)
         group.get("/w/{wid}/c/{cid}/settings", use: settings)
@@ -34,16 +33,6 @@ struct ChannelsController: Sendable {
             return try await showDirectory(access, request, context, name: name.cleanedLine, description: description,
                                            errors: FieldErrors(problems, context.strings), status: .unprocessableContent)
         }
-    }
-
-    @Sendable func show(_ request: Request, context: SignedInContext) async throws -> Response {
-        let view = try await channel(context)
-        let room = view.room
-        let page = ChannelPage(workspaceId: room.workspaceId, id: room.id!, name: room.name, description: room.description,
-                               memberCountText: context.strings.format("channel_members_count", view.memberCount),
-                               isMember: view.isMember, isDefault: room.isDefault)
-        return try await pages.render(.channel, title: room.name, page: page, request: request, context: context,
-                                      place: .room(workspace: room.workspaceId, room: room.id!))
     }
 
     @Sendable func join(_ request: Request, context: SignedInContext) async throws -> Response {

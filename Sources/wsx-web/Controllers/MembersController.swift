@@ -7,8 +7,8 @@ struct MembersController: Sendable {
     let members: MembershipService
     let cookies: CookiePolicy
     let pages: Pages
-    /// Where people reach the site, for invitation links.
-    let baseURL: String
+    /// Where people reach the site, for invitation links (`--base-url`; nil: the request's host).
+    let baseURL: String?
 
     func addRoutes(to group: RouterGroup<SignedInContext>) {
         group.get("/w/{wid}/members", use: list)
@@ -30,7 +30,7 @@ struct MembersController: Sendable {
                 return try await show(access, request, context, notice: context.strings.format("invite_added", nickname))
             case .link(let token):
                 // Shown once, here: only its hash is stored.
-                return try await show(access, request, context, inviteLink: "\(baseURL)/invite/\(token)")
+                return try await show(access, request, context, inviteLink: "\(cookies.siteURL(for: request, configured: baseURL))/invite/\(token)")
             }
         } catch let problems as FormProblems {
             return try await show(access, request, context, email: email.cleanedLine,
@@ -66,7 +66,8 @@ struct MembersController: Sendable {
         let rows = try await members.members(of: access.workspaceId).map { member in
             MemberRow(id: member.id, nickname: member.nickname, email: member.email,
                       roleLabel: strings[member.role == .owner ? "role_owner" : "role_member"],
-                      canRemove: access.isOwner && member.id != access.userId)
+                      canRemove: access.isOwner && member.id != access.userId,
+                      dmURL: "/w/\(access.workspaceId)/dm/\(member.id)")
         }
         let page = MembersPage(workspaceId: access.workspaceId, workspaceName: access.workspace.name, members: rows,
                                isOwner: access.isOwner, email: email, errors: errors, inviteLink: inviteLink, notice: notice)

@@ -48,10 +48,17 @@ struct WorkspacesController: Sendable {
 
     @Sendable func home(_ request: Request, context: SignedInContext) async throws -> Response {
         let access = try await context.workspaceAccess(workspaces)
-        let joined = try await channels.joined(access)
+        let rooms = try await workspaces.database.writer.read { db in
+            try RoomDirectory.rooms(db, workspaceId: access.workspaceId, userId: context.userId)
+        }
+        let links = rooms.map { room in
+            RoomLink(id: room.id, name: room.name, url: room.url, unread: room.unread, lastSnippet: room.lastSnippet,
+                     lastTimestamp: room.lastAt.map(Timestamps.iso), lastTimeText: room.lastAt.map(Timestamps.utcText))
+        }
         let page = WorkspaceHomePage(id: access.workspaceId, name: access.workspace.name,
                                      description: access.workspace.description, isOwner: access.isOwner,
-                                     channels: joined.map { RoomLink(id: $0.id, name: $0.name, url: "/w/\(access.workspaceId)/c/\($0.id)") })
+                                     channels: links.filter { link in rooms.contains { $0.id == link.id && $0.isChannel } },
+                                     dms: links.filter { link in rooms.contains { $0.id == link.id && !$0.isChannel } })
         return try await pages.render(.workspaceHome, title: access.workspace.name, page: page, request: request,
                                       context: context, place: .workspace(access.workspaceId))
     }

@@ -33,13 +33,19 @@ struct EventType: RawRepresentable, Hashable, Sendable, CaseIterable {
     static let workspaceMemberRemoved = EventType(rawValue: "workspace.member_removed")
     /// The user's coin balance changed (user audience).
     static let coinsChanged = EventType(rawValue: "coins.changed")
+    /// A message was posted, edited or deleted (room audience; viewer-neutral HTML).
+    static let messageCreated = EventType(rawValue: "message.created")
+    static let messageUpdated = EventType(rawValue: "message.updated")
+    static let messageDeleted = EventType(rawValue: "message.deleted")
+    /// The user's read marker moved in a room (user audience: their other tabs and devices).
+    static let roomRead = EventType(rawValue: "room.read")
     /// Not stored: tells a client its last event id is too old (or unknown) and it must reload.
     static let reset = EventType(rawValue: "reset")
 
     static let allCases: [EventType] = [
         .userUpdated, .sessionRevoked, .roomMemberAdded, .roomMemberRemoved, .roomUpdated, .roomDeleted, .roomCreated,
         .channelCreated, .workspaceUpdated, .workspaceDeleted, .workspaceMemberAdded, .workspaceMemberRemoved,
-        .coinsChanged, .reset,
+        .coinsChanged, .messageCreated, .messageUpdated, .messageDeleted, .roomRead, .reset,
     ]
 }
 

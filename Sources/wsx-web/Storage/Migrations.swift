@@ -152,6 +152,24 @@ extension AppDatabase {
                 CREATE INDEX audit_log_by_workspace ON audit_log(workspace_id, id);
                 """)
         }
+        // 004: messages of channels and DMs. `id` is the paging cursor both ways and the unread
+        // arithmetic's unit; `body_html` is the escaped, linked, mention-marked rendering, made once
+        // at write time so pages and events never format text on the hot path.
+        migrator.registerMigration("004-messages") { db in
+            try db.execute(sql: """
+                CREATE TABLE messages (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    room_id INTEGER NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,
+                    author_id INTEGER REFERENCES users(id) ON DELETE SET NULL,
+                    body TEXT NOT NULL,
+                    body_html TEXT NOT NULL,
+                    created_at DATETIME NOT NULL,
+                    edited_at DATETIME
+                );
+                CREATE INDEX messages_by_room ON messages(room_id, id);
+                CREATE INDEX messages_by_author ON messages(author_id);
+                """)
+        }
         return migrator
     }
 }

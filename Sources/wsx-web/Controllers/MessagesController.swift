@@ -1,0 +1,65 @@
+import Hummingbird
+import Views
+
+/// `/w/{wid}/m/{mid}/edit` and `/delete`: changing a message after it was sent, in a channel
+/// or a DM. The author edits; the author or the workspace owner deletes (after confirming).
+struct MessagesController: Sendable {
+    let workspaces: WorkspaceService
+    let messages: MessageService
+    let lists: MessageListRenderer
+    let cookies: CookiePolicy
+    let pages: Pages
+
+    func addRoutes(to group: RouterGroup<SignedInContext>) {
+        group.post("/w/{wid}/m/{mid}/edit", use: edit)
+        group.post("/w/{wid}/m/{mid}/delete", use: delete)
+    }
+
+    @Sendable func edit(_ request: Request, context: SignedInContext) async throws -> Response {
+        let access = try await context.workspaceAccess(workspaces)
+        let mid = try context.id("mid")
+        let (_, room) = try await messages.visibleMessage(id: mid, access)
+        let path = Self.path(of: room, for: context.userId)
+        do {
+            let row = try await messages.edit(messageId: mid, in: access, text: context.form["content"] ?? "")
+            if RoomsController.wantsJSON(request) {
+                return RoomsController.json(["id": .int(row.id), "html": .string(lists.neutral(row))])
+            }
+            return Pages.redirect(to: "\(path)?around=\(mid)#m-\(mid)")
+        } catch let problems as FormProblems {
+            let message = FieldErrors(problems, context.strings).content ?? ""
+            if RoomsController.wantsJSON(request) {
+                return RoomsController.json(["error": .string(message)], status: .unprocessableContent)
+            }
+            return await pages.error(status: .unprocessableContent, messageKey: problems.messages[.content], requestId: nil,
+                                     request: request, visitor: context.visitor)
+        }
+    }
+
+    @Sendable func delete(_ request: Request, context: SignedInContext) async throws -> Response {
+        let access = try await context.workspaceAccess(workspaces)
+        let mid = try context.id("mid")
+        let (row, room) = try await messages.visibleMessage(id: mid, access)
+        guard row.authorId == context.userId || access.isOwner else { throw AppError.forbidden("error_message_delete_rights") }
+        let path = Self.path(of: room, for: context.userId)
+        guard context.isConfirmed else {
+            let page = ConfirmPage(heading: context.strings["confirm_delete_message"],
+                                   consequences: [MessageText.snippet(row.body)],
+                                   action: "/w/\(access.workspaceId)/m/\(mid)/delete", button: context.strings["message_delete"],
+                                   cancelURL: "\(path)?around=\(mid)#m-\(mid)")
+            return try await pages.render(.confirm, title: page.heading, page: page, request: request, context: context,
+                                          place: .room(workspace: access.workspaceId, room: room.id!))
+        }
+        _ = try await messages.delete(messageId: mid, in: access)
+        if RoomsController.wantsJSON(request) { return Response(status: .noContent) }
+        return cookies.redirect(to: path, flash: "message_deleted", for: request)
+    }
+
+    /// The page of a room as its member `userId` reaches it.
+    static func path(of room: Room, for userId: Int64) -> String {
+        switch room.kind {
+        case .channel: "/w/\(room.workspaceId)/c/\(room.id!)"
+        case .dm: "/w/\(room.workspaceId)/dm/\(DirectRooms.partnerId(of: room, for: userId))"
+        }
+    }
+}

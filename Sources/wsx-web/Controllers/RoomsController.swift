@@ -1,0 +1,209 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import Views
+
+/// A room's page and its messages, for channels (`/w/{wid}/c/{cid}`) and DMs
+/// (`/w/{wid}/dm/{uid}`) alike: read a page of history, post, mark read. Scripts post with
+/// `Accept: application/json` and get the message back as JSON instead of a redirect.
+struct RoomsController: Sendable {
+    let workspaces: WorkspaceService
+    let channels: ChannelService
+    let messages: MessageService
+    let directRooms: DirectRooms
+    let lists: MessageListRenderer
+    let cookies: CookiePolicy
+    let pages: Pages
+
+    func addRoutes(to group: RouterGroup<SignedInContext>) {
+        group.get("/w/{wid}/c/{cid}", use: showChannel)
+        group.get("/w/{wid}/dm/{uid}", use: showDM)
+        group.post("/w/{wid}/c/{cid}/messages", use: postToChannel)
+        group.post("/w/{wid}/dm/{uid}/messages", use: postToDM)
+        group.post("/w/{wid}/c/{cid}/read", use: readChannel)
+        group.post("/w/{wid}/dm/{uid}/read", use: readDM)
+        group.get("/w/{wid}/unread", use: unread)
+    }
+
+    /// A channel or DM as the routes see it.
+    struct Target: Sendable {
+        let access: WorkspaceAccess
+        let room: Room?
+        let path: String
+        let title: String
+        let isChannel: Bool
+        let isMember: Bool
+        let memberCount: Int
+        let settingsURL: String?
+        let joinURL: String?
+    }
+
+    // MARK: Targets
+
+    private func channelTarget(_ context: SignedInContext) async throws -> Target {
+        let access = try await context.workspaceAccess(workspaces)
+        let view = try await channels.channel(access, id: try context.id("cid"))
+        let path = "/w/\(access.workspaceId)/c/\(view.room.id!)"
+        return Target(access: access, room: view.room, path: path, title: view.room.name, isChannel: true,
+                      isMember: view.isMember, memberCount: view.memberCount, settingsURL: path + "/settings",
+                      joinURL: path + "/join")
+    }
+
+    private func dmTarget(_ context: SignedInContext) async throws -> Target {
+        let access = try await context.workspaceAccess(workspaces)
+        let partner = try await directRooms.partner(access, userId: try context.id("uid"))
+        let room = try await directRooms.existing(access, with: partner.id!)
+        let title = partner.id == context.userId ? "\(partner.nickname) \(context.strings["dm_self_suffix"])" : partner.nickname
+        return Target(access: access, room: room, path: "/w/\(access.workspaceId)/dm/\(partner.id!)", title: title,
+                      isChannel: false, isMember: true, memberCount: 2, settingsURL: nil, joinURL: nil)
+    }
+
+    // MARK: Pages
+
+    @Sendable func showChannel(_ request: Request, context: SignedInContext) async throws -> Response {
+        try await show(try await channelTarget(context), request, context)
+    }
+
+    @Sendable func showDM(_ request: Request, context: SignedInContext) async throws -> Response {
+        try await show(try await dmTarget(context), request, context)
+    }
+
+    private func show(_ target: Target, _ request: Request, _ context: SignedInContext, content: String = "",
+                      contentError: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+        let query = request.uri.queryParameters
+        let anchor = try MessageAnchor { query[Substring($0)].map(String.init) }
+        let editing = query["edit"].flatMap { Int64($0) }
+        var html = "", isEmpty = true, olderURL: String?, newerURL: String?, isLatest = true
+        if let room = target.room, target.isMember {
+            let page = try await messages.page(roomId: room.id!, anchor: anchor)
+            let lastRead = try await messages.lastRead(roomId: room.id!, userId: context.userId)
+            html = lists.list(page.messages, viewer: context.userId, isWorkspaceOwner: target.access.isOwner,
+                              workspaceId: target.access.workspaceId, lastRead: lastRead, editing: editing,
+                              roomPath: target.path, request: request, visitor: context.visitor)
+            isEmpty = page.messages.isEmpty
+            olderURL = page.hasOlder ? page.messages.first.map { "\(target.path)?before=\($0.id)" } : nil
+            newerURL = page.hasNewer ? page.messages.last.map { "\(target.path)?after=\($0.id)" } : nil
+            isLatest = !page.hasNewer
+            // Seeing the newest messages is reading them.
+            if isLatest, let newest = page.messages.last?.id, newest > lastRead {
+                try await messages.markRead(room: room, userId: context.userId, upTo: newest)
+            }
+        }
+        let strings = context.strings
+        let page = RoomPage(workspaceId: target.access.workspaceId, roomId: target.room?.id, isChannel: target.isChannel,
+                            title: target.title, description: target.room?.description ?? "",
+                            memberCountText: strings.format("channel_members_count", target.memberCount),
+                            settingsURL: target.settingsURL, isMember: target.isMember, joinURL: target.joinURL,
+                            messagesHtml: html, isEmpty: isEmpty, olderURL: olderURL, newerURL: newerURL,
+                            isLatest: isLatest, composerAction: target.path + "/messages",
+                            readURL: target.room == nil ? nil : target.path + "/read", content: content,
+                            contentError: contentError)
+        let place: PagePlace = target.room.map { .room(workspace: target.access.workspaceId, room: $0.id!) }
+            ?? .workspace(target.access.workspaceId)
+        return try await pages.render(.room, title: target.title, page: page, request: request, context: context,
+                                      place: place, status: status)
+    }
+
+    // MARK: Posting
+
+    @Sendable func postToChannel(_ request: Request, context: SignedInContext) async throws -> Response {
+        let target = try await channelTarget(context)
+        guard target.isMember, let room = target.room else { throw AppError.notFound }
+        return try await post(target, room, request, context)
+    }
+
+    @Sendable func postToDM(_ request: Request, context: SignedInContext) async throws -> Response {
+        let target = try await dmTarget(context)
+        // Validate first: a refused first message must not leave an empty room behind.
+        let problems = Self.problems(context.form["content"] ?? "")
+        if !problems.isEmpty { return try await refuse(target, request, context, problems: problems) }
+        let room: Room
+        if let existing = target.room { room = existing } else { room = try await directRooms.open(target.access, with: try context.id("uid")) }
+        return try await post(target, room, request, context)
+    }
+
+    private func post(_ target: Target, _ room: Room, _ request: Request, _ context: SignedInContext) async throws -> Response {
+        let content = context.form["content"] ?? ""
+        do {
+            let row = try await messages.post(in: room, authorId: context.userId, text: content)
+            if Self.wantsJSON(request) {
+                return Self.json(["id": .int(row.id), "html": .string(lists.neutral(row))], status: .created)
+            }
+            return Pages.redirect(to: "\(target.path)#m-\(row.id)")
+        } catch let problems as FormProblems {
+            return try await refuse(target, request, context, problems: problems)
+        }
+    }
+
+    private func refuse(_ target: Target, _ request: Request, _ context: SignedInContext,
+                        problems: FormProblems) async throws -> Response {
+        let message = FieldErrors(problems, context.strings).content ?? ""
+        if Self.wantsJSON(request) {
+            return Self.json(["error": .string(message)], status: .unprocessableContent)
+        }
+        return try await show(target, request, context, content: context.form["content"] ?? "", contentError: message,
+                              status: .unprocessableContent)
+    }
+
+    static func problems(_ content: String) -> FormProblems {
+        do { _ = try MessageService.checked(content); return FormProblems() } catch let problems as FormProblems {
+            return problems
+        } catch { return FormProblems() }
+    }
+
+    // MARK: Reading markers
+
+    @Sendable func readChannel(_ request: Request, context: SignedInContext) async throws -> Response {
+        let target = try await channelTarget(context)
+        guard target.isMember, let room = target.room else { throw AppError.notFound }
+        return try await read(target, room, request, context)
+    }
+
+    @Sendable func readDM(_ request: Request, context: SignedInContext) async throws -> Response {
+        let target = try await dmTarget(context)
+        guard let room = target.room else { return Response(status: .noContent) }
+        return try await read(target, room, request, context)
+    }
+
+    private func read(_ target: Target, _ room: Room, _ request: Request, _ context: SignedInContext) async throws -> Response {
+        let upTo = try context.form["message_id"].map { text -> Int64 in
+            guard let id = Int64(text) else { throw AppError.badRequest }
+            return id
+        }
+        try await messages.markRead(room: room, userId: context.userId, upTo: upTo)
+        return Self.wantsJSON(request) ? Response(status: .noContent) : Pages.redirect(to: target.path)
+    }
+
+    /// `GET /w/{wid}/unread`: unread counts per room, for the script to resynchronise badges.
+    @Sendable func unread(_ request: Request, context: SignedInContext) async throws -> Response {
+        let access = try await context.workspaceAccess(workspaces)
+        let counts = try await messages.unreadCounts(workspaceId: access.workspaceId, userId: context.userId)
+        return Self.json(Dictionary(uniqueKeysWithValues: counts.map { (String($0.key), JSONValue.int($0.value)) }))
+    }
+
+    // MARK: JSON
+
+    static func wantsJSON(_ request: Request) -> Bool {
+        request.headers[.accept]?.contains("application/json") == true
+    }
+
+    enum JSONValue: Encodable {
+        case int(Int64)
+        case string(String)
+
+        static func int(_ value: Int) -> JSONValue { .int(Int64(value)) }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .int(let value): try container.encode(value)
+            case .string(let value): try container.encode(value)
+            }
+        }
+    }
+
+    static func json(_ object: [String: JSONValue], status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+                 body: .init(byteBuffer: ByteBuffer(string: OutgoingEvent.json(object))))
+    }
+}

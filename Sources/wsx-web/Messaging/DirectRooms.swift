@@ -1,0 +1,57 @@
+import Foundation
+import GRDB
+
+/// Direct-message rooms: one per pair of members of a workspace, made by the first message.
+struct DirectRooms: Sendable {
+    let database: AppDatabase
+    let clock: WallClock
+
+    /// The key that makes a pair's room unique, whoever opens it.
+    static func key(_ a: Int64, _ b: Int64) -> String { "\(min(a, b)):\(max(a, b))" }
+
+    /// The other person, if they are a member of the workspace; else a 404.
+    func partner(_ access: WorkspaceAccess, userId: Int64) async throws -> User {
+        try await database.writer.read { db in
+            guard try WorkspaceMember.fetchOne(db, key: ["workspace_id": access.workspaceId, "user_id": userId]) != nil,
+                  let user = try User.fetchOne(db, key: userId)
+            else { throw AppError.notFound }
+            return user
+        }
+    }
+
+    /// The pair's room, if it exists already.
+    func existing(_ access: WorkspaceAccess, with userId: Int64) async throws -> Room? {
+        try await database.writer.read { db in
+            try Room.filter(Room.CodingKeys.workspaceId == access.workspaceId && Room.CodingKeys.kind == "dm"
+                            && Room.CodingKeys.dmKey == Self.key(access.userId, userId)).fetchOne(db)
+        }
+    }
+
+    /// The pair's room, created (with both as members, and its event) when missing.
+    func open(_ access: WorkspaceAccess, with userId: Int64) async throws -> Room {
+        let now = clock.now(), outbox = database.outbox
+        return try await database.writer.write { db in
+            let key = Self.key(access.userId, userId)
+            if let room = try Room.filter(Room.CodingKeys.workspaceId == access.workspaceId && Room.CodingKeys.kind == "dm"
+                                          && Room.CodingKeys.dmKey == key).fetchOne(db) {
+                return room
+            }
+            let room = try Room(id: nil, workspaceId: access.workspaceId, kind: .dm, name: "", nameKey: "", description: "",
+                                ownerId: nil, isDefault: false, dmKey: key, createdAt: now, updatedAt: now).inserted(db)
+            let members = Array(Set([access.userId, userId])).sorted()
+            for member in members {
+                try RoomMember(roomId: room.id!, userId: member, joinedAt: now, lastReadMessageId: 0).insert(db)
+            }
+            try outbox.publish(OutgoingEvent(.roomCreated, to: .room(room.id!), payload: room.payload,
+                                             membership: .added(room: room.id!, users: members)), in: db)
+            return room
+        }
+    }
+
+    /// The other member of a DM room, as seen by `userId` (themself for a note-to-self).
+    static func partnerId(of room: Room, for userId: Int64) -> Int64 {
+        guard let key = room.dmKey else { return userId }
+        let ids = key.split(separator: ":").compactMap { Int64($0) }
+        return ids.first { $0 != userId } ?? userId
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import GRDB
+
+/// A row of `messages`.
+struct Message: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "messages"
+
+    var id: Int64?
+    var roomId: Int64
+    var authorId: Int64?
+    var body: String
+    var bodyHtml: String
+    var createdAt: Date
+    var editedAt: Date?
+
+    enum CodingKeys: String, CodingKey, ColumnExpression {
+        case id, roomId = "room_id", authorId = "author_id", body, bodyHtml = "body_html", createdAt = "created_at"
+        case editedAt = "edited_at"
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// A message with its author's nickname, as lists show it.
+struct MessageRow: Sendable, FetchableRecord, Decodable {
+    let id: Int64
+    let roomId: Int64
+    let authorId: Int64?
+    let authorNickname: String?
+    let body: String
+    let bodyHtml: String
+    let createdAt: Date
+    let editedAt: Date?
+
+    enum CodingKeys: String, CodingKey {
+        case id, roomId = "room_id", authorId = "author_id", authorNickname = "author_nickname", body
+        case bodyHtml = "body_html", createdAt = "created_at", editedAt = "edited_at"
+    }
+
+    /// The columns every message query selects.
+    static let columns = """
+        messages.id, messages.room_id, messages.author_id, users.nickname AS author_nickname, messages.body,
+        messages.body_html, messages.created_at, messages.edited_at
+        """
+}
+
+/// Where a page of messages is anchored: the newest, before or after a message, or around one.
+enum MessageAnchor: Equatable, Sendable {
+    case latest
+    case before(Int64)
+    case after(Int64)
+    case around(Int64)
+
+    /// Reads `?before=`, `?after=` or `?around=`; a cursor that is not a number is a 400.
+    init(query: (String) -> String?) throws {
+        func cursor(_ name: String) throws -> Int64? {
+            guard let text = query(name) else { return nil }
+            guard let value = Int64(text), value > 0 else { throw AppError.badRequest }
+            return value
+        }
+        if let id = try cursor("before") { self = .before(id) }
+        else if let id = try cursor("after") { self = .after(id) }
+        else if let id = try cursor("around") { self = .around(id) }
+        else { self = .latest }
+    }
+}
+
+/// One page of a room's messages, oldest first.
+struct MessagePage: Sendable {
+    let messages: [MessageRow]
+    let hasOlder: Bool
+    let hasNewer: Bool
+}

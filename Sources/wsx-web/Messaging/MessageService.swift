@@ -1,0 +1,246 @@
+import Foundation
+import GRDB
+
+/// Messages in channels and DMs: reading pages, posting, editing, deleting, read markers and
+/// unread counts. Every change is one transaction with the event that tells the room.
+struct MessageService: Sendable {
+    let database: AppDatabase
+    let clock: WallClock
+    /// Renders a message's viewer-neutral HTML (the same bytes for every reader).
+    let fragment: @Sendable (MessageRow) -> String
+
+    static let pageSize = 50
+
+    // MARK: Rooms a person may write in
+
+    /// A room of the workspace that `access`'s person is a member of, or a 404.
+    func memberRoom(_ access: WorkspaceAccess, id: Int64) async throws -> Room {
+        try await database.writer.read { db in try Self.memberRoom(db, access, id: id) }
+    }
+
+    static func memberRoom(_ db: Database, _ access: WorkspaceAccess, id: Int64) throws -> Room {
+        guard let room = try Room.fetchOne(db, key: id), room.workspaceId == access.workspaceId,
+              try RoomMember.fetchOne(db, key: ["room_id": id, "user_id": access.userId]) != nil
+        else { throw AppError.notFound }
+        return room
+    }
+
+    // MARK: Reading
+
+    func page(roomId: Int64, anchor: MessageAnchor, size: Int = pageSize) async throws -> MessagePage {
+        try await database.writer.read { db in
+            let select = "SELECT \(MessageRow.columns) FROM messages LEFT JOIN users ON users.id = messages.author_id WHERE messages.room_id = ?"
+            func fetch(_ condition: String, _ order: String, _ cursor: Int64?, limit: Int) throws -> [MessageRow] {
+                var arguments: StatementArguments = [roomId]
+                if let cursor { arguments += [cursor] }
+                return try MessageRow.fetchAll(db, sql: "\(select) \(condition) ORDER BY messages.id \(order) LIMIT \(limit)",
+                                               arguments: arguments)
+            }
+            func exists(_ condition: String, _ cursor: Int64) throws -> Bool {
+                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM messages WHERE room_id = ? \(condition))",
+                                  arguments: [roomId, cursor]) ?? false
+            }
+            switch anchor {
+            case .latest:
+                let rows = try fetch("", "DESC", nil, limit: size + 1)
+                return MessagePage(messages: rows.prefix(size).reversed(), hasOlder: rows.count > size, hasNewer: false)
+            case .before(let id):
+                let rows = try fetch("AND messages.id < ?", "DESC", id, limit: size + 1)
+                return MessagePage(messages: rows.prefix(size).reversed(), hasOlder: rows.count > size,
+                                   hasNewer: try exists("AND id >= ?", id))
+            case .after(let id):
+                let rows = try fetch("AND messages.id > ?", "ASC", id, limit: size + 1)
+                return MessagePage(messages: Array(rows.prefix(size)), hasOlder: try exists("AND id <= ?", id),
+                                   hasNewer: rows.count > size)
+            case .around(let id):
+                let half = size / 2
+                let older = try fetch("AND messages.id < ?", "DESC", id, limit: half + 1)
+                let newer = try fetch("AND messages.id >= ?", "ASC", id, limit: half + 1)
+                return MessagePage(messages: older.prefix(half).reversed() + newer.prefix(half),
+                                   hasOlder: older.count > half, hasNewer: newer.count > half)
+            }
+        }
+    }
+
+    /// The viewer's read marker in a room (0 when never read).
+    func lastRead(roomId: Int64, userId: Int64) async throws -> Int64 {
+        try await database.writer.read { db in
+            try Int64.fetchOne(db, sql: "SELECT last_read_message_id FROM room_members WHERE room_id = ? AND user_id = ?",
+                               arguments: [roomId, userId]) ?? 0
+        }
+    }
+
+    /// Unread messages per room of the workspace for `userId`: messages after their marker, not
+    /// counting their own.
+    func unreadCounts(workspaceId: Int64, userId: Int64) async throws -> [Int64: Int] {
+        try await database.writer.read { db in try Self.unreadCounts(db, workspaceId: workspaceId, userId: userId) }
+    }
+
+    static func unreadCounts(_ db: Database, workspaceId: Int64, userId: Int64) throws -> [Int64: Int] {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT room_members.room_id,
+                   (SELECT COUNT(*) FROM messages WHERE messages.room_id = room_members.room_id
+                      AND messages.id > room_members.last_read_message_id
+                      AND (messages.author_id IS NULL OR messages.author_id <> room_members.user_id)) AS unread
+            FROM room_members JOIN rooms ON rooms.id = room_members.room_id
+            WHERE room_members.user_id = ? AND rooms.workspace_id = ?
+            """, arguments: [userId, workspaceId])
+        return Dictionary(uniqueKeysWithValues: rows.map { ($0["room_id"], $0["unread"]) })
+    }
+
+    // MARK: Writing
+
+    /// Posts a message. Throws `FormProblems` for empty or over-long text; nothing is stored then.
+    func post(in room: Room, authorId: Int64, text rawText: String) async throws -> MessageRow {
+        let text = try Self.checked(rawText)
+        let now = clock.now(), outbox = database.outbox, fragment = self.fragment
+        return try await database.writer.write { db in
+            let rendered = MessageText.render(text, members: try Self.nicknames(db, workspaceId: room.workspaceId))
+            let message = try Message(id: nil, roomId: room.id!, authorId: authorId, body: text, bodyHtml: rendered.html,
+                                      createdAt: now, editedAt: nil).inserted(db)
+            // Writing is reading: the author's marker moves past their own message.
+            try db.execute(sql: """
+                UPDATE room_members SET last_read_message_id = ? WHERE room_id = ? AND user_id = ? AND last_read_message_id < ?
+                """, arguments: [message.id!, room.id!, authorId, message.id!])
+            let row = try Self.row(db, id: message.id!)
+            try outbox.publish(OutgoingEvent(.messageCreated, to: .room(room.id!),
+                                             payload: MessagePayload(row, room: room, html: fragment(row),
+                                                                     mentions: rendered.mentioned)), in: db)
+            return row
+        }
+    }
+
+    /// Replaces the text of the author's own message.
+    func edit(messageId: Int64, in access: WorkspaceAccess, text rawText: String) async throws -> MessageRow {
+        let text = try Self.checked(rawText)
+        let now = clock.now(), outbox = database.outbox, fragment = self.fragment
+        return try await database.writer.write { db in
+            let (message, room) = try Self.visibleMessage(db, id: messageId, access)
+            guard message.authorId == access.userId else { throw AppError.forbidden("error_message_author_only") }
+            let rendered = MessageText.render(text, members: try Self.nicknames(db, workspaceId: room.workspaceId))
+            try Message.filter(key: messageId).updateAll(db, Message.CodingKeys.body.set(to: text),
+                                                         Message.CodingKeys.bodyHtml.set(to: rendered.html),
+                                                         Message.CodingKeys.editedAt.set(to: now))
+            let row = try Self.row(db, id: messageId)
+            try outbox.publish(OutgoingEvent(.messageUpdated, to: .room(room.id!),
+                                             payload: MessagePayload(row, room: room, html: fragment(row), mentions: [])), in: db)
+            return row
+        }
+    }
+
+    /// Deletes a message: its author may, and so may the workspace owner.
+    func delete(messageId: Int64, in access: WorkspaceAccess) async throws -> Room {
+        let outbox = database.outbox
+        return try await database.writer.write { db in
+            let (message, room) = try Self.visibleMessage(db, id: messageId, access)
+            guard message.authorId == access.userId || access.isOwner else {
+                throw AppError.forbidden("error_message_delete_rights")
+            }
+            try Message.deleteOne(db, key: messageId)
+            try outbox.publish(OutgoingEvent(.messageDeleted, to: .room(room.id!),
+                                             payload: MessageDeletedPayload(workspaceId: room.workspaceId, roomId: room.id!,
+                                                                            messageId: messageId)), in: db)
+            return room
+        }
+    }
+
+    /// The message and its room, if the person may see it (a member of its room), else a 404.
+    func visibleMessage(id: Int64, _ access: WorkspaceAccess) async throws -> (MessageRow, Room) {
+        try await database.writer.read { db in
+            let (_, room) = try Self.visibleMessage(db, id: id, access)
+            return (try Self.row(db, id: id), room)
+        }
+    }
+
+    /// Moves the reader's marker forward to `upTo` (or the newest message) and tells their other
+    /// tabs and devices. Never moves it back.
+    func markRead(room: Room, userId: Int64, upTo: Int64? = nil) async throws {
+        let outbox = database.outbox
+        try await database.writer.write { db in
+            let newest = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM messages WHERE room_id = ?", arguments: [room.id!]) ?? 0
+            let target = min(upTo ?? newest, newest)
+            try db.execute(sql: """
+                UPDATE room_members SET last_read_message_id = ? WHERE room_id = ? AND user_id = ? AND last_read_message_id < ?
+                """, arguments: [target, room.id!, userId, target])
+            guard db.changesCount > 0 else { return }
+            let unread = try Self.unreadCounts(db, workspaceId: room.workspaceId, userId: userId)[room.id!] ?? 0
+            try outbox.publish(OutgoingEvent(.roomRead, to: .user(userId),
+                                             payload: RoomReadPayload(workspaceId: room.workspaceId, roomId: room.id!,
+                                                                      lastRead: target, unread: unread)), in: db)
+        }
+    }
+
+    // MARK: Helpers
+
+    static func checked(_ raw: String) throws -> String {
+        let text = MessageText.clean(raw)
+        if text.isEmpty { throw FormProblems([.content: "error_message_empty"]) }
+        if text.count > MessageText.maximumLength { throw FormProblems([.content: "error_message_long"]) }
+        return text
+    }
+
+    static func row(_ db: Database, id: Int64) throws -> MessageRow {
+        guard let row = try MessageRow.fetchOne(db, sql: """
+            SELECT \(MessageRow.columns) FROM messages LEFT JOIN users ON users.id = messages.author_id WHERE messages.id = ?
+            """, arguments: [id]) else { throw AppError.notFound }
+        return row
+    }
+
+    static func visibleMessage(_ db: Database, id: Int64, _ access: WorkspaceAccess) throws -> (Message, Room) {
+        guard let message = try Message.fetchOne(db, key: id) else { throw AppError.notFound }
+        return (message, try memberRoom(db, access, id: message.roomId))
+    }
+
+    /// Nicknames of the workspace's members, for mentions.
+    static func nicknames(_ db: Database, workspaceId: Int64) throws -> [String: Int64] {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT users.id, users.nickname FROM users JOIN workspace_members ON workspace_members.user_id = users.id
+            WHERE workspace_members.workspace_id = ?
+            """, arguments: [workspaceId])
+        var map: [String: Int64] = [:]
+        for row in rows { map[row["nickname"]] = map[row["nickname"]] ?? row["id"] }
+        return map
+    }
+}
+
+// MARK: Event payloads
+
+struct MessagePayload: Codable, Sendable {
+    let workspaceId: Int64
+    let roomId: Int64
+    let roomKind: String
+    let roomName: String
+    let messageId: Int64
+    let authorId: Int64?
+    let authorNickname: String
+    let html: String
+    let mentions: [Int64]
+    /// Plain text for notifications.
+    let snippet: String
+
+    init(_ row: MessageRow, room: Room, html: String, mentions: [Int64]) {
+        workspaceId = room.workspaceId
+        roomId = room.id!
+        roomKind = room.kind.rawValue
+        roomName = room.name
+        messageId = row.id
+        authorId = row.authorId
+        authorNickname = row.authorNickname ?? ""
+        self.html = html
+        self.mentions = mentions
+        snippet = MessageText.snippet(row.body)
+    }
+}
+
+struct MessageDeletedPayload: Codable, Sendable {
+    let workspaceId: Int64
+    let roomId: Int64
+    let messageId: Int64
+}
+
+struct RoomReadPayload: Codable, Sendable {
+    let workspaceId: Int64
+    let roomId: Int64
+    let lastRead: Int64
+    let unread: Int
+}
