@@ -17,10 +17,16 @@ struct ScriptContractTests {
         }
     }
 
-    @Test("the script uses no constructs the CSP blocks or that would inject HTML")
+    @Test("the scripts use no constructs the CSP blocks, and never assign HTML (user text goes in as textContent)")
     func noEvalOrInnerHTML() {
-        #expect(!script.contains("eval("))
-        #expect(!script.contains("new Function"))
-        #expect(!script.contains("innerHTML"))
+        for name in ["app.js", "chat.js"] {
+            let source = String(decoding: EmbeddedFiles.files(in: "Public")[name] ?? Data(), as: UTF8.self)
+            #expect(!source.isEmpty, "\(name) missing")
+            #expect(!source.contains("eval("))
+            #expect(!source.contains("new Function"))
+            #expect(!source.contains("innerHTML"))
+            #expect(!source.contains("outerHTML"))
+            #expect(!source.contains("insertAdjacentHTML"))
+        }
     }
 }

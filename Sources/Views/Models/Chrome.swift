@@ -21,10 +21,11 @@ public struct Chrome: Sendable {
     /// The newest real-time event id when the page was read (signed-in pages only).
     public var lastEventId: Int64?
     public var cssURL: String
-    public var jsURL: String
+    /// The page's scripts, in order (all deferred).
+    public var scriptURLs: [String]
 
     public init(lang: Lang, csrfToken: String, viewer: Viewer?, workspaces: [SidebarWorkspace] = [],
-                rooms: [SidebarRoom] = [], currentWorkspaceId: Int64? = nil, flash: String? = nil, path: String, lastEventId: Int64? = nil, cssURL: String, jsURL: String) {
+                rooms: [SidebarRoom] = [], currentWorkspaceId: Int64? = nil, flash: String? = nil, path: String, lastEventId: Int64? = nil, cssURL: String, scriptURLs: [String]) {
         self.lang = lang
         self.langCode = lang.rawValue
         self.csrfToken = csrfToken
@@ -39,7 +40,7 @@ public struct Chrome: Sendable {
         self.path = path
         self.lastEventId = lastEventId
         self.cssURL = cssURL
-        self.jsURL = jsURL
+        self.scriptURLs = scriptURLs
     }
 
 }
@@ -76,9 +77,11 @@ public struct SidebarRoom: Sendable {
     public var isCurrent: Bool
     public var unread: Int
     public var isDM: Bool
+    public var hasUnread: Bool
 
     public init(id: Int64, name: String, url: String, isCurrent: Bool, unread: Int = 0, isDM: Bool = false) {
         self.isDM = isDM
+        self.hasUnread = unread > 0
         self.id = id
         self.name = name
         self.url = url

@@ -52,6 +52,7 @@ public struct RoomLink: Sendable {
     public var joined: Bool
     public var isDefault: Bool
     public var unread: Int
+    public var hasUnread: Bool
     public var lastSnippet: String?
     public var lastTimestamp: String?
     public var lastTimeText: String?
@@ -59,6 +60,7 @@ public struct RoomLink: Sendable {
     public init(id: Int64, name: String, url: String, description: String = "", memberCount: Int = 0, joined: Bool = true,
                 isDefault: Bool = false, unread: Int = 0, lastSnippet: String? = nil, lastTimestamp: String? = nil,
                 lastTimeText: String? = nil) {
+        self.hasUnread = unread > 0
         self.lastSnippet = lastSnippet
         self.lastTimestamp = lastTimestamp
         self.lastTimeText = lastTimeText
@@ -239,6 +241,8 @@ public struct RoomPage: Sendable {
     public var readURL: String?
     public var content: String
     public var contentError: String?
+    /// The workspace owner may delete anyone's message.
+    public var canModerate: Bool = false
 
     public init(workspaceId: Int64, roomId: Int64?, isChannel: Bool, title: String, description: String,
                 memberCountText: String, settingsURL: String?, isMember: Bool, joinURL: String?, messagesHtml: String,

@@ -13,6 +13,9 @@ struct Pages: Sendable {
     /// resumes from there and misses nothing committed after the page was read.
     let lastEventId: @Sendable () -> Int64
 
+    /// The scripts every page loads: the live connection, then the chat behaviour.
+    private var scripts: [String] { [assets.url(for: "app.js"), assets.url(for: "chat.js")] }
+
     /// A full HTML page.
     func render<Page>(_ template: TemplateName, title: String, page: Page, request: Request,
                       context: some VisitorContext, place: PagePlace = .elsewhere, status: HTTPResponse.Status = .ok,
@@ -48,13 +51,13 @@ struct Pages: Sendable {
         return Chrome(lang: visitor.lang, csrfToken: visitor.csrfToken, viewer: Viewer(id: user.id!, nickname: user.nickname),
                       workspaces: workspaces, rooms: rooms, currentWorkspaceId: place.workspaceId, flash: visitor.flash,
                       path: request.uri.path, lastEventId: eventId, cssURL: assets.url(for: "app.css"),
-                      jsURL: assets.url(for: "app.js"))
+                      scriptURLs: scripts)
     }
 
     private func bareChrome(_ request: Request, _ visitor: Visitor) -> Chrome {
         Chrome(lang: visitor.lang, csrfToken: visitor.csrfToken,
                viewer: visitor.user.map { Viewer(id: $0.id!, nickname: $0.nickname) },
-               flash: visitor.flash, path: request.uri.path, cssURL: assets.url(for: "app.css"), jsURL: assets.url(for: "app.js"))
+               flash: visitor.flash, path: request.uri.path, cssURL: assets.url(for: "app.css"), scriptURLs: scripts)
     }
 
     static func html(_ html: String, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {

@@ -90,7 +90,7 @@ struct RoomsController: Sendable {
             }
         }
         let strings = context.strings
-        let page = RoomPage(workspaceId: target.access.workspaceId, roomId: target.room?.id, isChannel: target.isChannel,
+        var page = RoomPage(workspaceId: target.access.workspaceId, roomId: target.room?.id, isChannel: target.isChannel,
                             title: target.title, description: target.room?.description ?? "",
                             memberCountText: strings.format("channel_members_count", target.memberCount),
                             settingsURL: target.settingsURL, isMember: target.isMember, joinURL: target.joinURL,
@@ -98,6 +98,7 @@ struct RoomsController: Sendable {
                             isLatest: isLatest, composerAction: target.path + "/messages",
                             readURL: target.room == nil ? nil : target.path + "/read", content: content,
                             contentError: contentError)
+        page.canModerate = target.access.isOwner
         let place: PagePlace = target.room.map { .room(workspace: target.access.workspaceId, room: $0.id!) }
             ?? .workspace(target.access.workspaceId)
         return try await pages.render(.room, title: target.title, page: page, request: request, context: context,

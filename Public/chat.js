@@ -1,0 +1,368 @@
+// wsx chat: the room page (composer, live messages, edit/delete), unread badges, local times
+// and day separators, and notifications. Builds on app.js, which delivers every live event as
+// a `wsx:live` DOM event exactly once per tab. Server fragments are our own escaped HTML and
+// are parsed with createContextualFragment; user text only ever goes in through textContent.
+'use strict';
+
+(function () {
+  const meta = (name) => document.querySelector(`meta[name="${name}"]`)?.content;
+  const viewerId = meta('viewer-id');
+  const lang = document.documentElement.lang || 'en';
+  const csrf = () => meta('csrf-token');
+  const room = document.querySelector('section.room');
+  const list = document.getElementById('message-list');
+  const currentRoom = room?.dataset.room || '';
+  const workspaceId = meta('workspace-id');
+  const label = (name) => room?.dataset['label' + name] || '';
+
+  // ---- times and days -------------------------------------------------------------------
+
+  const dayKey = (date) => `${date.getFullYear()}-${date.getMonth() + 1}-${date.getDate()}`;
+
+  function dayLabel(date) {
+    if (dayKey(date) === dayKey(new Date())) return label('Today') || date.toLocaleDateString(lang);
+    return date.toLocaleDateString(lang, { year: 'numeric', month: 'long', day: 'numeric', weekday: 'short' });
+  }
+
+  /** Shows every <time> in the reader's time zone and language. */
+  function localizeTimes(scope) {
+    for (const time of scope.querySelectorAll('time[datetime]')) {
+      const date = new Date(time.dateTime);
+      if (isNaN(date)) continue;
+      const inMessage = time.closest('.message');
+      time.textContent = inMessage
+        ? date.toLocaleTimeString(lang, { hour: '2-digit', minute: '2-digit' })
+        : date.toLocaleString(lang, { dateStyle: 'medium', timeStyle: 'short' });
+      time.title = date.toLocaleString(lang, { dateStyle: 'full', timeStyle: 'short' });
+    }
+  }
+
+  /** Day separators by the reader's local day (the server's are by UTC). */
+  function regroupDays() {
+    if (!list) return;
+    for (const separator of list.querySelectorAll('.day-separator')) separator.remove();
+    let previous = '';
+    for (const message of list.querySelectorAll('li.message')) {
+      const date = new Date(message.dataset.time);
+      if (isNaN(date)) continue;
+      const key = dayKey(date);
+      if (key === previous) continue;
+      previous = key;
+      const separator = document.createElement('li');
+      separator.className = 'day-separator';
+      separator.dataset.day = key;
+      const span = document.createElement('span');
+      span.textContent = dayLabel(date);
+      separator.append(span);
+      // Before the unread line when it directly precedes this message.
+      const before = message.previousElementSibling?.classList.contains('unread-line') ? message.previousElementSibling : message;
+      list.insertBefore(separator, before);
+    }
+  }
+
+  // ---- messages -------------------------------------------------------------------------
+
+  const canModerate = room?.dataset.canModerate === 'yes';
+
+  function post(url, fields) {
+    const body = new URLSearchParams(fields);
+    body.set('_csrf', csrf());
+    return fetch(url, {
+      method: 'POST', body, credentials: 'same-origin',
+      headers: { Accept: 'application/json', 'X-CSRF-Token': csrf() },
+    });
+  }
+
+  function parse(html) {
+    return document.createRange().createContextualFragment(html);
+  }
+
+  /** Author-only controls on messages that arrived live (full pages render their own). */
+  function decorate(message) {
+    const mine = message.dataset.author === viewerId;
+    for (const mention of message.querySelectorAll(`.mention[data-user="${CSS.escape(viewerId || '')}"]`)) {
+      mention.classList.add('mention-me');
+    }
+    for (const edited of message.querySelectorAll('[data-edited]')) edited.title = label('Edited');
+    if (!message.querySelector('.message-actions') && (mine || canModerate)) {
+      const actions = document.createElement('div');
+      actions.className = 'message-actions';
+      if (mine) {
+        const edit = document.createElement('a');
+        edit.className = 'message-edit';
+        edit.href = `?around=${message.dataset.message}&edit=${message.dataset.message}#m-${message.dataset.message}`;
+        edit.textContent = label('Edit');
+        actions.append(edit, ' ');
+      }
+      const remove = document.createElement('button');
+      remove.type = 'button';
+      remove.className = 'link-button message-delete';
+      remove.textContent = label('Delete');
+      actions.append(remove);
+      message.querySelector('.message-main')?.append(actions);
+    }
+    localizeTimes(message);
+  }
+
+  function nearBottom() {
+    return window.innerHeight + window.scrollY >= document.body.scrollHeight - 120;
+  }
+
+  /** Adds a message to the open list, once. */
+  function insertMessage(id, html) {
+    if (!list || room.dataset.latest !== 'yes' || document.getElementById('m-' + id)) return;
+    const follow = nearBottom();
+    const fragment = parse(html);
+    const message = fragment.querySelector('li.message');
+    if (!message) return;
+    list.append(fragment);
+    decorate(message);
+    regroupDays();
+    document.getElementById('no-messages')?.remove();
+    if (follow || message.dataset.author === viewerId) message.scrollIntoView({ block: 'end' });
+  }
+
+  function replaceMessage(id, html) {
+    const old = document.getElementById('m-' + id);
+    if (!old || old.querySelector('.edit-form')) return;
+    const message = parse(html).querySelector('li.message');
+    if (!message) return;
+    old.replaceWith(message);
+    decorate(message);
+  }
+
+  function editInPlace(message) {
+    const id = message.dataset.message;
+    const body = message.querySelector('.message-body');
+    if (!body || message.querySelector('.edit-form')) return;
+    const form = document.createElement('form');
+    form.className = 'edit-form';
+    const textarea = document.createElement('textarea');
+    textarea.name = 'content';
+    textarea.maxLength = 5000;
+    textarea.rows = 3;
+    textarea.value = body.textContent;
+    const save = document.createElement('button');
+    save.type = 'submit';
+    save.className = 'primary';
+    save.textContent = label('Save');
+    const cancel = document.createElement('button');
+    cancel.type = 'button';
+    cancel.className = 'link-button';
+    cancel.textContent = label('Cancel');
+    const error = document.createElement('p');
+    error.className = 'field-error';
+    error.hidden = true;
+    form.append(textarea, save, ' ', cancel, error);
+    body.hidden = true;
+    body.after(form);
+    textarea.focus();
+    cancel.addEventListener('click', () => { form.remove(); body.hidden = false; });
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      const response = await post(`/w/${room.dataset.workspace}/m/${id}/edit`, { content: textarea.value });
+      const reply = await response.json().catch(() => ({}));
+      if (response.ok) {
+        form.remove();
+        body.hidden = false;
+        replaceMessage(id, reply.html);
+      } else {
+        error.textContent = reply.error || response.statusText;
+        error.hidden = false;
+      }
+    });
+  }
+
+  if (list) {
+    for (const message of list.querySelectorAll('li.message')) decorate(message);
+    regroupDays();
+    list.addEventListener('click', async (event) => {
+      const message = event.target.closest('li.message');
+      if (!message) return;
+      if (event.target.closest('.message-edit')) {
+        event.preventDefault();
+        editInPlace(message);
+      } else if (event.target.closest('.message-delete')) {
+        event.preventDefault();
+        if (!window.confirm(label('ConfirmDelete'))) return;
+        const response = await post(`/w/${room.dataset.workspace}/m/${message.dataset.message}/delete`, { confirm: 'yes' });
+        if (response.ok) message.remove();
+      }
+    });
+    const target = document.getElementById('unread-line') || (location.hash ? null : list.lastElementChild);
+    if (target && room.dataset.latest === 'yes') target.scrollIntoView({ block: target.id === 'unread-line' ? 'center' : 'end' });
+  }
+  localizeTimes(document);
+
+  // ---- composer -------------------------------------------------------------------------
+
+  const composer = document.getElementById('composer');
+  if (composer) {
+    const textarea = composer.querySelector('textarea');
+    const error = document.getElementById('composer-error');
+    let composing = false;
+    let justComposed = false;
+    textarea.addEventListener('compositionstart', () => { composing = true; });
+    textarea.addEventListener('compositionend', () => {
+      composing = false;
+      // Some browsers send the Enter that ends a Hangul syllable right after compositionend.
+      justComposed = true;
+      setTimeout(() => { justComposed = false; }, 0);
+    });
+    textarea.addEventListener('keydown', (event) => {
+      if (event.key !== 'Enter' || event.shiftKey || event.altKey || event.ctrlKey || event.metaKey) return;
+      if (event.isComposing || composing || justComposed || event.keyCode === 229) return;
+      event.preventDefault();
+      composer.requestSubmit();
+    });
+    let sending = false;
+    composer.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      if (sending) return;
+      const content = textarea.value;
+      if (!content.trim()) {
+        error.textContent = textarea.validationMessage || error.textContent;
+        textarea.reportValidity();
+        return;
+      }
+      sending = true;
+      try {
+        const response = await post(composer.action, { content });
+        const reply = await response.json().catch(() => ({}));
+        if (response.status === 201) {
+          textarea.value = '';
+          error.hidden = true;
+          textarea.removeAttribute('aria-invalid');
+          if (!currentRoom) { location.assign(location.pathname); return; } // a DM's first message made the room
+          insertMessage(reply.id, reply.html);
+        } else if (reply.error) {
+          error.textContent = reply.error;
+          error.hidden = false;
+          textarea.setAttribute('aria-invalid', 'true');
+        } else {
+          composer.submit();
+        }
+      } catch (_) {
+        composer.submit();
+      } finally {
+        sending = false;
+      }
+    });
+  }
+
+  // ---- read markers and unread badges ---------------------------------------------------
+
+  let readTimer = null;
+  let pendingRead = 0;
+  function markRead(messageId) {
+    if (!room?.dataset.readUrl) return;
+    pendingRead = Math.max(pendingRead, Number(messageId) || 0);
+    if (document.hidden) return;
+    clearTimeout(readTimer);
+    readTimer = setTimeout(() => {
+      const upTo = pendingRead;
+      pendingRead = 0;
+      if (upTo) post(room.dataset.readUrl, { message_id: String(upTo) });
+    }, 300);
+  }
+  document.addEventListener('visibilitychange', () => { if (!document.hidden && pendingRead) markRead(pendingRead); });
+
+  function setBadge(roomId, count) {
+    for (const badge of document.querySelectorAll(`[data-unread="${CSS.escape(String(roomId))}"]`)) {
+      badge.textContent = String(count);
+      badge.hidden = count <= 0;
+    }
+  }
+
+  function badgeCount(roomId) {
+    const badge = document.querySelector(`[data-unread="${CSS.escape(String(roomId))}"]`);
+    return badge ? Number(badge.textContent) || 0 : 0;
+  }
+
+  async function resyncBadges() {
+    if (!workspaceId) return;
+    const response = await fetch(`/w/${workspaceId}/unread`, { headers: { Accept: 'application/json' } }).catch(() => null);
+    if (!response?.ok) return;
+    const counts = await response.json();
+    for (const [roomId, count] of Object.entries(counts)) setBadge(roomId, roomId === currentRoom && !document.hidden ? 0 : count);
+  }
+
+  // ---- notifications --------------------------------------------------------------------
+
+  const tabId = Math.random().toString(36).slice(2);
+  const focus = new Map(); // tab -> { room, visible }
+  const channel = 'BroadcastChannel' in window ? new BroadcastChannel('wsx-focus') : null;
+  function announceFocus(leaving) {
+    const state = { tab: tabId, room: leaving ? '' : currentRoom, visible: !leaving && !document.hidden };
+    focus.set(tabId, state);
+    channel?.postMessage(state);
+  }
+  if (channel) channel.onmessage = (event) => { focus.set(event.data.tab, event.data); };
+  announceFocus(false);
+  document.addEventListener('visibilitychange', () => announceFocus(false));
+  window.addEventListener('pagehide', () => announceFocus(true));
+
+  const notifyToggle = document.getElementById('notify-toggle');
+  if (notifyToggle && 'Notification' in window && Notification.permission === 'default') {
+    notifyToggle.hidden = false;
+    notifyToggle.addEventListener('click', async () => {
+      await Notification.requestPermission();
+      notifyToggle.hidden = Notification.permission !== 'default';
+    });
+  }
+
+  function roomIsWatched(roomId) {
+    for (const state of focus.values()) if (state.visible && state.room === String(roomId)) return true;
+    return false;
+  }
+
+  function notify(data) {
+    if (!('Notification' in window) || Notification.permission !== 'granted') return;
+    // One tab speaks for the browser: the one holding the live stream (or each, without one).
+    const role = document.documentElement.dataset.liveRole;
+    if (channel && role !== 'leader') return;
+    if (roomIsWatched(data.roomId)) return;
+    const mentioned = (data.mentions || []).map(String).includes(viewerId);
+    const title = mentioned
+      ? (label('Mention') || '{0}').replace('{0}', data.authorNickname)
+      : data.roomKind === 'dm' ? data.authorNickname : `#${data.roomName}`;
+    const note = new Notification(title, { body: data.snippet, tag: `wsx-m-${data.messageId}` });
+    const url = data.roomKind === 'dm' ? `/w/${data.workspaceId}/dm/${data.authorId}` : `/w/${data.workspaceId}/c/${data.roomId}`;
+    note.onclick = () => { window.focus(); location.assign(url); };
+    document.documentElement.dataset.lastNotification = title;
+  }
+
+  // ---- live events ----------------------------------------------------------------------
+
+  document.addEventListener('wsx:live', (event) => {
+    const { type, data } = event.detail;
+    const here = String(data.roomId) === currentRoom;
+    switch (type) {
+      case 'message.created': {
+        const mine = String(data.authorId) === viewerId;
+        if (here) {
+          insertMessage(data.messageId, data.html);
+          if (!mine) markRead(data.messageId);
+        }
+        if (!mine && (!here || document.hidden)) {
+          if (!here) setBadge(data.roomId, badgeCount(data.roomId) + 1);
+          notify(data);
+        }
+        for (const last of document.querySelectorAll(`[data-last-message="${CSS.escape(String(data.roomId))}"]`)) {
+          last.textContent = data.snippet;
+        }
+        break;
+      }
+      case 'message.updated':
+        if (here) replaceMessage(data.messageId, data.html);
+        break;
+      case 'message.deleted':
+        if (here) document.getElementById('m-' + data.messageId)?.remove();
+        resyncBadges();
+        break;
+      case 'room.read':
+        setBadge(data.roomId, data.unread);
+        break;
+    }
+  });
+})();

@@ -1,0 +1,36 @@
+import Testing
+@testable import wsx_web
+
+@Suite("Message text")
+struct MessageTextTests {
+    let members: [String: Int64] = ["민아": 1, "Kim Lee": 2, "bob": 3, "bobby": 4]
+
+    @Test("everything is escaped; <script> stays text")
+    func escapes() {
+        #expect(MessageText.render("<script>alert('x')</script> & \"q\"", members: [:]).html
+                == "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot;")
+    }
+
+    @Test("addresses become links that open safely; trailing punctuation stays outside")
+    func links() {
+        let html = MessageText.render("see https://example.com/a?b=1&c=2. and (http://x.org/p)", members: [:]).html
+        #expect(html.contains(#"<a href="https://example.com/a?b=1&amp;c=2" rel="noopener noreferrer nofollow" target="_blank">https://example.com/a?b=1&amp;c=2</a>."#))
+        #expect(html.contains(#"(<a href="http://x.org/p" rel="noopener noreferrer nofollow" target="_blank">http://x.org/p</a>)"#))
+        #expect(!MessageText.render("javascript:alert(1) https://", members: [:]).html.contains("<a"))
+        #expect(!MessageText.render("xhttps://evil.example", members: [:]).html.contains("<a"))
+    }
+
+    @Test("mentions of members are marked, longest nickname first, Korean included")
+    func mentions() {
+        let rendered = MessageText.render("@민아 @Kim Lee hi @bobby, @nobody", members: members)
+        #expect(rendered.html == #"<span class="mention" data-user="1">@민아</span> <span class="mention" data-user="2">@Kim Lee</span> hi <span class="mention" data-user="4">@bobby</span>, @nobody"#)
+        #expect(rendered.mentioned == [1, 2, 4])
+        // Not inside words, and not when more letters follow.
+        #expect(MessageText.render("mail@bob.com @bobx", members: members).mentioned == [])
+    }
+
+    @Test("text is stored in NFC with line breaks kept and control characters removed")
+    func cleaning() {
+        #expect(MessageText.clean("  \u{1112}\u{1161}\u{11AB}\r\nline\u{0007}2\t  ") == "한\nline2")
+    }
+}

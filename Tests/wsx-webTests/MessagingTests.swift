@@ -1,0 +1,320 @@
+import Foundation
+import GRDB
+import HummingbirdTesting
+import Testing
+@testable import wsx_web
+
+@Suite("Messaging")
+struct MessagingTests {
+    /// Owner A and member B in a workspace; returns browsers, the workspace and its default channel.
+    static func team(_ app: TestSession) async throws -> (a: TestBrowser, b: TestBrowser, wid: Int64, general: Int64) {
+        let a = try await app.signedInBrowser(email: "a@example.com", nickname: "Alice")
+        let wid = try await a.createWorkspace("Chat")
+        let b = try await app.signedInBrowser(email: "b@example.com", nickname: "Bob")
+        try await a.invite("b@example.com", to: wid)
+        let general = Int64(try await app.count("SELECT id FROM rooms WHERE workspace_id = ? AND is_default = 1", [wid]))
+        return (a, b, wid, general)
+    }
+
+    static func say(_ browser: TestBrowser, _ path: String, _ text: String) async throws -> TestResponse {
+        try await browser.get(path)
+        return try await browser.post(path + "/messages", [("content", text)])
+    }
+
+    @Test("posting without JavaScript: POST-redirect-GET to the room, the message on the page, escaped")
+    func postAndRead() async throws {
+        try await TestApp().run { app in
+            let (a, b, wid, general) = try await Self.team(app)
+            let path = "/w/\(wid)/c/\(general)"
+            let response = try await Self.say(a, path, "  안녕하세요 <b>team</b>\nsecond line ")
+            #expect(response.status == .seeOther)
+            let mid = try await app.count("SELECT MAX(id) FROM messages")
+            #expect(response.location == "\(path)#m-\(mid)")
+            let page = try await b.get(path)
+            #expect(page.text.contains(#"<li class="message" id="m-\#(mid)""#))
+            #expect(page.text.contains("<div class=\"message-body\">안녕하세요 &lt;b&gt;team&lt;/b&gt;\nsecond line</div>"))
+            #expect(page.text.contains(#"<span class="message-author">Alice</span>"#))
+            #expect(page.text.contains(#"<li class="day-separator""#))
+            #expect(try await app.database.writer.read { db in try String.fetchOne(db, sql: "SELECT body FROM messages") }
+                    == "안녕하세요 <b>team</b>\nsecond line")
+        }
+    }
+
+    @Test("scripts post with Accept: application/json and get the message back; the event carries the same HTML")
+    func postJSON() async throws {
+        try await TestApp().run { app in
+            let (a, _, wid, general) = try await Self.team(app)
+            let path = "/w/\(wid)/c/\(general)"
+            try await a.get(path)
+            let response = try await a.post(path + "/messages", [("content", "hello https://example.com")],
+                                            headers: [.accept: "application/json"])
+            #expect(response.status == .created)
+            let reply = try JSONDecoder().decode([String: AnyCodable].self, from: Data(response.text.utf8))
+            let html = try #require(reply["html"]?.string)
+            #expect(html.contains(#"rel="noopener noreferrer nofollow""#))
+            #expect(!html.contains("_csrf"))   // viewer-neutral: no per-session values
+            let payload = try await app.database.writer.read { db in
+                try String.fetchOne(db, sql: "SELECT payload FROM events WHERE type = 'message.created'")
+            }
+            let event = try JSONDecoder().decode([String: AnyCodable].self, from: Data(try #require(payload).utf8))
+            #expect(event["html"]?.string == html)
+        }
+    }
+
+    @Test("empty or over-long messages are refused beside the composer, nothing stored")
+    func badMessages() async throws {
+        try await TestApp().run { app in
+            let (a, _, wid, general) = try await Self.team(app)
+            let path = "/w/\(wid)/c/\(general)"
+            let empty = try await Self.say(a, path, "   \n ")
+            #expect(empty.status == .unprocessableContent)
+            #expect(empty.text.contains("Write a message first."))
+            let long = try await Self.say(a, path, String(repeating: "가", count: 5001))
+            #expect(long.status == .unprocessableContent)
+            #expect(long.text.contains("A message can be at most 5000 characters."))
+            #expect(long.text.contains(String(repeating: "가", count: 5001)))   // the text is kept
+            #expect(try await Self.say(a, path, String(repeating: "가", count: 5000)).status == .seeOther)
+            #expect(try await app.count("SELECT COUNT(*) FROM messages") == 1)
+        }
+    }
+
+    @Test("posting where one is not a member is a 404; a stranger cannot read")
+    func outsiders() async throws {
+        try await TestApp().run { app in
+            let (a, b, wid, _) = try await Self.team(app)
+            let cid = try await a.createChannel(in: wid, "private-ish")
+            #expect(try await Self.say(b, "/w/\(wid)/c/\(cid)", "sneaky").status == .notFound)
+            let stranger = try await app.signedInBrowser(email: "s@example.com")
+            #expect(try await Self.say(stranger, "/w/\(wid)/c/\(cid)", "sneaky").status == .notFound)
+            #expect(try await stranger.get("/w/\(wid)/c/\(cid)").status == .notFound)
+            #expect(try await app.count("SELECT COUNT(*) FROM messages") == 0)
+            // A member who has not joined sees the join button, not the messages.
+            _ = try await Self.say(a, "/w/\(wid)/c/\(cid)", "members only")
+            let preview = try await b.get("/w/\(wid)/c/\(cid)")
+            #expect(!preview.text.contains("members only"))
+            #expect(preview.text.contains("You are not in this channel."))
+        }
+    }
+
+    @Test("paging: the newest 50, then older and newer by cursor; around a message; bad cursors are 400")
+    func paging() async throws {
+        try await TestApp().run { app in
+            let (a, _, wid, general) = try await Self.team(app)
+            let path = "/w/\(wid)/c/\(general)"
+            try await a.get(path)
+            for index in 1...120 { try await a.post(path + "/messages", [("content", "message \(index)")]) }
+            func shown(_ page: TestResponse) -> [Int] {
+                page.text.matches(of: /<div class="message-body">message (\d+)<\/div>/).map { Int($0.1)! }
+            }
+            let latest = try await a.get(path)
+            #expect(shown(latest) == Array(71...120))
+            let olderLink = try #require(latest.text.firstMatch(of: /href="([^"]+\?before=\d+)" rel="prev"/)?.1)
+            #expect(!latest.text.contains(#"rel="next""#))
+            let older = try await a.get(String(olderLink))
+            #expect(shown(older) == Array(21...70))
+            let oldest = try await a.get(String(try #require(older.text.firstMatch(of: /href="([^"]+\?before=\d+)" rel="prev"/)?.1)))
+            #expect(shown(oldest) == Array(1...20))
+            #expect(!oldest.text.contains(#"rel="prev""#))
+            let newerLink = try #require(oldest.text.firstMatch(of: /href="([^"]+\?after=\d+)" rel="next"/)?.1)
+            #expect(shown(try await a.get(String(newerLink))) == Array(21...70))
+
+            let mid60 = try await app.count("SELECT id FROM messages WHERE body = 'message 60'")
+            let around = try await a.get("\(path)?around=\(mid60)")
+            #expect(shown(around) == Array(35...84))
+            for bad in ["?before=abc", "?after=-1", "?around=0"] {
+                #expect(try await a.get(path + bad).status == .badRequest, "\(bad)")
+            }
+        }
+    }
+
+    @Test("unread counts are exact: others' messages after the marker; reading moves it and tells the reader's other tabs")
+    func unreadCounts() async throws {
+        try await TestApp().run { app in
+            let (a, b, wid, general) = try await Self.team(app)
+            let path = "/w/\(wid)/c/\(general)"
+            for index in 1...3 { _ = try await Self.say(a, path, "from A \(index)") }
+            _ = try await Self.say(b, path, "from B")   // writing is reading: B is now up to date
+            _ = try await Self.say(a, path, "after B")
+            let bId = try await app.userId("b@example.com"), aId = try await app.userId("a@example.com")
+            let counts = try await app.services.messages.unreadCounts(workspaceId: wid, userId: bId)
+            #expect(counts[general] == 1)
+            // A's own post moved A's marker past B's message: nothing unread for A.
+            #expect(try await app.services.messages.unreadCounts(workspaceId: wid, userId: aId)[general] == 0)
+
+            let home = try await b.get("/w/\(wid)")
+            #expect(home.text.contains(#"<span class="badge" data-unread="\#(general)">1</span>"#))
+            let page = try await b.get(path)
+            #expect(page.text.contains(#"<li class="unread-line" id="unread-line">"#))
+            let line = try #require(page.text.range(of: "unread-line")), after = try #require(page.text.range(of: "after B"))
+            #expect(line.lowerBound < after.lowerBound)
+            #expect(try await app.services.messages.unreadCounts(workspaceId: wid, userId: bId)[general] == 0)
+            #expect(try await b.get("/w/\(wid)").text.contains(#"data-unread="\#(general)" hidden>0</span>"#))
+            // Once when B opened the room to post, once now.
+            #expect(try await app.count("SELECT COUNT(*) FROM events WHERE type = 'room.read' AND user_id = ?", [bId]) == 2)
+            let unreadJSON = try await b.get("/w/\(wid)/unread")
+            #expect(unreadJSON.text.contains(#""\#(general)":0"#))
+        }
+    }
+
+    @Test("joining a channel starts with nothing unread")
+    func joiningStartsRead() async throws {
+        try await TestApp().run { app in
+            let (a, b, wid, _) = try await Self.team(app)
+            let cid = try await a.createChannel(in: wid, "history")
+            for index in 1...5 { _ = try await Self.say(a, "/w/\(wid)/c/\(cid)", "old \(index)") }
+            try await b.get("/w/\(wid)/channels")
+            try await b.post("/w/\(wid)/c/\(cid)/join")
+            let bId = try await app.userId("b@example.com")
+            #expect(try await app.services.messages.unreadCounts(workspaceId: wid, userId: bId)[cid] == 0)
+        }
+    }
+
+    @Test("authors edit their messages; authors and the workspace owner delete; others may not")
+    func editAndDelete() async throws {
+        try await TestApp().run { app in
+            let (a, b, wid, general) = try await Self.team(app)
+            let path = "/w/\(wid)/c/\(general)"
+            _ = try await Self.say(b, path, "bob's words")
+            let mid = try await app.count("SELECT MAX(id) FROM messages")
+            // Only the author edits.
+            try await a.get(path)
+            #expect(try await a.post("/w/\(wid)/m/\(mid)/edit", [("content", "hijacked")]).status == .forbidden)
+            let edited = try await b.post("/w/\(wid)/m/\(mid)/edit", [("content", "bob's better words")])
+            #expect(edited.location == "\(path)?around=\(mid)#m-\(mid)")
+            let page = try await a.get(path)
+            #expect(page.text.contains("bob&#39;s better words"))
+            #expect(page.text.contains("data-edited"))
+            #expect(try await app.count("SELECT COUNT(*) FROM events WHERE type = 'message.updated'") == 1)
+            // A third member cannot delete; the workspace owner can (after confirming).
+            let carol = try await app.signedInBrowser(email: "c@example.com")
+            try await a.invite("c@example.com", to: wid)
+            try await carol.get(path)
+            #expect(try await carol.post("/w/\(wid)/m/\(mid)/delete", [("confirm", "yes")]).status == .forbidden)
+            let ask = try await a.post("/w/\(wid)/m/\(mid)/delete")
+            #expect(ask.text.contains("Delete this message?"))
+            #expect(try await app.count("SELECT COUNT(*) FROM messages") == 1)
+            #expect(try await a.post("/w/\(wid)/m/\(mid)/delete", [("confirm", "yes")]).status == .seeOther)
+            #expect(try await app.count("SELECT COUNT(*) FROM messages") == 0)
+            #expect(try await app.count("SELECT COUNT(*) FROM events WHERE type = 'message.deleted'") == 1)
+            // A message of another workspace is not found here.
+            #expect(try await b.post("/w/\(wid)/m/999999/edit", [("content", "x")]).status == .notFound)
+        }
+    }
+
+    @Test("a DM is created by the first message, with both as members, and listed on the workspace home")
+    func directMessages() async throws {
+        try await TestApp().run { app in
+            let (a, b, wid, _) = try await Self.team(app)
+            let aId = try await app.userId("a@example.com"), bId = try await app.userId("b@example.com")
+            let empty = try await a.get("/w/\(wid)/dm/\(bId)")
+            #expect(empty.status == .ok)
+            #expect(empty.text.contains("<span>Bob</span>"))
+            #expect(try await app.count("SELECT COUNT(*) FROM rooms WHERE kind = 'dm'") == 0)
+            #expect(try await a.post("/w/\(wid)/dm/\(bId)/messages", [("content", "   ")]).status == .unprocessableContent)
+            #expect(try await app.count("SELECT COUNT(*) FROM rooms WHERE kind = 'dm'") == 0)
+
+            let sent = try await a.post("/w/\(wid)/dm/\(bId)/messages", [("content", "just us @Bob")])
+            #expect(sent.status == .seeOther)
+            #expect(try await app.count("SELECT COUNT(*) FROM rooms WHERE kind = 'dm'") == 1)
+            #expect(try await app.count("SELECT COUNT(*) FROM room_members JOIN rooms ON rooms.id = room_id WHERE kind = 'dm'") == 2)
+            let theirs = try await b.get("/w/\(wid)/dm/\(aId)")
+            #expect(theirs.text.contains(#"<span class="mention" data-user="\#(bId)">@Bob</span>"#))
+            let home = try await b.get("/w/\(wid)")
+            #expect(home.text.contains(#"href="/w/\#(wid)/dm/\#(aId)">Alice</a>"#))
+            #expect(home.text.contains("just us @Bob"))
+            // Both directions reach the same room.
+            _ = try await b.post("/w/\(wid)/dm/\(aId)/messages", [("content", "reply")])
+            #expect(try await app.count("SELECT COUNT(*) FROM rooms WHERE kind = 'dm'") == 1)
+            // Only with members of the workspace.
+            let stranger = try await app.signedInBrowser(email: "s@example.com")
+            let sId = try await app.userId("s@example.com")
+            #expect(try await a.get("/w/\(wid)/dm/\(sId)").status == .notFound)
+            #expect(try await stranger.get("/w/\(wid)/dm/\(aId)").status == .notFound)
+        }
+    }
+
+    @Test("live: every member's stream gets each message once, in order; a non-member's none (reconnect storm with real posts)")
+    func liveDeliveryStorm() async throws {
+        try await TestApp().run(.live) { app in
+            let (a, b, wid, general) = try await Self.team(app)
+            let outsider = try await app.signedInBrowser(email: "out@example.com")
+            let port = app.client.port!
+            let start = app.services.hub.latestEventId
+            let path = "/w/\(wid)/c/\(general)"
+            try await a.get(path)
+            try await b.get(path)
+            let perWriter = 60
+            let writing = Task {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for (writer, browser) in [("A", a), ("B", b)] {
+                        group.addTask {
+                            for index in 0..<perWriter {
+                                let response = try await browser.post(path + "/messages", [("content", "\(writer)-\(index)")],
+                                                                      headers: [.accept: "application/json"])
+                                precondition(response.status == .created)
+                            }
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+            func collect(_ browser: TestBrowser) async throws -> [String] {
+                var lastId = "\(start)", bodies: [String] = [], ids: [Int64] = [], round = 0
+                while bodies.count < 2 * perWriter {
+                    round += 1
+                    let wanted = 2 * perWriter - bodies.count
+                    let batch = try await EventStreamClient.connect(port: port, headers: ["Cookie": browser.cookieHeader,
+                                                                                          "Last-Event-ID": lastId]) { reader in
+                        var got: [ReceivedEvent] = [], messages = 0
+                        // Drop the connection every few messages, and stop once all have arrived.
+                        while messages < min(1 + round % 9, wanted), let event = try await reader.next() {
+                            got.append(event)
+                            if event.type == "message.created" { messages += 1 }
+                        }
+                        return got
+                    }
+                    for event in batch {
+                        lastId = event.id ?? lastId
+                        guard event.type == "message.created" else { continue }
+                        ids.append(Int64(event.id!)!)
+                        let html = try JSONDecoder().decode([String: AnyCodable].self, from: Data(event.data.utf8))["html"]?.string ?? ""
+                        bodies.append(String(html.firstMatch(of: /<div class="message-body">([^<]*)<\/div>/)!.1))
+                    }
+                }
+                #expect(ids == ids.sorted() && Set(ids).count == ids.count)
+                return bodies
+            }
+            let seenByA = try await collect(a), seenByB = try await collect(b)
+            try await writing.value
+            for seen in [seenByA, seenByB] {
+                #expect(seen.count == 2 * perWriter)
+                #expect(seen.filter { $0.hasPrefix("A-") } == (0..<perWriter).map { "A-\($0)" })
+                #expect(seen.filter { $0.hasPrefix("B-") } == (0..<perWriter).map { "B-\($0)" })
+            }
+            // The outsider's stream has no message events.
+            try await EventStreamClient.connect(port: port, headers: ["Cookie": outsider.cookieHeader, "Last-Event-ID": "\(start)"]) { reader in
+                try await Self.publishMarker(app, to: try await app.userId("out@example.com"))
+                while let event = try await reader.next() {
+                    #expect(event.type != "message.created")
+                    if event.data.contains("marker") { break }
+                }
+            }
+        }
+    }
+
+    static func publishMarker(_ app: TestSession, to user: Int64) async throws {
+        let outbox = app.database.outbox
+        try await app.database.writer.write { db in
+            try outbox.publish(OutgoingEvent(.userUpdated, to: .user(user), payload: ["marker": true]), in: db)
+        }
+    }
+}
+
+/// Just enough JSON decoding for assertions on string fields.
+struct AnyCodable: Decodable {
+    let string: String?
+
+    init(from decoder: any Decoder) throws {
+        string = try? decoder.singleValueContainer().decode(String.self)
+    }
+}
