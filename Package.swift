@@ -57,7 +57,8 @@ let package = Package(
         // Uploads: sniffing, policy, thumbnails, file store. Pure, tested against fixture files.
         .target(
             name: "Uploads",
-            dependencies: ["CMagic", "VipsShim"],
+            dependencies: ["CMagic", "VipsShim", .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .systemLibrary(name: "CMagic", pkgConfig: "libmagic", providers: [.apt(["libmagic-dev"])]),
