@@ -38,6 +38,27 @@ public final class ImageLibrary: Sendable {
         return ImageHeader(width: Int(width), height: Int(height), orientation: Int(orientation), loader: name)
     }
 
+    /// Reads the header of an image file; `nil` when libvips cannot load it.
+    public func header(ofFile url: URL) -> ImageHeader? {
+        var width: Int32 = 0, height: Int32 = 0, orientation: Int32 = 1
+        var loader = [CChar](repeating: 0, count: 64)
+        guard wsx_vips_header_file(url.path, &width, &height, &orientation, &loader, loader.count) == 0 else {
+            wsx_vips_error_clear()
+            return nil
+        }
+        let name = loader.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        return ImageHeader(width: Int(width), height: Int(height), orientation: Int(orientation), loader: name)
+    }
+
+    /// Writes a JPEG thumbnail (blocking: call it off the cooperative pool).
+    func writeThumbnail(of source: URL, to target: URL, width: Int, quality: Int) throws -> (width: Int, height: Int) {
+        var outWidth: Int32 = 0, outHeight: Int32 = 0
+        guard wsx_vips_thumbnail_file(source.path, target.path, Int32(width), Int32(quality), &outWidth, &outHeight) == 0 else {
+            throw ImageError.unreadable(Self.lastError())
+        }
+        return (Int(outWidth), Int(outHeight))
+    }
+
     static func lastError() -> String {
         let message = String(cString: wsx_vips_error())
         wsx_vips_error_clear()
@@ -46,6 +67,10 @@ public final class ImageLibrary: Sendable {
 }
 
 /// Why an image operation failed.
-public enum ImageError: Error {
+public enum ImageError: Error, Equatable {
     case unavailable(String)
+    /// Broken, truncated or not an image libvips may read (its message).
+    case unreadable(String)
+    /// More pixels than allowed: refused before decoding (decompression bombs).
+    case tooManyPixels(width: Int, height: Int)
 }

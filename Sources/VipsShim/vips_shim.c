@@ -4,6 +4,10 @@
 #include <string.h>
 #include <vips/vips.h>
 
+// Width, height, EXIF orientation and loader nickname ("VipsForeignLoadPngFile" -> "pngload").
+static int read_header(VipsImage *image, const char *name, int *width, int *height, int *orientation,
+                       char *loader, size_t loader_size);
+
 int wsx_vips_init(const char *argv0) {
     if (VIPS_INIT(argv0 ? argv0 : "wsx")) {
         return -1;
@@ -25,19 +29,7 @@ int wsx_vips_header(const void *buffer, size_t length, int *width, int *height, 
     if (image == NULL) {
         return -1;
     }
-    *width = vips_image_get_width(image);
-    *height = vips_image_get_height(image);
-    int value = 1;
-    if (vips_image_get_typeof(image, VIPS_META_ORIENTATION) != 0 &&
-        vips_image_get_int(image, VIPS_META_ORIENTATION, &value) != 0) {
-        value = 1;
-    }
-    *orientation = value;
-    if (loader != NULL && loader_size > 0) {
-        // The class name ("VipsForeignLoadPngBuffer") to its operation nickname ("pngload_buffer").
-        const char *nickname = vips_nickname_find(g_type_from_name(name));
-        snprintf(loader, loader_size, "%s", nickname ? nickname : name);
-    }
+    read_header(image, name, width, height, orientation, loader, loader_size);
     g_object_unref(image);
     return 0;
 }
@@ -54,6 +46,68 @@ int wsx_vips_thumbnail(const void *buffer, size_t length, int width, int quality
     char suffix[32];
     snprintf(suffix, sizeof suffix, ".jpg[Q=%d,strip]", quality);
     int failed = vips_image_write_to_buffer(thumbnail, suffix, out, out_length, NULL);
+    if (!failed) {
+        *out_width = vips_image_get_width(thumbnail);
+        *out_height = vips_image_get_height(thumbnail);
+    }
+    g_object_unref(thumbnail);
+    return failed ? -1 : 0;
+}
+
+static int read_header(VipsImage *image, const char *name, int *width, int *height, int *orientation,
+                       char *loader, size_t loader_size) {
+    *width = vips_image_get_width(image);
+    *height = vips_image_get_height(image);
+    int value = 1;
+    if (vips_image_get_typeof(image, VIPS_META_ORIENTATION) != 0 &&
+        vips_image_get_int(image, VIPS_META_ORIENTATION, &value) != 0) {
+        value = 1;
+    }
+    *orientation = value;
+    if (loader != NULL && loader_size > 0) {
+        const char *nickname = vips_nickname_find(g_type_from_name(name));
+        snprintf(loader, loader_size, "%s", nickname ? nickname : name);
+    }
+    return 0;
+}
+
+int wsx_vips_header_file(const char *path, int *width, int *height, int *orientation, char *loader, size_t loader_size) {
+    const char *name = vips_foreign_find_load(path);
+    if (name == NULL) {
+        return -1;
+    }
+    VipsImage *image = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    if (image == NULL) {
+        return -1;
+    }
+    read_header(image, name, width, height, orientation, loader, loader_size);
+    g_object_unref(image);
+    return 0;
+}
+
+int wsx_vips_thumbnail_file(const char *path, const char *out_path, int width, int quality,
+                            int *out_width, int *out_height) {
+    VipsImage *thumbnail = NULL;
+    if (vips_thumbnail(path, &thumbnail, width,
+                       "height", VIPS_MAX_COORD,
+                       "size", VIPS_SIZE_DOWN,
+                       "fail_on", VIPS_FAIL_ON_ERROR,
+                       NULL)) {
+        return -1;
+    }
+    VipsImage *srgb = NULL;
+    VipsInterpretation interpretation = vips_image_guess_interpretation(thumbnail);
+    if (interpretation != VIPS_INTERPRETATION_sRGB && interpretation != VIPS_INTERPRETATION_B_W) {
+        if (vips_colourspace(thumbnail, &srgb, VIPS_INTERPRETATION_sRGB, NULL)) {
+            g_object_unref(thumbnail);
+            return -1;
+        }
+        g_object_unref(thumbnail);
+        thumbnail = srgb;
+    }
+    char target[4096];
+    snprintf(target, sizeof target, "%s[Q=%d,strip]", out_path, quality);
+    int failed = vips_image_write_to_file(thumbnail, target, NULL);
     if (!failed) {
         *out_width = vips_image_get_width(thumbnail);
         *out_height = vips_image_get_height(thumbnail);

@@ -21,6 +21,15 @@ int wsx_vips_header(const void *buffer, size_t length, int *width, int *height, 
 int wsx_vips_thumbnail(const void *buffer, size_t length, int width, int quality,
                        void **out, size_t *out_length, int *out_width, int *out_height);
 
+/// Reads only the header of an image file (see `wsx_vips_header`).
+int wsx_vips_header_file(const char *path, int *width, int *height, int *orientation, char *loader, size_t loader_size);
+
+/// Writes a JPEG thumbnail of the image file at `path` to `out_path`: at most `width` pixels
+/// wide (never upscaled), shrink-on-load, auto-rotated, converted to sRGB, metadata stripped.
+/// `fail_on_error` makes truncated or corrupt input an error instead of grey pixels.
+int wsx_vips_thumbnail_file(const char *path, const char *out_path, int width, int quality,
+                            int *out_width, int *out_height);
+
 /// The last libvips error message of this thread (empty when none); cleared by `wsx_vips_error_clear`.
 const char *wsx_vips_error(void);
 void wsx_vips_error_clear(void);
