@@ -215,38 +215,97 @@
       event.preventDefault();
       composer.requestSubmit();
     });
+    // Files: picker, drag-and-drop onto the composer, or a pasted image; checked here before
+    // sending (the server checks again), sent with the text in one multipart request.
+    const fileInput = document.getElementById('composer-files');
+    const attachList = document.getElementById('attach-list');
+    const progress = document.getElementById('upload-progress');
+    const hint = attachList?.textContent || '';
+    const maxFiles = Number(composer.dataset.maxFiles) || 5;
+    const maxBytes = Number(composer.dataset.maxBytes) || 5 * 1024 * 1024;
+
+    function showError(text) {
+      error.textContent = text;
+      error.hidden = !text;
+      if (text) textarea.setAttribute('aria-invalid', 'true'); else textarea.removeAttribute('aria-invalid');
+    }
+
+    function chosenFiles() { return Array.from(fileInput?.files || []); }
+
+    function filesProblem(files) {
+      if (files.length > maxFiles) return composer.dataset.tooMany;
+      if (files.some((file) => file.size > maxBytes)) return composer.dataset.tooLarge;
+      return '';
+    }
+
+    function showChosen() {
+      const files = chosenFiles();
+      if (attachList) attachList.textContent = files.length ? files.map((file) => file.name).join(', ') : hint;
+      showError(filesProblem(files));
+    }
+
+    function addFiles(list) {
+      if (!fileInput || !list?.length) return;
+      const transfer = new DataTransfer();
+      for (const file of [...chosenFiles(), ...list]) transfer.items.add(file);
+      fileInput.files = transfer.files;
+      showChosen();
+    }
+
+    fileInput?.addEventListener('change', showChosen);
+    composer.addEventListener('dragover', (event) => { event.preventDefault(); composer.classList.add('dropping'); });
+    composer.addEventListener('dragleave', () => composer.classList.remove('dropping'));
+    composer.addEventListener('drop', (event) => {
+      event.preventDefault();
+      composer.classList.remove('dropping');
+      addFiles(event.dataTransfer?.files);
+    });
+    textarea.addEventListener('paste', (event) => {
+      const pasted = Array.from(event.clipboardData?.files || []).filter((file) => file.type.startsWith('image/'));
+      if (pasted.length) { event.preventDefault(); addFiles(pasted); }
+    });
+
     let sending = false;
-    composer.addEventListener('submit', async (event) => {
+    composer.addEventListener('submit', (event) => {
       event.preventDefault();
       if (sending) return;
-      const content = textarea.value;
-      if (!content.trim()) {
-        error.textContent = textarea.validationMessage || error.textContent;
+      const files = chosenFiles();
+      if (!textarea.value.trim() && !files.length) {
         textarea.reportValidity();
         return;
       }
+      const problem = filesProblem(files);
+      if (problem) { showError(problem); return; }
       sending = true;
-      try {
-        const response = await post(composer.action, { content });
-        const reply = await response.json().catch(() => ({}));
-        if (response.status === 201) {
+      const request = new XMLHttpRequest();
+      request.open('POST', composer.action);
+      request.setRequestHeader('Accept', 'application/json');
+      request.setRequestHeader('X-CSRF-Token', csrf());
+      if (progress && files.length) {
+        progress.value = 0;
+        progress.hidden = false;
+        request.upload.onprogress = (e) => { if (e.lengthComputable) progress.value = Math.round((e.loaded / e.total) * 100); };
+      }
+      request.onload = () => {
+        sending = false;
+        if (progress) progress.hidden = true;
+        let reply = {};
+        try { reply = JSON.parse(request.responseText); } catch (_) { /* not JSON */ }
+        if (request.status === 201) {
           textarea.value = '';
-          error.hidden = true;
-          textarea.removeAttribute('aria-invalid');
+          if (fileInput) fileInput.value = '';
+          showChosen();
+          showError('');
           if (!currentRoom) { location.assign(location.pathname); return; } // a DM's first message made the room
           insertMessage(reply.id, reply.html);
         } else if (reply.error) {
-          error.textContent = reply.error;
-          error.hidden = false;
-          textarea.setAttribute('aria-invalid', 'true');
+          showError(reply.error);
         } else {
           composer.submit();
         }
-      } catch (_) {
-        composer.submit();
-      } finally {
-        sending = false;
-      }
+      };
+      request.onerror = () => { sending = false; if (progress) progress.hidden = true; composer.submit(); };
+      request.send(new FormData(composer));
     });
   }
 

@@ -304,7 +304,7 @@ struct MessagingTests {
 
     static func publishMarker(_ app: TestSession, to user: Int64) async throws {
         let outbox = app.database.outbox
-        try await app.database.writer.write { db in
+        _ = try await app.database.writer.write { db in
             try outbox.publish(OutgoingEvent(.userUpdated, to: .user(user), payload: ["marker": true]), in: db)
         }
     }

@@ -243,6 +243,12 @@ public struct RoomPage: Sendable {
     public var contentError: String?
     /// The workspace owner may delete anyone's message.
     public var canModerate: Bool = false
+    /// Upload limits, for the script's checks before sending and the hint under the composer.
+    public var maxFiles: Int = 5
+    public var maxFileBytes: Int = 5 * 1024 * 1024
+    public var attachHint: String = ""
+    public var tooLargeText: String = ""
+    public var tooManyText: String = ""
 
     public init(workspaceId: Int64, roomId: Int64?, isChannel: Bool, title: String, description: String,
                 memberCountText: String, settingsURL: String?, isMember: Bool, joinURL: String?, messagesHtml: String,
@@ -282,9 +288,15 @@ public struct MessageView: Sendable {
     public var isEdited: Bool
     public var bodyHtml: String
     public var actionsHtml: String?
+    public var images: [AttachmentView]
+    public var documents: [AttachmentView]
+    public var hasBody: Bool
 
     public init(id: Int64, authorId: Int64, author: String, timestamp: String, timeText: String, isEdited: Bool,
-                bodyHtml: String, actionsHtml: String? = nil) {
+                bodyHtml: String, actionsHtml: String? = nil, attachments: [AttachmentView] = []) {
+        self.images = attachments.filter(\.isImage)
+        self.documents = attachments.filter { !$0.isImage }
+        self.hasBody = !bodyHtml.isEmpty
         self.id = id
         self.authorId = authorId
         self.author = author
@@ -294,6 +306,30 @@ public struct MessageView: Sendable {
         self.isEdited = isEdited
         self.bodyHtml = bodyHtml
         self.actionsHtml = actionsHtml
+    }
+}
+
+/// A file attached to a message: images as thumbnails that open the original, others as a card.
+public struct AttachmentView: Sendable {
+    public var url: String
+    public var thumbnailURL: String
+    public var name: String
+    public var sizeText: String
+    public var isImage: Bool
+    public var kindLabel: String
+    public var width: Int
+    public var height: Int
+
+    public init(url: String, thumbnailURL: String, name: String, sizeText: String, isImage: Bool, kindLabel: String,
+                width: Int, height: Int) {
+        self.url = url
+        self.thumbnailURL = thumbnailURL
+        self.name = name
+        self.sizeText = sizeText
+        self.isImage = isImage
+        self.kindLabel = kindLabel
+        self.width = width
+        self.height = height
     }
 }
 

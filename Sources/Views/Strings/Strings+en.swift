@@ -230,5 +230,16 @@ extension Strings {
         "dm_self_suffix": "(you)",
         "dm_last_message": "Last message",
         "dms_empty": "Start a DM from the member list.",
+        "error_file_too_large": "The file is too large. Each file can be at most {0}.",
+        "error_too_many_files": "You can attach at most {0} files at once.",
+        "error_file_type": "This type of file cannot be uploaded. Allowed types: {0}.",
+        "error_image_pixels": "The image is too large ({0} pixels). At most {1} megapixels are allowed.",
+        "error_image_broken": "The image cannot be read: the file is damaged or cut off.",
+        "attach_files": "Attach files",
+        "attach_hint": "Images, PDF, ZIP · up to {0} files, {1} each",
+        "upload_progress": "Uploading…",
+        "profile_photo": "Profile photo",
+        "cover_image": "Cover image",
+        "field_image": "Image",
     ]
 }

@@ -230,5 +230,16 @@ extension Strings {
         "dm_self_suffix": "(나)",
         "dm_last_message": "마지막 메시지",
         "dms_empty": "구성원 목록에서 DM을 시작하세요.",
+        "error_file_too_large": "파일이 너무 큽니다. 파일 하나는 {0}까지 올릴 수 있습니다.",
+        "error_too_many_files": "한 번에 파일을 {0}개까지 올릴 수 있습니다.",
+        "error_file_type": "이 형식의 파일은 올릴 수 없습니다. 허용되는 형식: {0}.",
+        "error_image_pixels": "이미지가 너무 큽니다 ({0} 픽셀). 최대 {1}메가픽셀까지 올릴 수 있습니다.",
+        "error_image_broken": "이미지를 읽을 수 없습니다. 파일이 손상되었거나 잘렸습니다.",
+        "attach_files": "파일 첨부",
+        "attach_hint": "이미지, PDF, ZIP · 최대 {0}개, 파일당 {1}",
+        "upload_progress": "올리는 중…",
+        "profile_photo": "프로필 사진",
+        "cover_image": "커버 이미지",
+        "field_image": "이미지",
     ]
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Uploads
 
 /// Everything `wsx-web serve` can be told, resolved from flags, `WSX_*` environment variables and
 /// defaults (in that order). Tests build one directly.
@@ -30,6 +31,8 @@ struct AppConfig: Sendable {
     /// How long events stay in the outbox for reconnecting clients to replay.
     var eventRetention: TimeInterval = 7 * 24 * 60 * 60
     var realtime = RealtimeHub.Settings()
+    /// Upload limits (`--max-files`, `--max-file-size`, `--max-image-pixels`).
+    var uploads = UploadPolicy()
     /// How often expired events and sessions are swept.
     var housekeepingInterval: Duration = .seconds(3600)
 }

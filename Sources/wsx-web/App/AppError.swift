@@ -8,6 +8,8 @@ struct AppError: Error, Sendable {
     let messageKey: String?
     /// Extra headers (`Retry-After`).
     var headers: HTTPFields = [:]
+    /// Values for the message's `{0}`, `{1}` placeholders.
+    var arguments: [String] = []
 
     static let notFound = AppError(status: .notFound, messageKey: nil)
     static let forbidden = AppError(status: .forbidden, messageKey: nil)
@@ -20,4 +22,8 @@ struct AppError: Error, Sendable {
 
     static func forbidden(_ messageKey: String) -> AppError { AppError(status: .forbidden, messageKey: messageKey) }
     static func notFound(_ messageKey: String) -> AppError { AppError(status: .notFound, messageKey: messageKey) }
+
+    static func status(_ code: Int, _ messageKey: String, _ arguments: String...) -> AppError {
+        AppError(status: .init(code: code), messageKey: messageKey, arguments: arguments)
+    }
 }

@@ -1,6 +1,7 @@
 import Assets
 import Foundation
 import Logging
+import Uploads
 import ServiceLifecycle
 import Views
 
@@ -16,6 +17,7 @@ struct AppServices: Sendable {
     let messages: MessageService
     let directRooms: DirectRooms
     let messageLists: MessageListRenderer
+    let files: FileService
     let sessions: SessionStore
     let throttle: LoginThrottle
     let cookies: CookiePolicy
@@ -53,11 +55,16 @@ struct AppServices: Sendable {
         messageLists = lists
         messages = MessageService(database: database, clock: clock, fragment: { lists.neutral($0) })
         directRooms = DirectRooms(database: database, clock: clock)
+        let receiver = UploadReceiver(policy: config.uploads, store: try FileStore(dataDirectory: config.dataDirectory),
+                                      sniffer: try ContentSniffer())
+        files = FileService(database: database, receiver: receiver,
+                            thumbnailer: Thumbnailer(library: try ImageLibrary(), policy: config.uploads), clock: clock,
+                            logger: logger)
     }
 
     /// The background services that run beside the HTTP server.
     var backgroundServices: [any Service] {
-        [hub, Housekeeper(events: events, sessions: sessions, retention: config.eventRetention,
+        [hub, Housekeeper(events: events, sessions: sessions, files: files, retention: config.eventRetention,
                           interval: config.housekeepingInterval, logger: logger)]
     }
 }

@@ -35,7 +35,10 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     router.add(middleware: SessionMiddleware(sessions: services.sessions, cookies: services.cookies,
                                              trustProxy: services.config.trustProxy))
     router.add(middleware: ErrorPageMiddleware(pages: services.pages))
-    router.add(middleware: CSRFMiddleware())
+    router.add(middleware: CSRFMiddleware(multipartPaths: { path in
+        path.wholeMatch(of: /\/w\/\d+\/(c|dm)\/\d+\/messages/) != nil || path == "/profile"
+            || path.wholeMatch(of: /\/w\/\d+(\/c\/\d+)?\/settings/) != nil
+    }))
 
     home.addRoutes(to: router)
     EventsController(hub: services.hub, log: services.events).addRoutes(to: router)
@@ -57,10 +60,12 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     ChannelsController(workspaces: services.workspaces, channels: services.channels, cookies: services.cookies,
                        pages: services.pages).addRoutes(to: signedIn)
     RoomsController(workspaces: services.workspaces, channels: services.channels, messages: services.messages,
-                    directRooms: services.directRooms, lists: services.messageLists, cookies: services.cookies,
+                    directRooms: services.directRooms, lists: services.messageLists, files: services.files,
+                    cookies: services.cookies,
                     pages: services.pages).addRoutes(to: signedIn)
     MessagesController(workspaces: services.workspaces, messages: services.messages, lists: services.messageLists,
                        cookies: services.cookies, pages: services.pages).addRoutes(to: signedIn)
+    FilesController(files: services.files).addRoutes(to: signedIn)
     AuditController(workspaces: services.workspaces, database: services.database, pages: services.pages)
         .addRoutes(to: signedIn)
     return router

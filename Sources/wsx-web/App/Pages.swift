@@ -25,12 +25,22 @@ struct Pages: Sendable {
     }
 
     /// The error page for `status` with a message in the visitor's language.
-    func error(status: HTTPResponse.Status, messageKey: String?, requestId: String?, request: Request,
-               visitor: Visitor, headers: HTTPFields = [:]) async -> Response {
+    func error(status: HTTPResponse.Status, messageKey: String?, arguments: [String] = [], requestId: String?,
+               request: Request, visitor: Visitor, headers: HTTPFields = [:]) async -> Response {
         let strings = visitor.strings
         let code = status.code
         let heading = strings.table["error_\(code)_title"] ?? status.reasonPhrase
-        let message = messageKey.map { strings[$0] } ?? strings.table["error_\(code)_body"] ?? status.reasonPhrase
+        var message = messageKey.map { strings[$0] } ?? strings.table["error_\(code)_body"] ?? status.reasonPhrase
+        for (index, argument) in arguments.enumerated() {
+            message = message.replacingOccurrences(of: "{\(index)}", with: argument)
+        }
+        // Scripts asked for JSON: the same message, in JSON.
+        if request.headers[.accept]?.hasPrefix("application/json") == true {
+            var fields = headers
+            fields[.contentType] = "application/json; charset=utf-8"
+            return Response(status: status, headers: fields,
+                            body: .init(byteBuffer: ByteBuffer(string: OutgoingEvent.json(["error": message]))))
+        }
         let page = ErrorPage(status: code, heading: heading, message: message, requestId: requestId)
         // The sidebar is a nicety here: an error page must render even when the database does not.
         let chrome = (try? await chrome(request, visitor, place: .elsewhere)) ?? bareChrome(request, visitor)

@@ -17,7 +17,7 @@ struct AuditController: Sendable {
         let access = try await context.workspaceAccess(workspaces)
         try access.requireOwner()
         let rows = try await database.writer.read { db in
-            try Row.fetchAll(db, sql: """
+            try AuditLine.fetchAll(db, sql: """
                 SELECT audit_log.created_at, audit_log.action, audit_log.detail,
                        actor.nickname AS actor, target.nickname AS target, rooms.name AS room
                 FROM audit_log
@@ -28,16 +28,28 @@ struct AuditController: Sendable {
                 """, arguments: [access.workspaceId])
         }
         let strings = context.strings
-        let entries = rows.map { row -> AuditRow in
-            let when: Date = row["created_at"]
-            let action: String = row["action"]
-            return AuditRow(timestamp: Timestamps.iso(when), timeText: Timestamps.utcText(when),
-                            actor: row["actor"] ?? "—", action: strings.table["audit_\(action)"] ?? action,
-                            target: (row["target"] as String?) ?? (row["room"] as String?) ?? "", detail: row["detail"])
+        let entries = rows.map { line in
+            AuditRow(timestamp: Timestamps.iso(line.createdAt), timeText: Timestamps.utcText(line.createdAt),
+                     actor: line.actor ?? "—", action: strings.table["audit_\(line.action)"] ?? line.action,
+                     target: line.target ?? line.room ?? "", detail: line.detail)
         }
         return try await pages.render(.audit, title: strings["audit_title"],
                                       page: AuditPage(workspaceId: access.workspaceId, entries: entries), request: request,
                                       context: context, place: .workspace(access.workspaceId))
+    }
+}
+
+/// One line of the log with the names it mentions.
+private struct AuditLine: Decodable, FetchableRecord, Sendable {
+    let createdAt: Date
+    let action: String
+    let detail: String
+    let actor: String?
+    let target: String?
+    let room: String?
+
+    enum CodingKeys: String, CodingKey {
+        case createdAt = "created_at", action, detail, actor, target, room
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import Uploads
 import Views
 
 /// A room's page and its messages, for channels (`/w/{wid}/c/{cid}`) and DMs
@@ -12,6 +13,7 @@ struct RoomsController: Sendable {
     let messages: MessageService
     let directRooms: DirectRooms
     let lists: MessageListRenderer
+    let files: FileService
     let cookies: CookiePolicy
     let pages: Pages
 
@@ -99,6 +101,11 @@ struct RoomsController: Sendable {
                             readURL: target.room == nil ? nil : target.path + "/read", content: content,
                             contentError: contentError)
         page.canModerate = target.access.isOwner
+        let policy = files.policy, limit = FileService.megabytes(policy.maximumFileBytes)
+        (page.maxFiles, page.maxFileBytes) = (policy.maximumFiles, policy.maximumFileBytes)
+        page.attachHint = strings.format("attach_hint", policy.maximumFiles, limit)
+        page.tooLargeText = strings.format("error_file_too_large", limit)
+        page.tooManyText = strings.format("error_too_many_files", policy.maximumFiles)
         let place: PagePlace = target.room.map { .room(workspace: target.access.workspaceId, room: $0.id!) }
             ?? .workspace(target.access.workspaceId)
         return try await pages.render(.room, title: target.title, page: page, request: request, context: context,
@@ -108,48 +115,66 @@ struct RoomsController: Sendable {
     // MARK: Posting
 
     @Sendable func postToChannel(_ request: Request, context: SignedInContext) async throws -> Response {
+        // Membership is checked before a byte of the body is read.
         let target = try await channelTarget(context)
         guard target.isMember, let room = target.room else { throw AppError.notFound }
-        return try await post(target, room, request, context)
+        let submission = try await readSubmission(request, context)
+        return try await post(target, { room }, submission, request, context)
     }
 
     @Sendable func postToDM(_ request: Request, context: SignedInContext) async throws -> Response {
         let target = try await dmTarget(context)
-        // Validate first: a refused first message must not leave an empty room behind.
-        let problems = Self.problems(context.form["content"] ?? "")
-        if !problems.isEmpty { return try await refuse(target, request, context, problems: problems) }
-        let room: Room
-        if let existing = target.room { room = existing } else { room = try await directRooms.open(target.access, with: try context.id("uid")) }
-        return try await post(target, room, request, context)
+        let submission = try await readSubmission(request, context)
+        let partner = try context.id("uid")
+        // The room is made only once the message is known to be acceptable.
+        return try await post(target, { [directRooms] in
+            if let existing = target.room { return existing }
+            return try await directRooms.open(target.access, with: partner)
+        }, submission, request, context)
     }
 
-    private func post(_ target: Target, _ room: Room, _ request: Request, _ context: SignedInContext) async throws -> Response {
-        let content = context.form["content"] ?? ""
+    /// What was posted: the text, and the files of a multipart form (streamed to disk).
+    struct Submission: Sendable {
+        let content: String
+        let upload: ReceivedForm?
+    }
+
+    private func readSubmission(_ request: Request, _ context: SignedInContext) async throws -> Submission {
+        guard FileService.isMultipart(request) else { return Submission(content: context.form["content"] ?? "", upload: nil) }
+        let form = try await files.receive(request, visitor: context.visitor, fileFields: ["files"])
+        return Submission(content: form["content"] ?? "", upload: form)
+    }
+
+    private func post(_ target: Target, _ room: @Sendable () async throws -> Room, _ submission: Submission,
+                      _ request: Request, _ context: SignedInContext) async throws -> Response {
+        let content = submission.content
+        let hasFiles = !(submission.upload?.files.isEmpty ?? true)
         do {
-            let row = try await messages.post(in: room, authorId: context.userId, text: content)
+            _ = try MessageService.checked(content, allowEmpty: hasFiles)
+        } catch let problems as FormProblems {
+            submission.upload?.discardTemporaries()
+            return try await refuse(target, request, context, problems: problems, content: content)
+        }
+        var prepared: [PreparedFile] = []
+        if let upload = submission.upload { prepared = try await files.prepare(upload) }
+        do {
+            let row = try await messages.post(in: try await room(), authorId: context.userId, text: content, files: prepared)
             if Self.wantsJSON(request) {
                 return Self.json(["id": .int(row.id), "html": .string(lists.neutral(row))], status: .created)
             }
             return Pages.redirect(to: "\(target.path)#m-\(row.id)")
         } catch let problems as FormProblems {
-            return try await refuse(target, request, context, problems: problems)
+            return try await refuse(target, request, context, problems: problems, content: content)
         }
     }
 
     private func refuse(_ target: Target, _ request: Request, _ context: SignedInContext,
-                        problems: FormProblems) async throws -> Response {
+                        problems: FormProblems, content: String) async throws -> Response {
         let message = FieldErrors(problems, context.strings).content ?? ""
         if Self.wantsJSON(request) {
             return Self.json(["error": .string(message)], status: .unprocessableContent)
         }
-        return try await show(target, request, context, content: context.form["content"] ?? "", contentError: message,
-                              status: .unprocessableContent)
-    }
-
-    static func problems(_ content: String) -> FormProblems {
-        do { _ = try MessageService.checked(content); return FormProblems() } catch let problems as FormProblems {
-            return problems
-        } catch { return FormProblems() }
+        return try await show(target, request, context, content: content, contentError: message, status: .unprocessableContent)
     }
 
     // MARK: Reading markers

@@ -45,7 +45,26 @@ struct MessageListRenderer: Sendable {
     private func view(_ row: MessageRow, actionsHtml: String?) -> MessageView {
         MessageView(id: row.id, authorId: row.authorId ?? 0, author: row.authorNickname ?? "—",
                     timestamp: Timestamps.iso(row.createdAt), timeText: Timestamps.utcText(row.createdAt),
-                    isEdited: row.editedAt != nil, bodyHtml: row.bodyHtml, actionsHtml: actionsHtml)
+                    isEdited: row.editedAt != nil, bodyHtml: row.bodyHtml, actionsHtml: actionsHtml,
+                    attachments: row.attachments.map(Self.attachment))
+    }
+
+    static func attachment(_ file: StoredFile) -> AttachmentView {
+        // Thumbnails are at most 360 px wide on the page; keep the image's proportions.
+        let width = min(file.width ?? 360, 360)
+        let height = file.width.map { w in Int((Double(file.height ?? w) * Double(width) / Double(max(w, 1))).rounded()) } ?? 240
+        return AttachmentView(url: file.url, thumbnailURL: file.thumbnailURL, name: file.originalName,
+                              sizeText: byteText(file.size), isImage: file.isImage && file.hasThumbnail,
+                              kindLabel: file.mime == "application/pdf" ? "PDF" : file.mime == "application/zip" ? "ZIP" : "FILE",
+                              width: width, height: height)
+    }
+
+    static func byteText(_ bytes: Int) -> String {
+        switch bytes {
+        case ..<1024: "\(bytes) B"
+        case ..<(1024 * 1024): String(format: "%.0f KB", Double(bytes) / 1024)
+        default: String(format: "%.1f MB", Double(bytes) / 1_048_576)
+        }
     }
 
     static func utcDay(_ date: Date) -> String {

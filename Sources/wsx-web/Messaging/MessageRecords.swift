@@ -31,6 +31,8 @@ struct MessageRow: Sendable, FetchableRecord, Decodable {
     let bodyHtml: String
     let createdAt: Date
     let editedAt: Date?
+    /// Its files, loaded separately (not a column).
+    var attachments: [StoredFile] = []
 
     enum CodingKeys: String, CodingKey {
         case id, roomId = "room_id", authorId = "author_id", authorNickname = "author_nickname", body

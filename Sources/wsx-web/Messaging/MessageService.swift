@@ -40,25 +40,28 @@ struct MessageService: Sendable {
                 try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM messages WHERE room_id = ? \(condition))",
                                   arguments: [roomId, cursor]) ?? false
             }
+            let page: MessagePage
             switch anchor {
             case .latest:
                 let rows = try fetch("", "DESC", nil, limit: size + 1)
-                return MessagePage(messages: rows.prefix(size).reversed(), hasOlder: rows.count > size, hasNewer: false)
+                page = MessagePage(messages: rows.prefix(size).reversed(), hasOlder: rows.count > size, hasNewer: false)
             case .before(let id):
                 let rows = try fetch("AND messages.id < ?", "DESC", id, limit: size + 1)
-                return MessagePage(messages: rows.prefix(size).reversed(), hasOlder: rows.count > size,
+                page = MessagePage(messages: rows.prefix(size).reversed(), hasOlder: rows.count > size,
                                    hasNewer: try exists("AND id >= ?", id))
             case .after(let id):
                 let rows = try fetch("AND messages.id > ?", "ASC", id, limit: size + 1)
-                return MessagePage(messages: Array(rows.prefix(size)), hasOlder: try exists("AND id <= ?", id),
+                page = MessagePage(messages: Array(rows.prefix(size)), hasOlder: try exists("AND id <= ?", id),
                                    hasNewer: rows.count > size)
             case .around(let id):
                 let half = size / 2
                 let older = try fetch("AND messages.id < ?", "DESC", id, limit: half + 1)
                 let newer = try fetch("AND messages.id >= ?", "ASC", id, limit: half + 1)
-                return MessagePage(messages: older.prefix(half).reversed() + newer.prefix(half),
+                page = MessagePage(messages: older.prefix(half).reversed() + newer.prefix(half),
                                    hasOlder: older.count > half, hasNewer: newer.count > half)
             }
+            return MessagePage(messages: try Self.withAttachments(db, page.messages), hasOlder: page.hasOlder,
+                               hasNewer: page.hasNewer)
         }
     }
 
@@ -90,14 +93,19 @@ struct MessageService: Sendable {
 
     // MARK: Writing
 
-    /// Posts a message. Throws `FormProblems` for empty or over-long text; nothing is stored then.
-    func post(in room: Room, authorId: Int64, text rawText: String) async throws -> MessageRow {
-        let text = try Self.checked(rawText)
+    /// Posts a message with up to five prepared files. Throws `FormProblems` for over-long text,
+    /// or empty text without files; nothing is stored then.
+    func post(in room: Room, authorId: Int64, text rawText: String, files: [PreparedFile] = []) async throws -> MessageRow {
+        let text = try Self.checked(rawText, allowEmpty: !files.isEmpty)
         let now = clock.now(), outbox = database.outbox, fragment = self.fragment
         return try await database.writer.write { db in
             let rendered = MessageText.render(text, members: try Self.nicknames(db, workspaceId: room.workspaceId))
             let message = try Message(id: nil, roomId: room.id!, authorId: authorId, body: text, bodyHtml: rendered.html,
                                       createdAt: now, editedAt: nil).inserted(db)
+            for (position, file) in try FileService.insert(db, files, uploader: authorId, at: now).enumerated() {
+                try db.execute(sql: "INSERT INTO message_files (message_id, file_id, position) VALUES (?, ?, ?)",
+                               arguments: [message.id!, file.id!, position])
+            }
             // Writing is reading: the author's marker moves past their own message.
             try db.execute(sql: """
                 UPDATE room_members SET last_read_message_id = ? WHERE room_id = ? AND user_id = ? AND last_read_message_id < ?
@@ -172,9 +180,9 @@ struct MessageService: Sendable {
 
     // MARK: Helpers
 
-    static func checked(_ raw: String) throws -> String {
+    static func checked(_ raw: String, allowEmpty: Bool = false) throws -> String {
         let text = MessageText.clean(raw)
-        if text.isEmpty { throw FormProblems([.content: "error_message_empty"]) }
+        if text.isEmpty, !allowEmpty { throw FormProblems([.content: "error_message_empty"]) }
         if text.count > MessageText.maximumLength { throw FormProblems([.content: "error_message_long"]) }
         return text
     }
@@ -183,7 +191,16 @@ struct MessageService: Sendable {
         guard let row = try MessageRow.fetchOne(db, sql: """
             SELECT \(MessageRow.columns) FROM messages LEFT JOIN users ON users.id = messages.author_id WHERE messages.id = ?
             """, arguments: [id]) else { throw AppError.notFound }
-        return row
+        return try withAttachments(db, [row])[0]
+    }
+
+    static func withAttachments(_ db: Database, _ rows: [MessageRow]) throws -> [MessageRow] {
+        let files = try FileService.attachments(db, messageIds: rows.map(\.id))
+        return rows.map { row in
+            var row = row
+            row.attachments = files[row.id] ?? []
+            return row
+        }
     }
 
     static func visibleMessage(_ db: Database, id: Int64, _ access: WorkspaceAccess) throws -> (Message, Room) {

@@ -16,6 +16,10 @@ struct CSRFMiddleware: RouterMiddleware {
     static let maximumFormBytes = 1 << 20
 
     var exemptPaths: Set<String> = []
+    /// Routes that read multipart forms themselves (uploads): their token is checked by the
+    /// upload reader, from the header or the form's leading `_csrf` field, before any file is
+    /// kept. Any other route refuses multipart bodies.
+    var multipartPaths: @Sendable (String) -> Bool = { _ in false }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard ![.get, .head, .options].contains(request.method), !exemptPaths.contains(request.uri.path) else {
@@ -23,6 +27,10 @@ struct CSRFMiddleware: RouterMiddleware {
         }
         var request = request
         var context = context
+        if request.headers[.contentType]?.lowercased().hasPrefix("multipart/form-data") == true {
+            guard multipartPaths(request.uri.path) else { throw AppError(status: .unsupportedMediaType, messageKey: nil) }
+            return try await next(request, context)
+        }
         if request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true {
             let body: ByteBuffer
             do {

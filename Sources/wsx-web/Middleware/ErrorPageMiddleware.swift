@@ -18,8 +18,8 @@ struct ErrorPageMiddleware: RouterMiddleware {
                 let next = request.uri.query.map { "\(request.uri.path)?\($0)" } ?? request.uri.path
                 return Pages.redirect(to: "/login?next=" + (next.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "/"))
             }
-            return await pages.error(status: error.status, messageKey: error.messageKey, requestId: nil, request: request,
-                               visitor: context.visitor, headers: error.headers)
+            return await pages.error(status: error.status, messageKey: error.messageKey, arguments: error.arguments,
+                                     requestId: nil, request: request, visitor: context.visitor, headers: error.headers)
         } catch let error as any HTTPResponseError where error.status != .internalServerError {
             // Hummingbird's own refusals (unknown route, body too large) keep their status.
             return await pages.error(status: error.status, messageKey: nil, requestId: nil, request: request,

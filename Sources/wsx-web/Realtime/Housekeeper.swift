@@ -6,6 +6,7 @@ import ServiceLifecycle
 struct Housekeeper: Service {
     let events: EventLog
     let sessions: SessionStore
+    let files: FileService
     /// How long events are kept for replay (`--event-retention`).
     let retention: TimeInterval
     let interval: Duration
@@ -25,8 +26,10 @@ struct Housekeeper: Service {
         do {
             let events = try await events.prune(olderThan: retention)
             let sessions = try await sessions.pruneExpired()
-            if events + sessions > 0 {
-                logger.info("housekeeping", metadata: ["events_pruned": "\(events)", "sessions_pruned": "\(sessions)"])
+            let files = try await files.collectGarbage()
+            if events + sessions + files > 0 {
+                logger.info("housekeeping", metadata: ["events_pruned": "\(events)", "sessions_pruned": "\(sessions)",
+                                                       "files_removed": "\(files)"])
             }
         } catch {
             logger.error("housekeeping failed", metadata: ["error": "\(String(reflecting: error))"])

@@ -170,6 +170,36 @@ extension AppDatabase {
                 CREATE INDEX messages_by_author ON messages(author_id);
                 """)
         }
+        // 005: uploaded files. A row per upload (its original name, sniffed type, size, image
+        // size); the bytes live on disk under their SHA-256, stored once however often they are
+        // uploaded. Messages hold up to five; people, workspaces and channels hold a picture.
+        migrator.registerMigration("005-files") { db in
+            try db.execute(sql: """
+                CREATE TABLE files (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    sha256 TEXT NOT NULL,
+                    mime TEXT NOT NULL,
+                    size INTEGER NOT NULL,
+                    original_name TEXT NOT NULL,
+                    width INTEGER,
+                    height INTEGER,
+                    has_thumbnail INTEGER NOT NULL DEFAULT 0,
+                    uploader_id INTEGER REFERENCES users(id) ON DELETE SET NULL,
+                    created_at DATETIME NOT NULL
+                );
+                CREATE INDEX files_by_hash ON files(sha256);
+                CREATE TABLE message_files (
+                    message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+                    file_id INTEGER NOT NULL REFERENCES files(id),
+                    position INTEGER NOT NULL,
+                    PRIMARY KEY (message_id, file_id)
+                );
+                CREATE INDEX message_files_by_file ON message_files(file_id);
+                ALTER TABLE users ADD COLUMN avatar_file_id INTEGER REFERENCES files(id) ON DELETE SET NULL;
+                ALTER TABLE workspaces ADD COLUMN cover_file_id INTEGER REFERENCES files(id) ON DELETE SET NULL;
+                ALTER TABLE rooms ADD COLUMN cover_file_id INTEGER REFERENCES files(id) ON DELETE SET NULL;
+                """)
+        }
         return migrator
     }
 }

@@ -111,3 +111,49 @@ extension TestResponse {
 
     var location: String? { headers[.location] }
 }
+
+extension TestBrowser {
+    /// A file for a multipart form.
+    struct Upload {
+        var field = "files"
+        var filename: String
+        var data: Data
+        var contentType = "application/octet-stream"
+    }
+
+    /// Posts a multipart form as a browser would: the CSRF field first, then fields, then files.
+    @discardableResult
+    func postMultipart(_ uri: String, _ fields: [(String, String)] = [], files: [Upload] = [], csrf: CSRF = .fromLastPage,
+                       headers: HTTPFields = [:]) async throws -> TestResponse {
+        let boundary = "----wsxTest\(UUID().uuidString.prefix(8))"
+        var body = Data()
+        var allFields = fields
+        switch csrf {
+        case .fromLastPage:
+            if csrfToken == nil { try await get("/login") }
+            allFields.insert(("_csrf", csrfToken ?? ""), at: 0)
+        case .value(let token): allFields.insert(("_csrf", token), at: 0)
+        case .none: break
+        }
+        for (name, value) in allFields {
+            body += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
+        }
+        for file in files {
+            body += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.field)\"; filename=\"\(file.filename)\"\r\nContent-Type: \(file.contentType)\r\n\r\n".utf8)
+            body += file.data + Data("\r\n".utf8)
+        }
+        body += Data("--\(boundary)--\r\n".utf8)
+        var headers = headers
+        headers[.contentType] = "multipart/form-data; boundary=\(boundary)"
+        return try await send(uri, method: .post, headers: headers, body: ByteBuffer(bytes: body))
+    }
+}
+
+/// The committed fixture files in `Tests/Fixtures`.
+enum Fixture {
+    static func data(_ name: String) -> Data {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return (try? Data(contentsOf: url.appendingPathComponent("Fixtures/\(name)"))) ?? Data()
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Hummingbird
+import Uploads
+
+/// `/files/{fid}/{name}` and `/files/{fid}/thumb`: downloads for the people who may see a file
+/// (everyone else gets a 404). Served with our sniffed type (and `nosniff`, added to every
+/// response), `attachment` for everything but images, an ETag from the hash, private caching
+/// and byte ranges.
+struct FilesController: Sendable {
+    let files: FileService
+
+    func addRoutes(to group: RouterGroup<SignedInContext>) {
+        group.get("/files/{fid}/thumb", use: thumbnail)
+        group.get("/files/{fid}/{name}", use: original)
+    }
+
+    @Sendable func original(_ request: Request, context: SignedInContext) async throws -> Response {
+        let file = try await files.accessible(fileId: try context.id("fid"), userId: context.userId)
+        return try await serve(path: files.store.original(file.sha256).path, size: file.size, type: file.mime,
+                               etag: file.sha256, disposition: DownloadHeaders.contentDisposition(file.originalName, inline: file.isImage),
+                               request: request, context: context)
+    }
+
+    @Sendable func thumbnail(_ request: Request, context: SignedInContext) async throws -> Response {
+        let file = try await files.accessible(fileId: try context.id("fid"), userId: context.userId)
+        guard file.hasThumbnail else { throw AppError.notFound }
+        let path = files.store.thumbnail(file.sha256).path
+        let size = ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int) ?? 0
+        guard size > 0 else { throw AppError.notFound }
+        return try await serve(path: path, size: size, type: "image/jpeg", etag: file.sha256 + "-t",
+                               disposition: DownloadHeaders.contentDisposition(file.originalName + ".jpg", inline: true),
+                               request: request, context: context)
+    }
+
+    private func serve(path: String, size: Int, type: String, etag: String, disposition: String, request: Request,
+                       context: SignedInContext) async throws -> Response {
+        let quoted = "\"\(etag)\""
+        var headers: HTTPFields = [
+            .contentType: type, .eTag: quoted, .cacheControl: "private, max-age=86400", .acceptRanges: "bytes",
+            .contentDisposition: disposition,
+        ]
+        if request.headers[.ifNoneMatch] == quoted { return Response(status: .notModified, headers: headers) }
+        let fileIO = FileIO()
+        switch DownloadHeaders.range(request.headers[.range], size: size) {
+        case .whole:
+            headers[.contentLength] = String(size)
+            return Response(status: .ok, headers: headers, body: try await fileIO.loadFile(path: path, context: context))
+        case .partial(let range):
+            headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(size)"
+            headers[.contentLength] = String(range.count)
+            return Response(status: .partialContent, headers: headers,
+                            body: try await fileIO.loadFile(path: path, range: range, context: context))
+        case .unsatisfiable:
+            return Response(status: .rangeNotSatisfiable, headers: [.contentRange: "bytes */\(size)"])
+        }
+    }
+}

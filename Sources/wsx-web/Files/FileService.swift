@@ -1,0 +1,168 @@
+import Foundation
+import GRDB
+import Hummingbird
+import Logging
+import Uploads
+
+/// Uploads as the app uses them: receiving a multipart request (CSRF checked before any file is
+/// kept, length refused before reading), preparing files (thumbnails, bytes into the store),
+/// finding what a person may download, and removing what nothing refers to any more.
+struct FileService: Sendable {
+    let database: AppDatabase
+    let receiver: UploadReceiver
+    let thumbnailer: Thumbnailer
+    let clock: WallClock
+    let logger: Logger
+
+    var store: FileStore { receiver.store }
+    var policy: UploadPolicy { receiver.policy }
+
+    /// Whether a request carries a multipart form.
+    static func isMultipart(_ request: Request) -> Bool {
+        request.headers[.contentType]?.lowercased().hasPrefix("multipart/form-data") == true
+    }
+
+    /// Reads a multipart form. Refuses by `Content-Length` before reading anything; checks the
+    /// CSRF token (header or the form's leading `_csrf` field) before keeping any file.
+    func receive(_ request: Request, visitor: Visitor, fileFields: Set<String>) async throws -> ReceivedForm {
+        guard let boundary = request.headers[.contentType].flatMap(MultipartParser.boundary(fromContentType:)) else {
+            throw AppError.badRequest
+        }
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > policy.maximumRequestBytes {
+            throw Self.refusal(UploadError.tooLarge(limit: policy.maximumFileBytes), policy: policy)
+        }
+        let expected = visitor.csrfToken
+        let headerToken = request.headers[CSRFMiddleware.headerName]
+        do {
+            return try await receiver.receive(request.body, boundary: boundary, fileFields: fileFields) { field in
+                guard !expected.isEmpty, let offered = headerToken ?? field else { return false }
+                return SecretToken.constantTimeEquals(offered, expected)
+            }
+        } catch let error as UploadError {
+            throw Self.refusal(error, policy: policy)
+        }
+    }
+
+    /// Makes thumbnails of images (refusing bombs and broken images) and moves the bytes into the
+    /// store. On a refusal every received file is discarded.
+    func prepare(_ form: ReceivedForm) async throws -> [PreparedFile] {
+        var prepared: [PreparedFile] = []
+        do {
+            for file in form.files {
+                var width: Int?, height: Int?, hasThumbnail = false
+                if file.kind == .image {
+                    let target = store.thumbnail(file.sha256)
+                    let made = try await thumbnailer.makeThumbnail(of: file.temporaryURL, to: target)
+                    (width, height) = made.image
+                    hasThumbnail = true
+                }
+                prepared.append(PreparedFile(received: file, width: width, height: height, hasThumbnail: hasThumbnail))
+            }
+            for file in form.files { try store.adopt(file.temporaryURL, sha256: file.sha256) }
+            return prepared
+        } catch {
+            form.discardTemporaries()
+            for file in prepared where !FileManager.default.fileExists(atPath: store.original(file.received.sha256).path) {
+                try? FileManager.default.removeItem(at: store.thumbnail(file.received.sha256))
+            }
+            if let error = error as? ImageError { throw Self.refusal(error, policy: policy) }
+            throw error
+        }
+    }
+
+    /// Stores the rows of prepared files inside the caller's transaction.
+    static func insert(_ db: Database, _ files: [PreparedFile], uploader: Int64, at now: Date) throws -> [StoredFile] {
+        try files.map { try $0.record(uploader: uploader, at: now).inserted(db) }
+    }
+
+    /// The files of each message, in the order they were attached.
+    static func attachments(_ db: Database, messageIds: [Int64]) throws -> [Int64: [StoredFile]] {
+        guard !messageIds.isEmpty else { return [:] }
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT message_files.message_id, files.* FROM message_files JOIN files ON files.id = message_files.file_id
+            WHERE message_files.message_id IN (\(databaseQuestionMarks(count: messageIds.count)))
+            ORDER BY message_files.message_id, message_files.position
+            """, arguments: StatementArguments(messageIds))
+        var result: [Int64: [StoredFile]] = [:]
+        for row in rows { result[row["message_id"], default: []].append(try StoredFile(row: row)) }
+        return result
+    }
+
+    /// The file, if `userId` may download it: they uploaded it, or it is in a message of a room
+    /// they are in, or it pictures a workspace, room or person of a workspace they share.
+    func accessible(fileId: Int64, userId: Int64) async throws -> StoredFile {
+        try await database.writer.read { db in
+            guard let file = try StoredFile.fetchOne(db, key: fileId) else { throw AppError.notFound }
+            if file.uploaderId == userId { return file }
+            let allowed = try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (
+                    SELECT 1 FROM message_files JOIN messages ON messages.id = message_files.message_id
+                    JOIN room_members ON room_members.room_id = messages.room_id
+                    WHERE message_files.file_id = ?1 AND room_members.user_id = ?2)
+                OR EXISTS (
+                    SELECT 1 FROM workspaces JOIN workspace_members ON workspace_members.workspace_id = workspaces.id
+                    WHERE workspaces.cover_file_id = ?1 AND workspace_members.user_id = ?2)
+                OR EXISTS (
+                    SELECT 1 FROM rooms JOIN workspace_members ON workspace_members.workspace_id = rooms.workspace_id
+                    WHERE rooms.cover_file_id = ?1 AND rooms.kind = 'channel' AND workspace_members.user_id = ?2)
+                OR EXISTS (
+                    SELECT 1 FROM users JOIN workspace_members AS theirs ON theirs.user_id = users.id
+                    JOIN workspace_members AS mine ON mine.workspace_id = theirs.workspace_id
+                    WHERE users.avatar_file_id = ?1 AND mine.user_id = ?2)
+                """, arguments: [fileId, userId]) ?? false
+            guard allowed else { throw AppError.notFound }
+            return file
+        }
+    }
+
+    /// Deletes rows nothing refers to, then the bytes of hashes no row has. Safe to run at any
+    /// time and again after a crash: it only looks at what the database and the disk hold now.
+    /// Bytes written in the last minutes are spared (an upload may be between its move and commit).
+    @discardableResult
+    func collectGarbage() async throws -> Int {
+        let remaining = try await database.writer.write { db -> Set<String> in
+            try db.execute(sql: """
+                DELETE FROM files WHERE id NOT IN (SELECT file_id FROM message_files)
+                  AND id NOT IN (SELECT avatar_file_id FROM users WHERE avatar_file_id IS NOT NULL)
+                  AND id NOT IN (SELECT cover_file_id FROM workspaces WHERE cover_file_id IS NOT NULL)
+                  AND id NOT IN (SELECT cover_file_id FROM rooms WHERE cover_file_id IS NOT NULL)
+                """)
+            return Set(try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM files"))
+        }
+        var removed = 0
+        let cutoff = clock.now().addingTimeInterval(-600)
+        for hash in store.storedHashes().subtracting(remaining) {
+            let path = store.original(hash).path
+            let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? .distantPast
+            guard modified < cutoff else { continue }
+            store.remove(hash)
+            removed += 1
+        }
+        store.removeStaleTemporaries(olderThan: 3600)
+        return removed
+    }
+
+    /// An upload refusal as the page (or JSON) people see.
+    static func refusal(_ error: UploadError, policy: UploadPolicy) -> AppError {
+        switch error {
+        case .tooLarge(let limit): .status(413, "error_file_too_large", Self.megabytes(limit))
+        case .tooManyFiles(let limit): .status(413, "error_too_many_files", String(limit))
+        case .unsupportedType: .status(415, "error_file_type", UploadPolicy.allowedDescription)
+        case .forbidden: .csrfRejected
+        case .malformed: .badRequest
+        }
+    }
+
+    static func refusal(_ error: ImageError, policy: UploadPolicy) -> AppError {
+        switch error {
+        case .tooManyPixels(let width, let height):
+            .status(422, "error_image_pixels", "\(width)×\(height)", String(policy.maximumPixels / 1_000_000))
+        case .unreadable, .unavailable:
+            .status(422, "error_image_broken")
+        }
+    }
+
+    static func megabytes(_ bytes: Int) -> String {
+        bytes % (1024 * 1024) == 0 ? "\(bytes / (1024 * 1024)) MB" : String(format: "%.1f MB", Double(bytes) / 1_048_576)
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import GRDB
+import Uploads
+
+/// A row of `files`: one upload; its bytes are on disk under `sha256`.
+struct StoredFile: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "files"
+
+    var id: Int64?
+    var sha256: String
+    var mime: String
+    var size: Int
+    var originalName: String
+    var width: Int?
+    var height: Int?
+    var hasThumbnail: Bool
+    var uploaderId: Int64?
+    var createdAt: Date
+
+    enum CodingKeys: String, CodingKey, ColumnExpression {
+        case id, sha256, mime, size, originalName = "original_name", width, height, hasThumbnail = "has_thumbnail"
+        case uploaderId = "uploader_id", createdAt = "created_at"
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+    var isImage: Bool { mime.hasPrefix("image/") }
+
+    /// Where it downloads from, ending in its name so saved files keep it.
+    var url: String {
+        let name = originalName.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))) ?? "file"
+        return "/files/\(id!)/\(name)"
+    }
+
+    var thumbnailURL: String { "/files/\(id!)/thumb" }
+}
+
+/// A received upload made ready to store: its thumbnail made (images) and its bytes in place.
+struct PreparedFile: Sendable {
+    let received: ReceivedFile
+    let width: Int?
+    let height: Int?
+    let hasThumbnail: Bool
+
+    func record(uploader: Int64, at now: Date) -> StoredFile {
+        StoredFile(id: nil, sha256: received.sha256, mime: received.mimeType, size: received.size,
+                   originalName: received.name, width: width, height: height, hasThumbnail: hasThumbnail,
+                   uploaderId: uploader, createdAt: now)
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import GRDB
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+@testable import wsx_web
+
+@Suite("Uploads and downloads")
+struct UploadTests {
+    static func room(_ app: TestSession) async throws -> (a: TestBrowser, b: TestBrowser, path: String, wid: Int64) {
+        let (a, b, wid, general) = try await MessagingTests.team(app)
+        let path = "/w/\(wid)/c/\(general)"
+        try await a.get(path)
+        return (a, b, path, wid)
+    }
+
+    static func diskFiles(_ app: TestSession, _ folder: String) -> [String] {
+        let root = URL(fileURLWithPath: app.services.config.dataDirectory).appendingPathComponent(folder)
+        let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
+        var names: [String] = []
+        while let url = walker?.nextObject() as? URL {
+            if (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true { names.append(url.lastPathComponent) }
+        }
+        return names.sorted()
+    }
+
+    @Test("an image and a Korean-named PDF attach to a message; the image gets an upright thumbnail; downloads are safe")
+    func attachAndDownload() async throws {
+        try await TestApp().run { app in
+            let (a, b, path, _) = try await Self.room(app)
+            let decomposedName = "\u{1112}\u{116C}\u{110B}\u{1174}\u{1105}\u{1169}\u{11A8}.pdf"   // 회의록.pdf in NFD, as macOS sends
+            let response = try await a.postMultipart(path + "/messages", [("content", "사진과 회의록")], files: [
+                .init(filename: "photo.jpg", data: Fixture.data("photo.jpg"), contentType: "image/jpeg"),
+                .init(filename: decomposedName, data: Fixture.data("doc.pdf"), contentType: "application/pdf"),
+            ])
+            #expect(response.status == .seeOther)
+            let files = try await app.database.writer.read { db in try StoredFile.order(Column("id")).fetchAll(db) }
+            #expect(files.map(\.originalName) == ["photo.jpg", "회의록.pdf"])
+            #expect(files.map(\.mime) == ["image/jpeg", "application/pdf"])
+            #expect(files[0].width == 400 && files[0].height == 600)   // EXIF orientation 6: shown portrait
+            #expect(Self.diskFiles(app, "files").count == 2)
+            #expect(Self.diskFiles(app, "thumbs").count == 1)
+            #expect(Self.diskFiles(app, "tmp").isEmpty)
+
+            let page = try await b.get(path)
+            #expect(page.text.contains(#"<img class="thumbnail" src="/files/\#(files[0].id!)/thumb""#))
+            #expect(page.text.contains(#"<span class="file-name">회의록.pdf</span>"#))
+
+            let pdf = try await b.get(files[1].url)
+            #expect(pdf.status == .ok)
+            #expect(pdf.headers[.contentType] == "application/pdf")
+            #expect(pdf.headers[.xContentTypeOptions] == "nosniff")
+            #expect(pdf.headers[.contentDisposition] == "attachment; filename=\"___.pdf\"; filename*=UTF-8''%ED%9A%8C%EC%9D%98%EB%A1%9D.pdf")
+            #expect(pdf.headers[.cacheControl]?.hasPrefix("private") == true)
+            #expect(Data(buffer: pdf.body) == Fixture.data("doc.pdf"))
+            let etag = try #require(pdf.headers[.eTag])
+            #expect(try await b.get(files[1].url, headers: [.ifNoneMatch: etag]).status == .notModified)
+            let part = try await b.get(files[1].url, headers: [.range: "bytes=0-7"])
+            #expect(part.status == .partialContent)
+            #expect(part.text == "%PDF-1.4")
+            #expect(part.headers[.contentRange] == "bytes 0-7/\(files[1].size)")
+
+            let image = try await b.get(files[0].url)
+            #expect(image.headers[.contentDisposition]?.hasPrefix("inline;") == true)
+            let thumbnail = try await b.get(files[0].thumbnailURL)
+            #expect(thumbnail.headers[.contentType] == "image/jpeg")
+            #expect(Data(buffer: thumbnail.body).range(of: Data("WSXTestCam".utf8)) == nil)   // metadata stripped
+        }
+    }
+
+    @Test("the bytes decide: HTML named .jpg, SVG with script or an empty file is a 415 naming the allowed types, nothing kept",
+          arguments: [("evil.jpg", "evil.jpg"), ("script.svg", "pic.png"), ("", "empty.jpg")])
+    func refusedTypes(fixture: String, name: String) async throws {
+        try await TestApp().run { app in
+            let (a, _, path, _) = try await Self.room(app)
+            let response = try await a.postMultipart(path + "/messages", [("content", "look")], files: [
+                .init(filename: "fine.png", data: Fixture.data("image.png"), contentType: "image/png"),
+                .init(filename: name, data: fixture.isEmpty ? Data() : Fixture.data(fixture), contentType: "image/jpeg"),
+            ])
+            #expect(response.status == .unsupportedMediaType)
+            #expect(response.text.contains("JPEG, PNG, GIF, WebP, PDF, ZIP"))
+            #expect(try await app.count("SELECT COUNT(*) FROM messages") == 0)
+            #expect(try await app.count("SELECT COUNT(*) FROM files") == 0)
+            #expect(Self.diskFiles(app, "files").isEmpty && Self.diskFiles(app, "tmp").isEmpty)
+        }
+    }
+
+    @Test("too large by Content-Length is refused before reading; too many files is refused; nothing kept")
+    func sizeLimits() async throws {
+        try await TestApp { $0.uploads.maximumFileBytes = 10_000; $0.uploads.maximumFiles = 2 }.run { app in
+            let (a, _, path, _) = try await Self.room(app)
+            let big = try await a.postMultipart(path + "/messages", [("content", "big")], files: [
+                .init(filename: "p.pdf", data: Fixture.data("doc.pdf") + Data(repeating: 32, count: 80_000)),
+            ])
+            #expect(big.status == .contentTooLarge)
+            #expect(big.text.contains("Each file can be at most"))
+            let many = try await a.postMultipart(path + "/messages", [("content", "many")], files: Array(
+                repeating: .init(filename: "i.png", data: Fixture.data("image.png")), count: 3))
+            #expect(many.status == .contentTooLarge)
+            #expect(many.text.contains("at most 2 files"))
+            // Just over the per-file limit but within the request limit: stopped while streaming.
+            let streamed = try await a.postMultipart(path + "/messages", [("content", "x")], files: [
+                .init(filename: "p.pdf", data: Fixture.data("doc.pdf") + Data(repeating: 32, count: 12_000)),
+            ])
+            #expect(streamed.status == .contentTooLarge)
+            #expect(try await app.count("SELECT COUNT(*) FROM messages") == 0)
+            #expect(Self.diskFiles(app, "files").isEmpty && Self.diskFiles(app, "tmp").isEmpty)
+        }
+    }
+
+    @Test("an upload larger than the server's body-collection limit streams through")
+    func largerThanCollectionLimit() async throws {
+        try await TestApp { $0.uploads.maximumFileBytes = 4 * 1024 * 1024 }.run { app in
+            let (a, _, path, _) = try await Self.room(app)
+            let data = Fixture.data("doc.pdf") + Data(repeating: 10, count: 3 * 1024 * 1024)
+            let response = try await a.postMultipart(path + "/messages", [], files: [.init(filename: "big.pdf", data: data)])
+            #expect(response.status == .seeOther)
+            #expect(try await app.count("SELECT size FROM files") == data.count)
+        }
+    }
+
+    @Test("decompression bombs and truncated images get a clear 422, nothing kept", arguments: ["flood.png", "truncated.jpg"])
+    func hostileImages(name: String) async throws {
+        try await TestApp().run { app in
+            let (a, _, path, _) = try await Self.room(app)
+            let response = try await a.postMultipart(path + "/messages", [("content", "x")],
+                                                     files: [.init(filename: name, data: Fixture.data(name))])
+            #expect(response.status == .unprocessableContent)
+            #expect(response.text.contains(name == "flood.png" ? "100000×100000" : "cannot be read"))
+            #expect(try await app.count("SELECT COUNT(*) FROM files") == 0)
+            #expect(Self.diskFiles(app, "files").isEmpty && Self.diskFiles(app, "thumbs").isEmpty && Self.diskFiles(app, "tmp").isEmpty)
+        }
+    }
+
+    @Test("the same bytes uploaded twice are stored once; deleting the messages removes rows and bytes")
+    func dedupeAndCleanup() async throws {
+        try await TestApp().run { app in
+            let (a, _, path, wid) = try await Self.room(app)
+            for _ in 0..<2 {
+                try await a.postMultipart(path + "/messages", [("content", "again")],
+                                          files: [.init(filename: "i.png", data: Fixture.data("image.png"))])
+            }
+            #expect(try await app.count("SELECT COUNT(*) FROM files") == 2)
+            #expect(Self.diskFiles(app, "files").count == 1)
+            let ids = try await app.database.writer.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM messages") }
+            try await a.get(path)
+            for id in ids { try await a.post("/w/\(wid)/m/\(id)/delete", [("confirm", "yes")]) }
+            app.clock.advance(by: 3600)
+            try await app.services.files.collectGarbage()
+            #expect(try await app.count("SELECT COUNT(*) FROM files") == 0)
+            #expect(Self.diskFiles(app, "files").isEmpty && Self.diskFiles(app, "thumbs").isEmpty)
+        }
+    }
+
+    @Test("only people in the room may download: others get a 404")
+    func downloadAccess() async throws {
+        try await TestApp().run { app in
+            let (a, b, _, wid) = try await Self.room(app)
+            let cid = try await a.createChannel(in: wid, "secret")
+            try await a.get("/w/\(wid)/c/\(cid)")
+            try await a.postMultipart("/w/\(wid)/c/\(cid)/messages", [], files: [.init(filename: "d.pdf", data: Fixture.data("doc.pdf"))])
+            let file = try #require(try await app.database.writer.read { db in try StoredFile.fetchOne(db) })
+            #expect(try await a.get(file.url).status == .ok)
+            #expect(try await b.get(file.url).status == .notFound)   // in the workspace, not in the channel
+            let stranger = try await app.signedInBrowser(email: "s@example.com")
+            #expect(try await stranger.get(file.url).status == .notFound)
+            #expect(try await app.browser().get(file.url).status == .seeOther)   // signed out: to the login page
+            try await b.get("/w/\(wid)/channels")
+            try await b.post("/w/\(wid)/c/\(cid)/join")
+            #expect(try await b.get(file.url).status == .ok)
+        }
+    }
+
+    @Test("multipart without the CSRF token stores nothing; multipart to other routes is refused")
+    func multipartCSRF() async throws {
+        try await TestApp().run { app in
+            let (a, _, path, _) = try await Self.room(app)
+            let response = try await a.postMultipart(path + "/messages", [("content", "x")],
+                                                     files: [.init(filename: "i.png", data: Fixture.data("image.png"))], csrf: .none)
+            #expect(response.status == .forbidden)
+            let token = try #require(a.csrfToken)
+            #expect(try await a.postMultipart(path + "/messages", [("content", "via header")], csrf: .none,
+                                              headers: [CSRFMiddleware.headerName: token]).status == .seeOther)
+            #expect(try await a.postMultipart("/logout", [], csrf: .value(token)).status == .unsupportedMediaType)
+            #expect(try await app.count("SELECT COUNT(*) FROM files") == 0)
+            #expect(try await app.count("SELECT COUNT(*) FROM messages") == 1)
+            #expect(try await app.count("SELECT COUNT(*) FROM sessions") == 2)
+        }
+    }
+}
