@@ -144,8 +144,17 @@
 
   // ---- leading --------------------------------------------------------------------------
 
+  let leading = false;
   function lead() {
     root.dataset.liveRole = 'leader';
+    if (leading) { openStream(); return undefined; }
+    leading = true;
+    openStream();
+    // Hold the lock for as long as this tab lives.
+    return new Promise(() => {});
+  }
+
+  function openStream() {
     const source = new EventSource('/events?lastEventId=' + encodeURIComponent(lastId));
     const broadcast = (message) => { if (channel) channel.postMessage(message); };
 
@@ -159,20 +168,36 @@
       });
     }
     source.onopen = () => { broadcast({ kind: 'status', online: true }); showStatus(true); };
-    source.onerror = () => {
+    source.onerror = async () => {
+      if (leaving) return; // this page is going away; another tab takes over
       if (source.readyState === EventSource.CLOSED) {
-        // The server refused the stream (signed out here or elsewhere): every tab reloads,
-        // which shows the login page if the session is gone.
-        broadcast({ kind: 'ended' });
-        setTimeout(() => location.reload(), 500);
+        // The stream was refused. Only a lost session sends every tab to the login page;
+        // anything else (a proxy hiccup) is retried.
+        if (await sessionIsGone()) {
+          broadcast({ kind: 'ended' });
+          location.reload();
+        } else {
+          setTimeout(lead, 2000);
+        }
       } else {
         // Reconnecting by itself, with Last-Event-ID.
         broadcast({ kind: 'status', online: false });
         showStatus(false);
       }
     };
-    // Hold the lock for as long as this tab lives.
-    return new Promise(() => {});
+  }
+
+  let leaving = false;
+  window.addEventListener('pagehide', () => { leaving = true; });
+
+  /** Whether this browser is signed out: the page itself now redirects to the login page. */
+  async function sessionIsGone() {
+    try {
+      const response = await fetch(location.pathname, { method: 'HEAD', redirect: 'manual', credentials: 'same-origin' });
+      return response.type === 'opaqueredirect' || response.status === 401;
+    } catch (_) {
+      return false;
+    }
   }
 
   if (navigator.locks && channel) {

@@ -13,7 +13,7 @@
   const list = document.getElementById('message-list');
   const currentRoom = room?.dataset.room || '';
   const workspaceId = meta('workspace-id');
-  const label = (name) => room?.dataset['label' + name] || '';
+  const label = (name) => room?.dataset['label' + name] || meta('label-' + name.toLowerCase()) || '';
 
   // ---- times and days -------------------------------------------------------------------
 
@@ -271,7 +271,8 @@
       if (sending) return;
       const files = chosenFiles();
       if (!textarea.value.trim() && !files.length) {
-        textarea.reportValidity();
+        showError(composer.dataset.empty);
+        textarea.focus();
         return;
       }
       const problem = filesProblem(files);

@@ -187,4 +187,49 @@ struct UploadTests {
             #expect(try await app.count("SELECT COUNT(*) FROM sessions") == 2)
         }
     }
+
+    @Test("a profile photo shows beside one's messages, downsampled; a PDF is not a photo")
+    func profilePhoto() async throws {
+        try await TestApp().run { app in
+            let (a, b, path, _) = try await Self.room(app)
+            try await a.get("/profile")
+            let saved = try await a.postMultipart("/profile", [("nickname", "Alice"), ("phone", "")],
+                                                  files: [.init(field: "image", filename: "me.jpg", data: Fixture.data("photo.jpg"))])
+            #expect(saved.status == .seeOther)
+            let avatar = try await app.count("SELECT avatar_file_id FROM users WHERE email = 'a@example.com'")
+            #expect(avatar > 0)
+            _ = try await MessagingTests.say(a, path, "with a face")
+            let page = try await b.get(path)
+            #expect(page.text.contains(#"<img class="avatar" src="/files/\#(avatar)/thumb""#))
+            #expect(try await b.get("/files/\(avatar)/thumb").status == .ok)   // they share a workspace
+            #expect(try await app.signedInBrowser(email: "z@example.com").get("/files/\(avatar)/thumb").status == .notFound)
+
+            try await a.get("/profile")
+            let refused = try await a.postMultipart("/profile", [("nickname", "Alice"), ("phone", "")],
+                                                    files: [.init(field: "image", filename: "me.pdf", data: Fixture.data("doc.pdf"))])
+            #expect(refused.status == .unsupportedMediaType)
+            #expect(try await app.count("SELECT avatar_file_id FROM users WHERE email = 'a@example.com'") == avatar)
+            // Without a new file the photo stays.
+            try await a.postMultipart("/profile", [("nickname", "Alice B"), ("phone", "")])
+            #expect(try await app.count("SELECT avatar_file_id FROM users WHERE email = 'a@example.com'") == avatar)
+        }
+    }
+
+    @Test("the workspace owner sets a cover; a member may not, and nothing of theirs is stored")
+    func covers() async throws {
+        try await TestApp().run { app in
+            let (a, b, _, wid) = try await Self.room(app)
+            try await a.get("/w/\(wid)/settings")
+            let saved = try await a.postMultipart("/w/\(wid)/settings", [("name", "Chat"), ("description", "with a cover")],
+                                                  files: [.init(field: "image", filename: "c.png", data: Fixture.data("image.png"))])
+            #expect(saved.status == .seeOther)
+            let cover = try await app.count("SELECT cover_file_id FROM workspaces")
+            #expect(try await b.get("/w/\(wid)").text.contains(#"<img class="cover-image" src="/files/\#(cover)/thumb""#))
+            try await b.get("/w/\(wid)/settings")
+            let refused = try await b.postMultipart("/w/\(wid)/settings", [("name", "Mine"), ("description", "")],
+                                                    files: [.init(field: "image", filename: "x.png", data: Fixture.data("anim.gif"))])
+            #expect(refused.status == .forbidden)
+            #expect(try await app.count("SELECT COUNT(*) FROM files") == 1)
+        }
+    }
 }

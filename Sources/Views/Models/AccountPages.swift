@@ -47,6 +47,7 @@ public struct ResetPasswordPage: Sendable {
 
 /// The signed-in user's own profile: details and the password change form.
 public struct ProfilePage: Sendable {
+    public var photoURL: String?
     public var email: String
     public var nickname: String
     public var phone: String

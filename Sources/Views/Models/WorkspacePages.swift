@@ -30,6 +30,7 @@ public struct WorkspaceHomePage: Sendable {
     public var channels: [RoomLink]
     public var dms: [RoomLink]
     public var hasDMs: Bool
+    public var coverURL: String?
 
     public init(id: Int64, name: String, description: String, isOwner: Bool, channels: [RoomLink], dms: [RoomLink] = []) {
         self.dms = dms
@@ -95,6 +96,7 @@ public struct WorkspaceSettingsPage: Sendable {
     public var isOwner: Bool
     public var transferCandidates: [PersonOption]
     public var hasTransferCandidates: Bool
+    public var coverURL: String?
 
     public init(id: Int64, name: String, description: String, errors: FieldErrors = FieldErrors(), isOwner: Bool,
                 transferCandidates: [PersonOption]) {
@@ -249,6 +251,7 @@ public struct RoomPage: Sendable {
     public var attachHint: String = ""
     public var tooLargeText: String = ""
     public var tooManyText: String = ""
+    public var coverURL: String?
 
     public init(workspaceId: Int64, roomId: Int64?, isChannel: Bool, title: String, description: String,
                 memberCountText: String, settingsURL: String?, isMember: Bool, joinURL: String?, messagesHtml: String,
@@ -291,9 +294,11 @@ public struct MessageView: Sendable {
     public var images: [AttachmentView]
     public var documents: [AttachmentView]
     public var hasBody: Bool
+    public var avatarURL: String?
 
     public init(id: Int64, authorId: Int64, author: String, timestamp: String, timeText: String, isEdited: Bool,
-                bodyHtml: String, actionsHtml: String? = nil, attachments: [AttachmentView] = []) {
+                bodyHtml: String, actionsHtml: String? = nil, attachments: [AttachmentView] = [], avatarURL: String? = nil) {
+        self.avatarURL = avatarURL
         self.images = attachments.filter(\.isImage)
         self.documents = attachments.filter { !$0.isImage }
         self.hasBody = !bodyHtml.isEmpty
@@ -372,6 +377,7 @@ public struct ChannelSettingsPage: Sendable {
     public var members: [PersonOption]
     public var transferCandidates: [PersonOption]
     public var canTransfer: Bool
+    public var coverURL: String?
 
     public init(workspaceId: Int64, id: Int64, name: String, description: String, errors: FieldErrors = FieldErrors(),
                 canManage: Bool, isDefault: Bool, isMember: Bool, isOwner: Bool, members: [PersonOption],

@@ -60,7 +60,7 @@ extension Strings {
         "welcome": "Welcome, {0}!",
 
         "workspaces_title": "Your workspaces",
-        "workspaces_new": "+ New workspace",
+        "workspaces_new": "New workspace",
         "workspaces_empty_title": "Create your first workspace",
         "workspaces_empty_body": "A workspace is where your team talks. Create one and invite your colleagues.",
 

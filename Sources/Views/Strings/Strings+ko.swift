@@ -60,7 +60,7 @@ extension Strings {
         "welcome": "환영합니다, {0}님!",
 
         "workspaces_title": "내 워크스페이스",
-        "workspaces_new": "+ 새 워크스페이스",
+        "workspaces_new": "새 워크스페이스",
         "workspaces_empty_title": "첫 워크스페이스를 만드세요",
         "workspaces_empty_body": "워크스페이스는 팀이 대화하는 공간입니다. 워크스페이스를 만들고 동료를 초대하세요.",
 

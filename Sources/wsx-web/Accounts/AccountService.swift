@@ -97,7 +97,8 @@ struct AccountService: Sendable {
     }
 
     /// Changes nickname and phone.
-    func updateProfile(userId: Int64, nickname rawNickname: String, phone rawPhone: String) async throws -> User {
+    func updateProfile(userId: Int64, nickname rawNickname: String, phone rawPhone: String,
+                       picture: PreparedFile? = nil) async throws -> User {
         let nickname = rawNickname.cleanedLine, phone = rawPhone.cleanedLine
         var problems = FormProblems()
         AccountRules.checkNickname(nickname, into: &problems)
@@ -110,6 +111,9 @@ struct AccountService: Sendable {
             user.nickname = nickname
             user.phone = phone.isEmpty ? nil : phone
             user.updatedAt = now
+            if let picture {
+                user.avatarFileId = try FileService.insert(db, [picture], uploader: userId, at: now)[0].id
+            }
             try user.update(db)
             try outbox.publish(OutgoingEvent(.userUpdated, to: .user(userId),
                                              payload: UserUpdatedPayload(userId: userId, nickname: nickname)), in: db)

@@ -51,13 +51,15 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
         .addRoutes(to: router)
 
     let signedIn = router.group(context: SignedInContext.self)
-    ProfileController(accounts: services.accounts, cookies: services.cookies, pages: services.pages)
+    ProfileController(accounts: services.accounts, files: services.files, cookies: services.cookies, pages: services.pages)
         .addRoutes(to: signedIn)
     WorkspacesController(workspaces: services.workspaces, channels: services.channels, members: services.members,
-                         accounts: services.accounts, cookies: services.cookies, pages: services.pages).addRoutes(to: signedIn)
+                         accounts: services.accounts, files: services.files, cookies: services.cookies,
+                         pages: services.pages).addRoutes(to: signedIn)
     MembersController(workspaces: services.workspaces, members: services.members, cookies: services.cookies,
                       pages: services.pages, baseURL: services.config.baseURL).addRoutes(to: signedIn)
-    ChannelsController(workspaces: services.workspaces, channels: services.channels, cookies: services.cookies,
+    ChannelsController(workspaces: services.workspaces, channels: services.channels, files: services.files,
+                       cookies: services.cookies,
                        pages: services.pages).addRoutes(to: signedIn)
     RoomsController(workspaces: services.workspaces, channels: services.channels, messages: services.messages,
                     directRooms: services.directRooms, lists: services.messageLists, files: services.files,

@@ -5,6 +5,7 @@ import Views
 struct ChannelsController: Sendable {
     let workspaces: WorkspaceService
     let channels: ChannelService
+    let files: FileService
     let cookies: CookiePolicy
     let pages: Pages
 
@@ -62,9 +63,12 @@ struct ChannelsController: Sendable {
 
     @Sendable func update(_ request: Request, context: SignedInContext) async throws -> Response {
         let view = try await channel(context)
-        let name = context.form["name"] ?? "", description = context.form["description"] ?? ""
+        try view.requireManager()
+        let (form, cover) = try await files.readPictureForm(request, visitor: context.visitor)
+        let name = form["name"] ?? "", description = form["description"] ?? ""
         do {
-            try await channels.update(view, name: name, description: description)
+            try await channels.update(view, name: name, description: description, cover: cover)
+            if cover != nil { try await files.collectGarbage() }
             return cookies.redirect(to: path(view, "settings"), flash: "channel_saved", for: request)
         } catch let problems as FormProblems {
             return try await showSettings(view, request, context, name: name.cleanedLine, description: description,
@@ -138,11 +142,12 @@ struct ChannelsController: Sendable {
                               name: String? = nil, description: String? = nil, errors: FieldErrors = FieldErrors(),
                               status: HTTPResponse.Status = .ok) async throws -> Response {
         let people = try await channels.members(of: view.room.id!).map { PersonOption(id: $0.id, nickname: $0.nickname) }
-        let page = ChannelSettingsPage(workspaceId: view.room.workspaceId, id: view.room.id!, name: name ?? view.room.name,
+        var page = ChannelSettingsPage(workspaceId: view.room.workspaceId, id: view.room.id!, name: name ?? view.room.name,
                                        description: description ?? view.room.description, errors: errors,
                                        canManage: view.canManage, isDefault: view.room.isDefault, isMember: view.isMember,
                                        isOwner: view.room.ownerId == context.userId, members: people,
                                        transferCandidates: people.filter { $0.id != view.room.ownerId })
+        page.coverURL = view.room.coverFileId.map { "/files/\($0)/thumb" }
         return try await pages.render(.channelSettings, title: context.strings["channel_settings_title"], page: page,
                                       request: request, context: context,
                                       place: .room(workspace: view.room.workspaceId, room: view.room.id!), status: status)

@@ -4,6 +4,7 @@ import Views
 /// The signed-in user's profile and password, and people's public profile pages.
 struct ProfileController: Sendable {
     let accounts: AccountService
+    let files: FileService
     let cookies: CookiePolicy
     let pages: Pages
 
@@ -16,14 +17,17 @@ struct ProfileController: Sendable {
 
     @Sendable func profileForm(_ request: Request, context: SignedInContext) async throws -> Response {
         let user = context.user
-        return try await show(ProfilePage(email: user.email, nickname: user.nickname, phone: user.phone ?? ""), request, context)
+        var page = ProfilePage(email: user.email, nickname: user.nickname, phone: user.phone ?? "")
+        page.photoURL = user.avatarFileId.map { "/files/\($0)/thumb" }
+        return try await show(page, request, context)
     }
 
     @Sendable func updateProfile(_ request: Request, context: SignedInContext) async throws -> Response {
-        let form = context.visitor.form ?? FormData(fields: [])
+        let (form, picture) = try await files.readPictureForm(request, visitor: context.visitor)
         let nickname = form["nickname"] ?? "", phone = form["phone"] ?? ""
         do {
-            _ = try await accounts.updateProfile(userId: context.userId, nickname: nickname, phone: phone)
+            _ = try await accounts.updateProfile(userId: context.userId, nickname: nickname, phone: phone, picture: picture)
+            if picture != nil { try await files.collectGarbage() }
             return redirect(flash: "profile_saved", request)
         } catch let problems as FormProblems {
             let page = ProfilePage(email: context.user.email, nickname: nickname.cleanedLine, phone: phone.cleanedLine,

@@ -101,6 +101,7 @@ struct RoomsController: Sendable {
                             readURL: target.room == nil ? nil : target.path + "/read", content: content,
                             contentError: contentError)
         page.canModerate = target.access.isOwner
+        page.coverURL = target.room?.coverFileId.map { "/files/\($0)/thumb" }
         let policy = files.policy, limit = FileService.megabytes(policy.maximumFileBytes)
         (page.maxFiles, page.maxFileBytes) = (policy.maximumFiles, policy.maximumFileBytes)
         page.attachHint = strings.format("attach_hint", policy.maximumFiles, limit)

@@ -9,6 +9,7 @@ struct WorkspacesController: Sendable {
     let channels: ChannelService
     let members: MembershipService
     let accounts: AccountService
+    let files: FileService
     let cookies: CookiePolicy
     let pages: Pages
 
@@ -55,10 +56,11 @@ struct WorkspacesController: Sendable {
             RoomLink(id: room.id, name: room.name, url: room.url, unread: room.unread, lastSnippet: room.lastSnippet,
                      lastTimestamp: room.lastAt.map(Timestamps.iso), lastTimeText: room.lastAt.map(Timestamps.utcText))
         }
-        let page = WorkspaceHomePage(id: access.workspaceId, name: access.workspace.name,
+        var page = WorkspaceHomePage(id: access.workspaceId, name: access.workspace.name,
                                      description: access.workspace.description, isOwner: access.isOwner,
                                      channels: links.filter { link in rooms.contains { $0.id == link.id && $0.isChannel } },
                                      dms: links.filter { link in rooms.contains { $0.id == link.id && !$0.isChannel } })
+        page.coverURL = access.workspace.coverFileId.map { "/files/\($0)/thumb" }
         return try await pages.render(.workspaceHome, title: access.workspace.name, page: page, request: request,
                                       context: context, place: .workspace(access.workspaceId))
     }
@@ -70,9 +72,12 @@ struct WorkspacesController: Sendable {
 
     @Sendable func update(_ request: Request, context: SignedInContext) async throws -> Response {
         let access = try await context.workspaceAccess(workspaces)
-        let name = context.form["name"] ?? "", description = context.form["description"] ?? ""
+        try access.requireOwner()
+        let (form, cover) = try await files.readPictureForm(request, visitor: context.visitor)
+        let name = form["name"] ?? "", description = form["description"] ?? ""
         do {
-            try await workspaces.update(access, name: name, description: description)
+            try await workspaces.update(access, name: name, description: description, cover: cover)
+            if cover != nil { try await files.collectGarbage() }
             return cookies.redirect(to: "/w/\(access.workspaceId)/settings", flash: "workspace_saved", for: request)
         } catch let problems as FormProblems {
             return try await showSettings(access, request, context, name: name.cleanedLine, description: description,
@@ -156,9 +161,10 @@ struct WorkspacesController: Sendable {
             ? try await members.members(of: access.workspaceId).filter { $0.id != access.userId }
                 .map { PersonOption(id: $0.id, nickname: $0.nickname) }
             : []
-        let page = WorkspaceSettingsPage(id: access.workspaceId, name: name ?? access.workspace.name,
+        var page = WorkspaceSettingsPage(id: access.workspaceId, name: name ?? access.workspace.name,
                                          description: description ?? access.workspace.description, errors: errors,
                                          isOwner: access.isOwner, transferCandidates: candidates)
+        page.coverURL = access.workspace.coverFileId.map { "/files/\($0)/thumb" }
         return try await pages.render(.workspaceSettings, title: context.strings["settings_title"], page: page, request: request,
                                       context: context, place: .workspace(access.workspaceId), status: status)
     }

@@ -43,6 +43,20 @@ struct FileService: Sendable {
         }
     }
 
+    /// A settings form that may carry one picture (`image`): its fields, and the picture made
+    /// ready to store (an empty file input means no change). Works for urlencoded forms too.
+    func readPictureForm(_ request: Request, visitor: Visitor) async throws -> (fields: FormData, picture: PreparedFile?) {
+        guard Self.isMultipart(request) else { return (visitor.form ?? FormData(fields: []), nil) }
+        let form = try await receive(request, visitor: visitor, fileFields: ["image"])
+        let fields = FormData(fields: form.fields)
+        guard let image = form.files.first else { return (fields, nil) }
+        guard image.kind == .image, form.files.count == 1 else {
+            form.discardTemporaries()
+            throw AppError.status(415, "error_file_type", "JPEG, PNG, GIF, WebP")
+        }
+        return (fields, try await prepare(form).first)
+    }
+
     /// Makes thumbnails of images (refusing bombs and broken images) and moves the bytes into the
     /// store. On a refusal every received file is discarded.
     func prepare(_ form: ReceivedForm) async throws -> [PreparedFile] {

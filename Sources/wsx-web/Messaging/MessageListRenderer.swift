@@ -46,7 +46,8 @@ struct MessageListRenderer: Sendable {
         MessageView(id: row.id, authorId: row.authorId ?? 0, author: row.authorNickname ?? "—",
                     timestamp: Timestamps.iso(row.createdAt), timeText: Timestamps.utcText(row.createdAt),
                     isEdited: row.editedAt != nil, bodyHtml: row.bodyHtml, actionsHtml: actionsHtml,
-                    attachments: row.attachments.map(Self.attachment))
+                    attachments: row.attachments.map(Self.attachment),
+                    avatarURL: row.authorAvatarId.map { "/files/\($0)/thumb" })
     }
 
     static func attachment(_ file: StoredFile) -> AttachmentView {

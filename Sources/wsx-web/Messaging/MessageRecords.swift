@@ -27,6 +27,7 @@ struct MessageRow: Sendable, FetchableRecord, Decodable {
     let roomId: Int64
     let authorId: Int64?
     let authorNickname: String?
+    let authorAvatarId: Int64?
     let body: String
     let bodyHtml: String
     let createdAt: Date
@@ -35,13 +36,15 @@ struct MessageRow: Sendable, FetchableRecord, Decodable {
     var attachments: [StoredFile] = []
 
     enum CodingKeys: String, CodingKey {
-        case id, roomId = "room_id", authorId = "author_id", authorNickname = "author_nickname", body
+        case id, roomId = "room_id", authorId = "author_id", authorNickname = "author_nickname"
+        case authorAvatarId = "author_avatar_id", body
         case bodyHtml = "body_html", createdAt = "created_at", editedAt = "edited_at"
     }
 
     /// The columns every message query selects.
     static let columns = """
-        messages.id, messages.room_id, messages.author_id, users.nickname AS author_nickname, messages.body,
+        messages.id, messages.room_id, messages.author_id, users.nickname AS author_nickname,
+        users.avatar_file_id AS author_avatar_id, messages.body,
         messages.body_html, messages.created_at, messages.edited_at
         """
 }

@@ -14,12 +14,14 @@ struct User: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRe
     var lang: String?
     /// Coins to spend; changed only through `CoinLedger`, which records every change.
     var coinBalance: Int = 0
+    /// The profile photo (a row of `files`).
+    var avatarFileId: Int64?
     var createdAt: Date
     var updatedAt: Date
 
     enum CodingKeys: String, CodingKey, ColumnExpression {
         case id, email, emailKey = "email_key", nickname, phone, passwordHash = "password_hash", lang
-        case coinBalance = "coin_balance", createdAt = "created_at", updatedAt = "updated_at"
+        case coinBalance = "coin_balance", avatarFileId = "avatar_file_id", createdAt = "created_at", updatedAt = "updated_at"
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }

@@ -10,11 +10,12 @@ struct Workspace: Codable, Sendable, Equatable, FetchableRecord, MutablePersista
     var nameKey: String
     var description: String
     var ownerId: Int64
+    var coverFileId: Int64?
     var createdAt: Date
     var updatedAt: Date
 
     enum CodingKeys: String, CodingKey, ColumnExpression {
-        case id, name, nameKey = "name_key", description, ownerId = "owner_id"
+        case id, name, nameKey = "name_key", description, ownerId = "owner_id", coverFileId = "cover_file_id"
         case createdAt = "created_at", updatedAt = "updated_at"
     }
 
@@ -57,12 +58,14 @@ struct Room: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRe
     var ownerId: Int64?
     var isDefault: Bool
     var dmKey: String?
+    var coverFileId: Int64?
     var createdAt: Date
     var updatedAt: Date
 
     enum CodingKeys: String, CodingKey, ColumnExpression {
         case id, workspaceId = "workspace_id", kind, name, nameKey = "name_key", description, ownerId = "owner_id"
-        case isDefault = "is_default", dmKey = "dm_key", createdAt = "created_at", updatedAt = "updated_at"
+        case isDefault = "is_default", dmKey = "dm_key", coverFileId = "cover_file_id", createdAt = "created_at"
+        case updatedAt = "updated_at"
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }

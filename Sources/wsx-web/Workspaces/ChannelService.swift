@@ -130,7 +130,8 @@ struct ChannelService: Sendable {
     }
 
     /// Renames or re-describes a channel (its owner or the workspace owner).
-    func update(_ view: View, name rawName: String, description rawDescription: String) async throws {
+    func update(_ view: View, name rawName: String, description rawDescription: String,
+                cover: PreparedFile? = nil) async throws {
         try view.requireManager()
         let name = rawName.cleanedLine, description = rawDescription.cleanedText
         var problems = FormProblems()
@@ -145,6 +146,9 @@ struct ChannelService: Sendable {
                 room.nameKey = NameRules.key(name)
                 room.description = description
                 room.updatedAt = now
+                if let cover {
+                    room.coverFileId = try FileService.insert(db, [cover], uploader: view.access.userId, at: now)[0].id
+                }
                 try room.update(db)
                 try outbox.publish(OutgoingEvent(.roomUpdated, to: .room(room.id!), payload: room.payload), in: db)
                 try AuditTrail.record(db, workspaceId: room.workspaceId, actor: view.access.userId, action: "channel.edit",

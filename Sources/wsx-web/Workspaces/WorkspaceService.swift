@@ -65,7 +65,8 @@ struct WorkspaceService: Sendable {
     }
 
     /// Renames or re-describes the workspace (owner).
-    func update(_ access: WorkspaceAccess, name rawName: String, description rawDescription: String) async throws {
+    func update(_ access: WorkspaceAccess, name rawName: String, description rawDescription: String,
+                cover: PreparedFile? = nil) async throws {
         try access.requireOwner()
         let name = rawName.cleanedLine, description = rawDescription.cleanedText
         var problems = FormProblems()
@@ -85,6 +86,9 @@ struct WorkspaceService: Sendable {
                 workspace.nameKey = NameRules.key(name)
                 workspace.description = description
                 workspace.updatedAt = now
+                if let cover {
+                    workspace.coverFileId = try FileService.insert(db, [cover], uploader: access.userId, at: now)[0].id
+                }
                 try workspace.update(db)
                 try outbox.publish(OutgoingEvent(.workspaceUpdated, to: .room(try workspace.defaultRoom(db).id!),
                                                  payload: workspace.payload), in: db)
