@@ -12,7 +12,7 @@ DATA_DIR ?= ./data
 PORT ?= 8080
 HOST ?= 127.0.0.1
 
-.PHONY: run test deps venv build build-release build-tests swift-test browser-test dist clean
+.PHONY: run test deps venv build build-release build-tests swift-test browser-test dist fuzz clean
 
 ## Install the Debian packages wsx builds and tests against (only the missing ones).
 deps:
@@ -58,6 +58,15 @@ dist: deps
 	swift build -c release --static-swift-stdlib
 	mkdir -p dist && cp .build/release/wsx-web dist/wsx-web && strip dist/wsx-web
 	@ls -lh dist/wsx-web
+
+## Fuzz the multipart parser with libFuzzer (coverage + AddressSanitizer), a million inputs.
+FUZZ_RUNS ?= 1000000
+fuzz: deps
+	cd fuzz && swift build -c release --scratch-path $(CURDIR)/.build-fuzz \
+	  -Xlinker "$$(ls $$(dirname $$(dirname $$(command -v swift)))/lib/clang/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a | head -1)" \
+	  -Xlinker -lstdc++
+	mkdir -p fuzz/corpus-run
+	$(CURDIR)/.build-fuzz/release/MultipartFuzz -runs=$(FUZZ_RUNS) -max_len=4096 -print_final_stats=1 fuzz/corpus-run fuzz/corpus
 
 clean:
 	rm -rf .build dist

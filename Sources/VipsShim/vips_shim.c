@@ -1,5 +1,6 @@
 #include "vips_shim.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <vips/vips.h>
@@ -8,15 +9,28 @@
 static int read_header(VipsImage *image, const char *name, int *width, int *height, int *orientation,
                        char *loader, size_t loader_size);
 
-int wsx_vips_init(const char *argv0) {
-    if (VIPS_INIT(argv0 ? argv0 : "wsx")) {
-        return -1;
+static int init_result = -1;
+
+static void init_once(void) {
+    if (VIPS_INIT("wsx")) {
+        init_result = -1;
+        return;
     }
     // Loaders marked untrusted (svg, pdf, magick, ...) must never see user bytes.
     vips_block_untrusted_set(TRUE);
     vips_cache_set_max(0);
     vips_concurrency_set(1);
-    return 0;
+    init_result = 0;
+}
+
+int wsx_vips_init(const char *argv0) {
+    // libvips is process-wide: start it once, however many callers (tests build many apps at
+    // once, and a second VIPS_INIT racing with running operations made thumbnails ignore
+    // their options).
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    (void)argv0;
+    pthread_once(&once, init_once);
+    return init_result;
 }
 
 int wsx_vips_header(const void *buffer, size_t length, int *width, int *height, int *orientation,

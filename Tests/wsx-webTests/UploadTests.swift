@@ -78,7 +78,8 @@ struct UploadTests {
                 .init(filename: name, data: fixture.isEmpty ? Data() : Fixture.data(fixture), contentType: "image/jpeg"),
             ])
             #expect(response.status == .unsupportedMediaType)
-            #expect(response.text.contains("JPEG, PNG, GIF, WebP, PDF, ZIP"))
+            // Without JavaScript: the room page again, the reason beside the composer.
+            #expect(response.text.contains(#"<p class="field-error" id="composer-error">This type of file cannot be uploaded. Allowed types: JPEG, PNG, GIF, WebP, PDF, ZIP.</p>"#))
             #expect(try await app.count("SELECT COUNT(*) FROM messages") == 0)
             #expect(try await app.count("SELECT COUNT(*) FROM files") == 0)
             #expect(Self.diskFiles(app, "files").isEmpty && Self.diskFiles(app, "tmp").isEmpty)

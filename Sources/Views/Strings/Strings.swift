@@ -21,6 +21,11 @@ public struct Strings: Sendable {
 
     /// The text for `key` with `{0}`, `{1}`, … replaced by `arguments`.
     public func format(_ key: String, _ arguments: any CustomStringConvertible...) -> String {
+        format(key, arguments: arguments)
+    }
+
+    /// The text for `key` with `{0}`, `{1}`, … replaced by `arguments`.
+    public func format(_ key: String, arguments: [any CustomStringConvertible]) -> String {
         var text = self[key]
         for (index, argument) in arguments.enumerated() {
             text = text.replacingOccurrences(of: "{\(index)}", with: argument.description)

@@ -30,10 +30,7 @@ struct Pages: Sendable {
         let strings = visitor.strings
         let code = status.code
         let heading = strings.table["error_\(code)_title"] ?? status.reasonPhrase
-        var message = messageKey.map { strings[$0] } ?? strings.table["error_\(code)_body"] ?? status.reasonPhrase
-        for (index, argument) in arguments.enumerated() {
-            message = message.replacingOccurrences(of: "{\(index)}", with: argument)
-        }
+        let message = messageKey.map { strings.format($0, arguments: arguments) } ?? strings.table["error_\(code)_body"] ?? status.reasonPhrase
         // Scripts asked for JSON: the same message, in JSON.
         if request.headers[.accept]?.hasPrefix("application/json") == true {
             var fields = headers

@@ -11,3 +11,14 @@ enum DurationText {
         return Double(trimmed)
     }
 }
+
+/// Sizes as operators type them: `5MB`, `500KB`, `1GB` (binary units) or plain bytes.
+enum ByteSizeText {
+    static func bytes(_ text: String) -> Int? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).uppercased()
+        for (suffix, scale) in [("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10), ("B", 1)] where trimmed.hasSuffix(suffix) {
+            return Double(trimmed.dropLast(suffix.count).trimmingCharacters(in: .whitespaces)).map { Int($0 * Double(scale)) }
+        }
+        return Int(trimmed)
+    }
+}

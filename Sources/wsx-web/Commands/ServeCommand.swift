@@ -40,6 +40,12 @@ struct ServeCommand: AsyncParsableCommand {
     var signupCoins: Int?
     @Option(name: .customLong("workspace-price"), help: "Coins a new workspace costs (env WSX_WORKSPACE_PRICE, default 10).")
     var workspacePrice: Int?
+    @Option(name: .customLong("max-files"), help: "Files per message (env WSX_MAX_FILES, default 5).")
+    var maxFiles: Int?
+    @Option(name: .customLong("max-file-size"), help: "Largest upload, e.g. 5MB, 500KB, 100MB (env WSX_MAX_FILE_SIZE, default 5MB).")
+    var maxFileSize: String?
+    @Option(name: .customLong("max-image-pixels"), help: "Largest image in pixels, refused before decoding (env WSX_MAX_IMAGE_PIXELS, default 50000000).")
+    var maxImagePixels: Int?
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (env WSX_LOG_LEVEL, default info).")
     var logLevel: String?
 
@@ -83,6 +89,17 @@ struct ServeCommand: AsyncParsableCommand {
         config.workspacePrice = try workspacePrice ?? env.int("WSX_WORKSPACE_PRICE") ?? config.workspacePrice
         guard config.signupCoins >= 0, config.workspacePrice >= 0 else {
             throw ValidationError("--signup-coins and --workspace-price cannot be negative")
+        }
+        config.uploads.maximumFiles = try maxFiles ?? env.int("WSX_MAX_FILES") ?? config.uploads.maximumFiles
+        if let text = maxFileSize ?? env.string("WSX_MAX_FILE_SIZE") {
+            guard let bytes = ByteSizeText.bytes(text), bytes > 0 else {
+                throw ValidationError("--max-file-size: \(text) is not a size like 5MB, 500KB or 1048576")
+            }
+            config.uploads.maximumFileBytes = bytes
+        }
+        config.uploads.maximumPixels = try maxImagePixels ?? env.int("WSX_MAX_IMAGE_PIXELS") ?? config.uploads.maximumPixels
+        guard config.uploads.maximumFiles > 0, config.uploads.maximumPixels > 0 else {
+            throw ValidationError("--max-files and --max-image-pixels must be positive")
         }
         let level = logLevel ?? env.string("WSX_LOG_LEVEL") ?? "info"
         guard let parsed = Logger.Level(rawValue: level) else { throw ValidationError("unknown log level \(level)") }

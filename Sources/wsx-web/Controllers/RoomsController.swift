@@ -119,19 +119,33 @@ struct RoomsController: Sendable {
         // Membership is checked before a byte of the body is read.
         let target = try await channelTarget(context)
         guard target.isMember, let room = target.room else { throw AppError.notFound }
-        let submission = try await readSubmission(request, context)
-        return try await post(target, { room }, submission, request, context)
+        return try await refusingUploadsInPlace(target, request, context) {
+            try await post(target, { room }, try await readSubmission(request, context), request, context)
+        }
     }
 
     @Sendable func postToDM(_ request: Request, context: SignedInContext) async throws -> Response {
         let target = try await dmTarget(context)
-        let submission = try await readSubmission(request, context)
         let partner = try context.id("uid")
-        // The room is made only once the message is known to be acceptable.
-        return try await post(target, { [directRooms] in
-            if let existing = target.room { return existing }
-            return try await directRooms.open(target.access, with: partner)
-        }, submission, request, context)
+        return try await refusingUploadsInPlace(target, request, context) {
+            // The room is made only once the message is known to be acceptable.
+            try await post(target, { [directRooms] in
+                if let existing = target.room { return existing }
+                return try await directRooms.open(target.access, with: partner)
+            }, try await readSubmission(request, context), request, context)
+        }
+    }
+
+    /// Without JavaScript, a refused upload (too large, wrong type, unreadable image) comes back
+    /// as the room page with the reason beside the composer, like any other refused message.
+    private func refusingUploadsInPlace(_ target: Target, _ request: Request, _ context: SignedInContext,
+                                        _ body: () async throws -> Response) async throws -> Response {
+        do {
+            return try await body()
+        } catch let error as AppError where [413, 415, 422].contains(error.status.code) && !Self.wantsJSON(request) {
+            let message = context.strings.format(error.messageKey ?? "error_\(error.status.code)_body", arguments: error.arguments)
+            return try await show(target, request, context, contentError: message, status: error.status)
+        }
     }
 
     /// What was posted: the text, and the files of a multipart form (streamed to disk).

@@ -1,0 +1,1 @@
+../../../Sources/Uploads/MultipartParser.swift
