@@ -12,7 +12,7 @@ DATA_DIR ?= ./data
 PORT ?= 8080
 HOST ?= 127.0.0.1
 
-.PHONY: run test deps venv build build-release build-tests swift-test browser-test dist fuzz clean
+.PHONY: run test deps venv build build-release build-tests swift-test browser-test dist fuzz bench bench-deps clean
 
 ## Install the Debian packages wsx builds and tests against (only the missing ones).
 deps:
@@ -58,6 +58,17 @@ dist: deps
 	swift build -c release --static-swift-stdlib
 	mkdir -p dist && cp .build/release/wsx-web dist/wsx-web && strip dist/wsx-web
 	@ls -lh dist/wsx-web
+
+## Benchmarks (release build): writes bench/RESULTS.md. See bench/README.md.
+BENCH_PACKAGES := wrk nginx-light libnginx-mod-nchan imagemagick libvips-tools curl
+bench-deps: deps
+	@missing=""; for p in $(BENCH_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+bench: bench-deps build-release
+	python3 bench/run.py $(SECTIONS)
 
 ## Fuzz the multipart parser with libFuzzer (coverage + AddressSanitizer), a million inputs.
 FUZZ_RUNS ?= 1000000

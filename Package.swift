@@ -53,6 +53,8 @@ let package = Package(
             plugins: ["EmbedAssets"]
         ),
         .executableTarget(name: "wsx-embed", swiftSettings: swiftSettings),
+        // In-process measurements for bench/ (thumbnails), run by `make bench`.
+        .executableTarget(name: "wsx-bench", dependencies: ["Uploads"], swiftSettings: swiftSettings),
         .plugin(name: "EmbedAssets", capability: .buildTool(), dependencies: ["wsx-embed"]),
         // Uploads: sniffing, policy, thumbnails, file store. Pure, tested against fixture files.
         .target(
