@@ -197,7 +197,7 @@ def uploads() -> None:
                 before = rss_kb(server.process.pid, "VmHWM")
                 start = time.monotonic()
                 curls = [subprocess.Popen(
-                    ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", f"Cookie: {browser.cookie_header()}",
+                    ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Expect:", "-H", f"Cookie: {browser.cookie_header()}",
                      "-H", f"X-CSRF-Token: {browser.token}", "-H", "Accept: application/json",
                      "-F", "content=bench", "-F", f"files=@{payload};filename=big.pdf", url],
                     stdout=subprocess.PIPE, text=True) for _ in range(concurrency)]

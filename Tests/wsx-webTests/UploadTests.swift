@@ -145,11 +145,22 @@ struct UploadTests {
             #expect(Self.diskFiles(app, "files").count == 1)
             let ids = try await app.database.writer.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM messages") }
             try await a.get(path)
-            for id in ids { try await a.post("/w/\(wid)/m/\(id)/delete", [("confirm", "yes")]) }
-            app.clock.advance(by: 3600)
-            try await app.services.files.collectGarbage()
+            try await a.post("/w/\(wid)/m/\(ids[0])/delete", [("confirm", "yes")])
+            // The other message still shows the same bytes.
+            #expect(try await app.count("SELECT COUNT(*) FROM files") == 1)
+            #expect(Self.diskFiles(app, "files").count == 1)
+            try await a.post("/w/\(wid)/m/\(ids[1])/delete", [("confirm", "yes")])
             #expect(try await app.count("SELECT COUNT(*) FROM files") == 0)
             #expect(Self.diskFiles(app, "files").isEmpty && Self.diskFiles(app, "thumbs").isEmpty)
+
+            // Deleting a channel takes its files with it.
+            let cid = try await a.createChannel(in: wid, "doomed")
+            try await a.get("/w/\(wid)/c/\(cid)")
+            try await a.postMultipart("/w/\(wid)/c/\(cid)/messages", [], files: [.init(filename: "d.pdf", data: Fixture.data("doc.pdf"))])
+            #expect(Self.diskFiles(app, "files").count == 1)
+            try await a.confirm("/w/\(wid)/c/\(cid)/delete")
+            #expect(try await app.count("SELECT COUNT(*) FROM files") == 0)
+            #expect(Self.diskFiles(app, "files").isEmpty)
         }
     }
 

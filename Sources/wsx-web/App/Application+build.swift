@@ -66,7 +66,7 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
                     cookies: services.cookies,
                     pages: services.pages).addRoutes(to: signedIn)
     MessagesController(workspaces: services.workspaces, messages: services.messages, lists: services.messageLists,
-                       cookies: services.cookies, pages: services.pages).addRoutes(to: signedIn)
+                       files: services.files, cookies: services.cookies, pages: services.pages).addRoutes(to: signedIn)
     FilesController(files: services.files).addRoutes(to: signedIn)
     AuditController(workspaces: services.workspaces, database: services.database, pages: services.pages)
         .addRoutes(to: signedIn)

@@ -90,7 +90,9 @@ struct ChannelsController: Sendable {
                                    cancelURL: path(view, "settings"))
             return try await confirm(page, view, request, context)
         }
+        let hashes = try await files.hashes(in: .room(view.room.id!))
         try await channels.delete(view)
+        try await files.collectGarbage(candidates: hashes)
         return cookies.redirect(to: "/w/\(view.room.workspaceId)", flash: "channel_deleted", for: request)
     }
 

@@ -7,6 +7,7 @@ struct MessagesController: Sendable {
     let workspaces: WorkspaceService
     let messages: MessageService
     let lists: MessageListRenderer
+    let files: FileService
     let cookies: CookiePolicy
     let pages: Pages
 
@@ -50,7 +51,9 @@ struct MessagesController: Sendable {
             return try await pages.render(.confirm, title: page.heading, page: page, request: request, context: context,
                                           place: .room(workspace: access.workspaceId, room: room.id!))
         }
+        let hashes = try await files.hashes(in: .message(mid))
         _ = try await messages.delete(messageId: mid, in: access)
+        try await files.collectGarbage(candidates: hashes)
         if RoomsController.wantsJSON(request) { return Response(status: .noContent) }
         return cookies.redirect(to: path, flash: "message_deleted", for: request)
     }

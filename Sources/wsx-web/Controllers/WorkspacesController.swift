@@ -101,7 +101,9 @@ struct WorkspacesController: Sendable {
                 cancelURL: "/w/\(access.workspaceId)/settings")
             return try await confirm(page, request, context, access)
         }
+        let hashes = try await files.hashes(in: .workspace(access.workspaceId))
         try await workspaces.delete(access)
+        try await files.collectGarbage(candidates: hashes)
         return cookies.redirect(to: "/workspaces", flash: "workspace_deleted", for: request)
     }
 

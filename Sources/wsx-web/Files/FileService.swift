@@ -129,11 +129,45 @@ struct FileService: Sendable {
         }
     }
 
-    /// Deletes rows nothing refers to, then the bytes of hashes no row has. Safe to run at any
-    /// time and again after a crash: it only looks at what the database and the disk hold now.
+    /// What a deletion is about to take away, so its files can be cleaned up right after.
+    enum Scope: Sendable {
+        case message(Int64)
+        case room(Int64)
+        case workspace(Int64)
+    }
+
+    /// The hashes of the files in `scope` (messages' files and covers).
+    func hashes(in scope: Scope) async throws -> Set<String> {
+        try await database.writer.read { db in
+            let sql: String
+            let id: Int64
+            switch scope {
+            case .message(let message):
+                (sql, id) = ("SELECT files.sha256 FROM message_files JOIN files ON files.id = file_id WHERE message_id = ?", message)
+            case .room(let room):
+                (sql, id) = ("""
+                    SELECT files.sha256 FROM message_files JOIN files ON files.id = file_id
+                    JOIN messages ON messages.id = message_id WHERE messages.room_id = ?1
+                    UNION SELECT files.sha256 FROM rooms JOIN files ON files.id = rooms.cover_file_id WHERE rooms.id = ?1
+                    """, room)
+            case .workspace(let workspace):
+                (sql, id) = ("""
+                    SELECT files.sha256 FROM message_files JOIN files ON files.id = file_id
+                    JOIN messages ON messages.id = message_id JOIN rooms ON rooms.id = messages.room_id WHERE rooms.workspace_id = ?1
+                    UNION SELECT files.sha256 FROM rooms JOIN files ON files.id = rooms.cover_file_id WHERE rooms.workspace_id = ?1
+                    UNION SELECT files.sha256 FROM workspaces JOIN files ON files.id = workspaces.cover_file_id WHERE workspaces.id = ?1
+                    """, workspace)
+            }
+            return Set(try String.fetchAll(db, sql: sql, arguments: [id]))
+        }
+    }
+
+    /// Deletes rows nothing refers to, then the bytes of hashes no row has (only `candidates`
+    /// when given: right after a deletion; every stored hash in the hourly sweep). Safe to run at
+    /// any time and again after a crash: it only looks at what the database and the disk hold now.
     /// Bytes written in the last minutes are spared (an upload may be between its move and commit).
     @discardableResult
-    func collectGarbage() async throws -> Int {
+    func collectGarbage(candidates: Set<String>? = nil) async throws -> Int {
         let remaining = try await database.writer.write { db -> Set<String> in
             try db.execute(sql: """
                 DELETE FROM files WHERE id NOT IN (SELECT file_id FROM message_files)
@@ -145,14 +179,14 @@ struct FileService: Sendable {
         }
         var removed = 0
         let cutoff = clock.now().addingTimeInterval(-600)
-        for hash in store.storedHashes().subtracting(remaining) {
+        for hash in (candidates ?? store.storedHashes()).subtracting(remaining) {
             let path = store.original(hash).path
             let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? .distantPast
             guard modified < cutoff else { continue }
             store.remove(hash)
             removed += 1
         }
-        store.removeStaleTemporaries(olderThan: 3600)
+        if candidates == nil { store.removeStaleTemporaries(olderThan: 3600) }
         return removed
     }
 
