@@ -423,6 +423,10 @@
       case 'room.read':
         setBadge(data.roomId, data.unread);
         break;
+      case 'coins.changed':
+        // A payment confirmed while its result page waited: show the final result.
+        if (document.querySelector('.store-result[data-result="pending"]') && data.reason === 'purchase') location.reload();
+        break;
     }
   });
 })();

@@ -93,6 +93,13 @@ struct BinaryTests {
         #expect(page.status == 200)
         #expect(page.body.contains("op@example.com"))
 
+        let granted = try binary.run(["coins", "grant", "--data-dir", "data", "--email", "op@example.com", "--amount", "25"], in: folder)
+        #expect(granted.status == 0)
+        #expect(granted.stdout.contains("op@example.com: balance 35 coins"))
+        let overdraw = try binary.run(["coins", "grant", "--data-dir", "data", "--email", "op@example.com", "--amount=-100"], in: folder)
+        #expect(overdraw.status != 0)
+        #expect(overdraw.stderr.contains("cannot go below zero"))
+
         let unknown = try binary.run(["user", "reset-password", "--data-dir", "data", "--email", "nobody@example.com"], in: folder)
         #expect(unknown.status != 0)
         #expect(unknown.stderr.contains("no account has the email nobody@example.com"))

@@ -18,6 +18,8 @@ public struct Chrome: Sendable {
     public var flash: String?
     /// The current path, where the language switch comes back to.
     public var path: String
+    /// The viewer's coins, shown in the top bar and updated live.
+    public var coinBalance: Int = 0
     /// The newest real-time event id when the page was read (signed-in pages only).
     public var lastEventId: Int64?
     public var cssURL: String

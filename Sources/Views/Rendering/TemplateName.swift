@@ -21,4 +21,8 @@ public enum TemplateName: String, CaseIterable, Sendable {
     case messageActions = "message_actions"
     case channelSettings = "channel_settings"
     case audit
+    case store
+    case storeResult = "store_result"
+    case sandboxCheckout = "sandbox_checkout"
+    case portoneCheckout = "portone_checkout"
 }

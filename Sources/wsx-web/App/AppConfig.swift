@@ -33,6 +33,27 @@ struct AppConfig: Sendable {
     var realtime = RealtimeHub.Settings()
     /// Upload limits (`--max-files`, `--max-file-size`, `--max-image-pixels`).
     var uploads = UploadPolicy()
+    var payments = PaymentSettings()
     /// How often expired events and sessions are swept.
     var housekeepingInterval: Duration = .seconds(3600)
+}
+
+/// How coins are sold (`--payment-gateway`, `--coin-packs`, …).
+struct PaymentSettings: Sendable {
+    enum Gateway: String, Sendable {
+        case sandbox, portone
+    }
+
+    var gateway = Gateway.sandbox
+    var packs = CoinPack.standard
+    var currency = "KRW"
+    /// Sandbox: how long a paid payment reads as `ready` before `paid`.
+    var sandboxConfirmDelay: TimeInterval = 1
+    /// Sandbox: the webhook's HMAC secret; made and kept in the data folder when nil.
+    var sandboxSecret: String?
+    var portOneAPI = "https://api.iamport.kr"
+    var portOneKey = ""
+    var portOneSecret = ""
+    var portOneMerchantCode = ""
+    var portOnePG = "html5_inicis"
 }

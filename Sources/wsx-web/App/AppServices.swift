@@ -1,5 +1,8 @@
 import Assets
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Logging
 import Uploads
 import ServiceLifecycle
@@ -18,6 +21,10 @@ struct AppServices: Sendable {
     let directRooms: DirectRooms
     let messageLists: MessageListRenderer
     let files: FileService
+    let payments: PaymentService
+    /// The built-in gateway, when it is the one in use.
+    let sandbox: SandboxGateway?
+    let webhooks: WebhookSender
     let sessions: SessionStore
     let throttle: LoginThrottle
     let cookies: CookiePolicy
@@ -60,11 +67,43 @@ struct AppServices: Sendable {
         files = FileService(database: database, receiver: receiver,
                             thumbnailer: Thumbnailer(library: try ImageLibrary(), policy: config.uploads), clock: clock,
                             logger: logger)
+        webhooks = WebhookSender(logger: logger)
+        let gateway: any PaymentGateway
+        switch config.payments.gateway {
+        case .sandbox:
+            let sandbox = SandboxGateway(database: database,
+                                         secret: try SandboxGateway.secret(configured: config.payments.sandboxSecret,
+                                                                           dataDirectory: config.dataDirectory),
+                                         clock: clock, confirmDelay: config.payments.sandboxConfirmDelay, webhooks: webhooks,
+                                         logger: logger)
+            self.sandbox = sandbox
+            gateway = sandbox
+        case .portone:
+            guard let api = URL(string: config.payments.portOneAPI) else { throw StartupError.badPortOneURL }
+            sandbox = nil
+            gateway = PortOneGateway(apiBase: api, key: config.payments.portOneKey, secret: config.payments.portOneSecret,
+                                     merchantCode: config.payments.portOneMerchantCode, pg: config.payments.portOnePG,
+                                     tokens: PortOneTokens(), session: URLSession(configuration: .ephemeral), clock: clock,
+                                     logger: logger)
+        }
+        payments = PaymentService(database: database, gateway: gateway, packs: config.payments.packs,
+                                  currency: config.payments.currency, clock: clock, logger: logger)
     }
 
     /// The background services that run beside the HTTP server.
     var backgroundServices: [any Service] {
         [hub, Housekeeper(events: events, sessions: sessions, files: files, retention: config.eventRetention,
                           interval: config.housekeepingInterval, logger: logger)]
+    }
+}
+
+/// Configuration that cannot work, found at start-up.
+enum StartupError: Error, CustomStringConvertible {
+    case badPortOneURL
+
+    var description: String {
+        switch self {
+        case .badPortOneURL: "--portone-api is not a URL"
+        }
     }
 }

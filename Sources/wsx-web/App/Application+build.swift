@@ -15,7 +15,11 @@ func buildApplication(config: AppConfig, clock: WallClock = .system,
         // A deep accept backlog: thousands of event streams reconnect at once after a restart.
         configuration: .init(address: .hostname(config.host, port: config.port), serverName: "wsx", backlog: 4096),
         services: services.backgroundServices,
-        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? config.port) },
+        onServerRunning: { channel in
+            let port = channel.localAddress?.port ?? config.port
+            await services.webhooks.listening(on: port)
+            await onServerRunning(port)
+        },
         logger: logger
     )
 }
@@ -35,7 +39,7 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     router.add(middleware: SessionMiddleware(sessions: services.sessions, cookies: services.cookies,
                                              trustProxy: services.config.trustProxy))
     router.add(middleware: ErrorPageMiddleware(pages: services.pages))
-    router.add(middleware: CSRFMiddleware(multipartPaths: { path in
+    router.add(middleware: CSRFMiddleware(exemptPaths: [PaymentWebhookController.path], multipartPaths: { path in
         path.wholeMatch(of: /\/w\/\d+\/(c|dm)\/\d+\/messages/) != nil || path == "/profile"
             || path.wholeMatch(of: /\/w\/\d+(\/c\/\d+)?\/settings/) != nil
     }))
@@ -45,6 +49,10 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     AuthController(accounts: services.accounts, sessions: services.sessions, throttle: services.throttle,
                    cookies: services.cookies, pages: services.pages).addRoutes(to: router)
     LanguageController(accounts: services.accounts, cookies: services.cookies).addRoutes(to: router)
+    PaymentWebhookController(payments: services.payments).addRoutes(to: router)
+    if let sandbox = services.sandbox {
+        SandboxCheckoutController(sandbox: sandbox, pages: services.pages).addRoutes(to: router)
+    }
     InviteController(members: services.members, accounts: services.accounts, sessions: services.sessions,
                      cookies: services.cookies, pages: services.pages).addRoutes(to: router)
     PasswordResetController(accounts: services.accounts, cookies: services.cookies, pages: services.pages)
@@ -68,6 +76,7 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     MessagesController(workspaces: services.workspaces, messages: services.messages, lists: services.messageLists,
                        files: services.files, cookies: services.cookies, pages: services.pages).addRoutes(to: signedIn)
     FilesController(files: services.files).addRoutes(to: signedIn)
+    StoreController(payments: services.payments, accounts: services.accounts, pages: services.pages).addRoutes(to: signedIn)
     AuditController(workspaces: services.workspaces, database: services.database, pages: services.pages)
         .addRoutes(to: signedIn)
     return router

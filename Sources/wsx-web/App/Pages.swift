@@ -55,10 +55,12 @@ struct Pages: Sendable {
         // replay from this id can only repeat events, never skip one.
         let eventId = lastEventId()
         let (workspaces, rooms) = try await sidebar.load(userId: user.id!, place: place)
-        return Chrome(lang: visitor.lang, csrfToken: visitor.csrfToken, viewer: Viewer(id: user.id!, nickname: user.nickname),
+        var chrome = Chrome(lang: visitor.lang, csrfToken: visitor.csrfToken, viewer: Viewer(id: user.id!, nickname: user.nickname),
                       workspaces: workspaces, rooms: rooms, currentWorkspaceId: place.workspaceId, flash: visitor.flash,
                       path: request.uri.path, lastEventId: eventId, cssURL: assets.url(for: "app.css"),
                       scriptURLs: scripts)
+        chrome.coinBalance = user.coinBalance
+        return chrome
     }
 
     private func bareChrome(_ request: Request, _ visitor: Visitor) -> Chrome {

@@ -20,7 +20,10 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
-        response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
+        // A page that needs more (the PortOne checkout loads iamport's SDK) sets its own.
+        if response.headers[.contentSecurityPolicy] == nil {
+            response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
+        }
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[.init("Referrer-Policy")!] = "same-origin"
         response.headers[.init("X-Frame-Options")!] = "DENY"

@@ -200,6 +200,38 @@ extension AppDatabase {
                 ALTER TABLE rooms ADD COLUMN cover_file_id INTEGER REFERENCES files(id) ON DELETE SET NULL;
                 """)
         }
+        // 006: coin purchases. Our own unique merchant id per checkout; the gateway's payment id is
+        // unique too, so one gateway payment can never be credited twice, whatever arrives twice.
+        // `sandbox_payments` is the built-in test gateway's own side of the story.
+        migrator.registerMigration("006-payments") { db in
+            try db.execute(sql: """
+                CREATE TABLE payments (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    merchant_uid TEXT NOT NULL UNIQUE,
+                    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    item TEXT NOT NULL,
+                    coins INTEGER NOT NULL CHECK (coins > 0),
+                    amount INTEGER NOT NULL CHECK (amount > 0),
+                    currency TEXT NOT NULL,
+                    gateway TEXT NOT NULL,
+                    gateway_payment_id TEXT UNIQUE,
+                    status TEXT NOT NULL CHECK (status IN ('pending', 'paid', 'failed')),
+                    failure_reason TEXT,
+                    credited_at DATETIME,
+                    created_at DATETIME NOT NULL,
+                    updated_at DATETIME NOT NULL
+                );
+                CREATE INDEX payments_by_user ON payments(user_id, id);
+                CREATE TABLE sandbox_payments (
+                    imp_uid TEXT PRIMARY KEY,
+                    merchant_uid TEXT NOT NULL,
+                    amount INTEGER NOT NULL,
+                    currency TEXT NOT NULL,
+                    status TEXT NOT NULL,
+                    created_at DATETIME NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }

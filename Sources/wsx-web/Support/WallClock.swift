@@ -13,7 +13,10 @@ struct WallClock: Sendable {
 final class ManualClock: Sendable {
     private let current: Mutex<Date>
 
-    init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
+    /// Where test clocks start (2027-01-15), so fakes of outside services can agree on "now".
+    static let defaultStart = Date(timeIntervalSince1970: 1_800_000_000)
+
+    init(_ start: Date = ManualClock.defaultStart) {
         current = Mutex(start)
     }
 

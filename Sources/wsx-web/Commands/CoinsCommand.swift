@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import GRDB
+
+/// `wsx-web coins grant`: operators add coins to an account, recorded in the ledger.
+struct CoinsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "coins", abstract: "Manage coin balances.",
+                                                    subcommands: [Grant.self])
+
+    struct Grant: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add coins to an account (recorded in its ledger).")
+
+        @OptionGroup var data: DataDirectoryOption
+        @Option(help: "Email address of the account.") var email: String
+        @Option(help: "Coins to add (a negative number takes coins away, never below zero).") var amount: Int
+        @Option(help: "Why, for the ledger.") var reason: String = "grant"
+
+        func run() async throws {
+            guard amount != 0 else { throw ValidationError("--amount must not be 0") }
+            let database = try AppDatabase.open(dataDirectory: data.resolved)
+            let key = User.key(forEmail: email.cleanedLine)
+            let ledger = CoinLedger(outbox: database.outbox)
+            let (amount, reason) = (self.amount, self.reason.cleanedLine)
+            do {
+                let balance = try await database.writer.write { db -> Int in
+                    guard let user = try User.filter(User.CodingKeys.emailKey == key).fetchOne(db) else {
+                        throw ValidationError("no account has the email \(key)")
+                    }
+                    return try ledger.change(db, userId: user.id!, by: amount, reason: reason, reference: "operator", at: Date())
+                }
+                print("\(email): balance \(balance) coins")
+            } catch CoinError.insufficient(let balance, _) {
+                throw ValidationError("the balance is \(balance): it cannot go below zero")
+            }
+        }
+    }
+}

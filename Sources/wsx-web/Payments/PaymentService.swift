@@ -1,0 +1,129 @@
+import Foundation
+import GRDB
+import Logging
+
+/// Selling coins: checkouts, verification with the gateway, and crediting each payment once.
+///
+/// Nothing a browser or webhook says is believed: the amount comes from our pending payment,
+/// and a payment is credited only when the gateway itself reports it paid for our merchant id,
+/// amount and currency. The credit is a guarded UPDATE (`credited_at IS NULL`) in the same
+/// transaction as the ledger row, so verifications racing each other credit it once.
+struct PaymentService: Sendable {
+    let database: AppDatabase
+    let gateway: any PaymentGateway
+    let packs: [CoinPack]
+    let currency: String
+    let clock: WallClock
+    let logger: Logger
+
+    /// The result of asking the gateway about a payment.
+    enum Outcome: Equatable, Sendable {
+        /// Paid and credited now.
+        case credited(Payment)
+        /// Paid and credited before (a reload, the webhook and the return racing…).
+        case alreadyCredited(Payment)
+        /// Not confirmed yet, or the gateway could not be asked: it stays pending, nothing lost.
+        case pending(Payment?, reason: String)
+        /// Declined, cancelled, or refused by our checks (mismatch): nothing credited.
+        case failed(Payment?, reason: String)
+    }
+
+    /// Starts buying `item`: a pending payment with our own unique merchant id.
+    func checkout(userId: Int64, item: String) async throws -> (Payment, CoinPack) {
+        guard let pack = packs.first(where: { $0.item == item }) else { throw AppError.badRequest }
+        let now = clock.now()
+        let payment = Payment(id: nil, merchantUid: "wsx_" + SecretToken.generate().prefix(24), userId: userId, item: pack.item,
+                              coins: pack.coins, amount: pack.price, currency: currency, gateway: gateway.name,
+                              gatewayPaymentId: nil, status: .pending, failureReason: nil, creditedAt: nil, createdAt: now,
+                              updatedAt: now)
+        let stored = try await database.writer.write { db in try payment.inserted(db) }
+        return (stored, pack)
+    }
+
+    /// Asks the gateway about its payment `gatewayPaymentId` and credits it if it is really paid.
+    /// `claimedMerchantUid` (from a return URL or webhook) must agree with the gateway when given.
+    func verify(gatewayPaymentId: String, claimedMerchantUid: String?) async throws -> Outcome {
+        let reported: GatewayPayment
+        do {
+            reported = try await gateway.fetch(paymentId: gatewayPaymentId)
+        } catch GatewayError.notFound {
+            return .failed(nil, reason: "unknown_payment")
+        } catch let error as GatewayError {
+            logger.warning("payment gateway could not be asked", metadata: ["error": "\(error)", "payment": "\(gatewayPaymentId)"])
+            let pending = try await claimedMerchantUid.asyncMap { try await self.payment(merchantUid: $0) } ?? nil
+            return .pending(pending, reason: "gateway_unavailable")
+        }
+        let now = clock.now(), outbox = database.outbox, logger = self.logger, gatewayName = gateway.name
+        return try await database.writer.write { db -> Outcome in
+            guard var payment = try Payment.filter(Payment.CodingKeys.merchantUid == reported.merchantUid).fetchOne(db) else {
+                return .failed(nil, reason: "unknown_payment")
+            }
+            if payment.creditedAt != nil { return .alreadyCredited(payment) }
+            if let claimed = claimedMerchantUid, claimed != reported.merchantUid {
+                logger.warning("payment return names another merchant id", metadata: ["claimed": "\(claimed)", "gateway": "\(reported.merchantUid)"])
+                return .failed(nil, reason: "mismatch")
+            }
+            func settle(_ status: Payment.Status, _ reason: String?) throws {
+                payment.gatewayPaymentId = payment.gatewayPaymentId ?? reported.id
+                payment.status = status
+                payment.failureReason = reason
+                payment.updatedAt = now
+                try payment.update(db)
+            }
+            switch reported.status {
+            case "paid":
+                guard reported.amount == payment.amount, reported.currency.uppercased() == payment.currency.uppercased(),
+                      gatewayName == payment.gateway else {
+                    logger.warning("payment refused: gateway figures differ from ours", metadata: [
+                        "merchant_uid": "\(payment.merchantUid)", "ours": "\(payment.amount) \(payment.currency)",
+                        "gateway": "\(reported.amount) \(reported.currency)"])
+                    try settle(.failed, "mismatch")
+                    return .failed(payment, reason: "mismatch")
+                }
+                // Once: whoever gets here first credits; the rest find credited_at set.
+                try db.execute(sql: """
+                    UPDATE payments SET status = 'paid', gateway_payment_id = ?, credited_at = ?, failure_reason = NULL, updated_at = ?
+                    WHERE id = ? AND credited_at IS NULL
+                    """, arguments: [reported.id, now, now, payment.id!])
+                guard db.changesCount == 1 else { return .alreadyCredited(payment) }
+                try CoinLedger(outbox: outbox).change(db, userId: payment.userId, by: payment.coins, reason: "purchase",
+                                                      reference: payment.merchantUid, at: now)
+                payment.status = .paid
+                payment.gatewayPaymentId = reported.id
+                payment.creditedAt = now
+                return .credited(payment)
+            case "failed", "cancelled":
+                try settle(.failed, reported.status == "cancelled" ? "cancelled" : "declined")
+                return .failed(payment, reason: reported.status == "cancelled" ? "cancelled" : "declined")
+            default:
+                // Remember which gateway payment it is, so it can be checked again later.
+                if payment.gatewayPaymentId == nil {
+                    try settle(.pending, nil)
+                }
+                return .pending(payment, reason: "not_confirmed")
+            }
+        }
+    }
+
+    func payment(merchantUid: String) async throws -> Payment? {
+        try await database.writer.read { db in
+            try Payment.filter(Payment.CodingKeys.merchantUid == merchantUid).fetchOne(db)
+        }
+    }
+
+    /// A person's purchases, newest first.
+    func history(userId: Int64) async throws -> [Payment] {
+        try await database.writer.read { db in
+            try Payment.filter(Payment.CodingKeys.userId == userId).order(Payment.CodingKeys.id.desc).limit(100).fetchAll(db)
+        }
+    }
+}
+
+extension Optional {
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        switch self {
+        case .some(let value): try await transform(value)
+        case .none: nil
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import Crypto
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import GRDB
+import Logging
+
+/// The built-in test gateway, so `make run` can sell coins offline. It behaves like a real one:
+/// its own checkout page (marked TEST) takes the amount it is given, Pay or Decline records the
+/// result on its side (`sandbox_payments`), the payment reads as `ready` until confirmed a moment
+/// later, and a webhook signed with HMAC-SHA256 tells wsx; wsx then asks it, as it would ask PortOne.
+struct SandboxGateway: PaymentGateway {
+    let database: AppDatabase
+    let secret: SymmetricKey
+    let clock: WallClock
+    /// How long a paid sandbox payment reads as `ready` before `paid` (`--sandbox-confirm-delay`).
+    let confirmDelay: TimeInterval
+    /// Sends a signed webhook to this server (set once it listens); nil in in-process tests.
+    let webhooks: WebhookSender?
+    let logger: Logger
+
+    static let signatureHeader = "X-Sandbox-Signature"
+
+    var name: String { "sandbox" }
+
+    func start(_ payment: Payment, itemName: String, buyerEmail: String) -> CheckoutStart {
+        var query = URLComponents()
+        query.queryItems = [
+            URLQueryItem(name: "merchant_uid", value: payment.merchantUid),
+            URLQueryItem(name: "amount", value: String(payment.amount)),
+            URLQueryItem(name: "currency", value: payment.currency),
+            URLQueryItem(name: "name", value: itemName),
+        ]
+        return .redirect("/sandbox-pay?" + (query.percentEncodedQuery ?? ""))
+    }
+
+    func fetch(paymentId: String) async throws -> GatewayPayment {
+        let now = clock.now(), delay = confirmDelay
+        let row = try await database.writer.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM sandbox_payments WHERE imp_uid = ?", arguments: [paymentId])
+        }
+        guard let row else { throw GatewayError.notFound }
+        var status: String = row["status"]
+        let created: Date = row["created_at"]
+        if status == "paid", now.timeIntervalSince(created) < delay { status = "ready" }
+        return GatewayPayment(id: row["imp_uid"], merchantUid: row["merchant_uid"], amount: row["amount"],
+                              currency: row["currency"], status: status,
+                              failureReason: status == "failed" ? "declined by the test card" : nil)
+    }
+
+    func acceptsWebhook(body: [UInt8], signature: String?) -> Bool {
+        guard let signature else { return false }
+        return SecretToken.constantTimeEquals(signature, sign(body))
+    }
+
+    func sign(_ body: [UInt8]) -> String {
+        HMAC<SHA256>.authenticationCode(for: body, using: secret).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The test card's decision: records the payment on the sandbox's side and, after the
+    /// confirmation delay, sends the signed webhook. Returns the sandbox payment id.
+    func decide(merchantUid: String, amount: Int, currency: String, pay: Bool) async throws -> String {
+        let id = "imps_" + SecretToken.generate().prefix(20)
+        let now = clock.now()
+        try await database.writer.write { db in
+            try db.execute(sql: """
+                INSERT INTO sandbox_payments (imp_uid, merchant_uid, amount, currency, status, created_at) VALUES (?, ?, ?, ?, ?, ?)
+                """, arguments: [id, merchantUid, amount, currency, pay ? "paid" : "failed", now])
+        }
+        if let webhooks {
+            let body = Array(OutgoingEvent.json(["imp_uid": id, "merchant_uid": merchantUid, "status": pay ? "paid" : "failed"]).utf8)
+            let signature = sign(body)
+            let delay = confirmDelay
+            Task {
+                try? await Task.sleep(for: .milliseconds(Int(delay * 1000) + 50))
+                await webhooks.send(body: body, headers: [Self.signatureHeader: signature])
+            }
+        }
+        return id
+    }
+
+    /// The sandbox's secret: from `--sandbox-secret`, else made once and kept in the data folder.
+    static func secret(configured: String?, dataDirectory: String) throws -> SymmetricKey {
+        if let configured { return SymmetricKey(data: Data(configured.utf8)) }
+        let url = URL(fileURLWithPath: dataDirectory).appendingPathComponent("sandbox-secret")
+        if let existing = try? Data(contentsOf: url), !existing.isEmpty { return SymmetricKey(data: existing) }
+        let fresh = Data(SecretToken.generate().utf8)
+        try fresh.write(to: url, options: .atomic)
+        return SymmetricKey(data: fresh)
+    }
+}
+
+/// Posts webhooks to this server's own `/store/webhook` once its address is known.
+actor WebhookSender {
+    private var base: URL?
+    private let logger: Logger
+
+    init(logger: Logger) { self.logger = logger }
+
+    func listening(on port: Int) { base = URL(string: "http://127.0.0.1:\(port)") }
+
+    func send(body: [UInt8], headers: [String: String]) async {
+        guard let base else { return }
+        var request = URLRequest(url: base.appendingPathComponent("store/webhook"))
+        request.httpMethod = "POST"
+        request.httpBody = Data(body)
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        do {
+            _ = try await URLSession.shared.data(for: request)
+        } catch {
+            logger.warning("sandbox webhook failed", metadata: ["error": "\(error)"])
+        }
+    }
+}
