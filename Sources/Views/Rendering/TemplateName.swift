@@ -25,4 +25,5 @@ public enum TemplateName: String, CaseIterable, Sendable {
     case storeResult = "store_result"
     case sandboxCheckout = "sandbox_checkout"
     case portoneCheckout = "portone_checkout"
+    case search
 }

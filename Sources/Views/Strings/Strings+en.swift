@@ -278,5 +278,13 @@ extension Strings {
         "portone_body": "The button opens the payment window.",
         "portone_needs_js": "This payment needs JavaScript.",
         "coins_link": "Coins",
+        "search_title": "Search",
+        "search_placeholder": "Search channels, members, messages",
+        "search_submit": "Search",
+        "search_hint": "Type what to look for. Even one Korean syllable works.",
+        "search_none": "Nothing found.",
+        "search_more": "More",
+        "search_messages": "Messages",
+        "error_search_long": "A search can be at most 100 characters.",
     ]
 }

@@ -278,5 +278,13 @@ extension Strings {
         "portone_body": "버튼을 누르면 결제 창이 열립니다.",
         "portone_needs_js": "이 결제에는 JavaScript가 필요합니다.",
         "coins_link": "코인",
+        "search_title": "검색",
+        "search_placeholder": "채널, 멤버, 메시지 검색",
+        "search_submit": "검색",
+        "search_hint": "찾을 말을 입력하세요. 한 글자로도 찾을 수 있습니다.",
+        "search_none": "결과가 없습니다.",
+        "search_more": "더 보기",
+        "search_messages": "메시지",
+        "error_search_long": "검색어는 100자 이하여야 합니다.",
     ]
 }

@@ -76,6 +76,8 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     MessagesController(workspaces: services.workspaces, messages: services.messages, lists: services.messageLists,
                        files: services.files, cookies: services.cookies, pages: services.pages).addRoutes(to: signedIn)
     FilesController(files: services.files).addRoutes(to: signedIn)
+    SearchController(workspaces: services.workspaces, search: SearchService(database: services.database), pages: services.pages)
+        .addRoutes(to: signedIn)
     StoreController(payments: services.payments, accounts: services.accounts, pages: services.pages).addRoutes(to: signedIn)
     AuditController(workspaces: services.workspaces, database: services.database, pages: services.pages)
         .addRoutes(to: signedIn)

@@ -36,15 +36,20 @@ struct RoomSummary: Sendable {
 /// Reads the rooms a person is in within a workspace, with exact unread counts (messages after
 /// their marker, not their own), for the sidebar and the workspace home.
 enum RoomDirectory {
-    static func rooms(_ db: Database, workspaceId: Int64, userId: Int64) throws -> [RoomSummary] {
+    /// With `activity` false, only names and addresses (no unread counts or last messages).
+    static func rooms(_ db: Database, workspaceId: Int64, userId: Int64, activity: Bool = true) throws -> [RoomSummary] {
+        let activityColumns = activity ? """
+            (SELECT COUNT(*) FROM messages WHERE messages.room_id = rooms.id
+               AND messages.id > room_members.last_read_message_id
+               AND (messages.author_id IS NULL OR messages.author_id <> room_members.user_id)) AS unread,
+            last.body AS last_body, last.created_at AS last_at
+            """ : "0 AS unread, NULL AS last_body, NULL AS last_at"
+        let lastJoin = activity
+            ? "LEFT JOIN messages AS last ON last.id = (SELECT MAX(id) FROM messages WHERE messages.room_id = rooms.id)" : ""
         let rows = try Row.fetchAll(db, sql: """
-            SELECT rooms.id, rooms.kind, rooms.name, rooms.dm_key,
-                   (SELECT COUNT(*) FROM messages WHERE messages.room_id = rooms.id
-                      AND messages.id > room_members.last_read_message_id
-                      AND (messages.author_id IS NULL OR messages.author_id <> room_members.user_id)) AS unread,
-                   last.body AS last_body, last.created_at AS last_at
+            SELECT rooms.id, rooms.kind, rooms.name, rooms.dm_key, \(activityColumns)
             FROM rooms JOIN room_members ON room_members.room_id = rooms.id AND room_members.user_id = ?
-            LEFT JOIN messages AS last ON last.id = (SELECT MAX(id) FROM messages WHERE messages.room_id = rooms.id)
+            \(lastJoin)
             WHERE rooms.workspace_id = ?
             ORDER BY rooms.kind = 'channel' DESC, rooms.is_default DESC, rooms.name_key, rooms.id
             """, arguments: [userId, workspaceId])

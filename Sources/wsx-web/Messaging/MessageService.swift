@@ -102,6 +102,7 @@ struct MessageService: Sendable {
             let rendered = MessageText.render(text, members: try Self.nicknames(db, workspaceId: room.workspaceId))
             let message = try Message(id: nil, roomId: room.id!, authorId: authorId, body: text, bodyHtml: rendered.html,
                                       createdAt: now, editedAt: nil).inserted(db)
+            try SearchIndex.index(db, messageId: message.id!, roomId: room.id!, text: text)
             for (position, file) in try FileService.insert(db, files, uploader: authorId, at: now).enumerated() {
                 try db.execute(sql: "INSERT INTO message_files (message_id, file_id, position) VALUES (?, ?, ?)",
                                arguments: [message.id!, file.id!, position])
@@ -126,6 +127,7 @@ struct MessageService: Sendable {
             let (message, room) = try Self.visibleMessage(db, id: messageId, access)
             guard message.authorId == access.userId else { throw AppError.forbidden("error_message_author_only") }
             let rendered = MessageText.render(text, members: try Self.nicknames(db, workspaceId: room.workspaceId))
+            try SearchIndex.index(db, messageId: messageId, roomId: room.id!, text: text)
             try Message.filter(key: messageId).updateAll(db, Message.CodingKeys.body.set(to: text),
                                                          Message.CodingKeys.bodyHtml.set(to: rendered.html),
                                                          Message.CodingKeys.editedAt.set(to: now))

@@ -232,6 +232,11 @@ extension AppDatabase {
                 );
                 """)
         }
+        // 007: the search index of messages (Korean by unigrams and bigrams, words by prefix),
+        // filled from the messages already there.
+        migrator.registerMigration("007-search") { db in
+            try SearchIndex.create(db)
+        }
         return migrator
     }
 }

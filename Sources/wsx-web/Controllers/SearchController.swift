@@ -1,0 +1,48 @@
+import Foundation
+import Hummingbird
+import Views
+
+/// `GET /w/{wid}/search?q=`: channels, members and messages of the workspace the person may see.
+struct SearchController: Sendable {
+    let workspaces: WorkspaceService
+    let search: SearchService
+    let pages: Pages
+
+    func addRoutes(to group: RouterGroup<SignedInContext>) {
+        group.get("/w/{wid}/search", use: results)
+    }
+
+    @Sendable func results(_ request: Request, context: SignedInContext) async throws -> Response {
+        let access = try await context.workspaceAccess(workspaces)
+        let parameters = request.uri.queryParameters
+        let query = (parameters["q"].map(String.init) ?? "").cleanedLine
+        guard query.count <= SearchService.maximumQueryLength else {
+            throw AppError(status: .unprocessableContent, messageKey: "error_search_long")
+        }
+        func cursor(_ name: String) throws -> Int64? {
+            guard let text = parameters[Substring(name)] else { return nil }
+            guard let value = Int64(text), value > 0 else { throw AppError.badRequest }
+            return value
+        }
+        let cursors = SearchService.Cursors(channelsAfter: try cursor("channels_after"), membersAfter: try cursor("members_after"),
+                                            messagesBefore: try cursor("messages_before"))
+        let found = query.isEmpty ? SearchService.Results() : try await search.search(access, query: query, from: cursors)
+        let base = "/w/\(access.workspaceId)/search?q=" + (query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+        let page = SearchPage(
+            workspaceId: access.workspaceId, query: query,
+            channels: found.channels.map { SearchChannelRow(name: $0.name, description: $0.description,
+                                                            url: "/w/\(access.workspaceId)/c/\($0.id)") },
+            members: found.members.map { SearchMemberRow(nickname: $0.nickname, email: $0.email, url: "/users/\($0.id)") },
+            messages: found.messages.map { hit in
+                SearchMessageRow(roomName: hit.isChannel ? "#" + hit.roomName : hit.roomName, author: hit.author,
+                                 timestamp: Timestamps.iso(hit.createdAt), timeText: Timestamps.utcText(hit.createdAt),
+                                 snippetHtml: SearchService.highlighted(hit.body, query: query),
+                                 url: "\(hit.roomPath)?around=\(hit.id)#m-\(hit.id)")
+            },
+            moreChannelsURL: found.next.channelsAfter.map { "\(base)&channels_after=\($0)#search-channels" },
+            moreMembersURL: found.next.membersAfter.map { "\(base)&members_after=\($0)#search-members" },
+            moreMessagesURL: found.next.messagesBefore.map { "\(base)&messages_before=\($0)#search-messages" })
+        return try await pages.render(.search, title: context.strings["search_title"], page: page, request: request,
+                                      context: context, place: .workspace(access.workspaceId))
+    }
+}

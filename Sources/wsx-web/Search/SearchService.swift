@@ -1,0 +1,126 @@
+import Foundation
+import GRDB
+
+/// Search in a workspace: channels (name, description), members (nickname, email) and messages
+/// of the rooms the person is in. Newest messages first (keyset paging by id: ordering by rank
+/// is far too slow for a one-syllable query that matches much of a large workspace).
+struct SearchService: Sendable {
+    let database: AppDatabase
+
+    static let maximumQueryLength = 100
+    static let pageSize = 50
+
+    struct ChannelHit: Sendable, FetchableRecord, Decodable {
+        let id: Int64
+        let name: String
+        let description: String
+    }
+
+    struct MemberHit: Sendable, FetchableRecord, Decodable {
+        let id: Int64
+        let nickname: String
+        let email: String
+    }
+
+    struct MessageHit: Sendable {
+        let id: Int64
+        let roomId: Int64
+        let roomName: String
+        let roomPath: String
+        let isChannel: Bool
+        let author: String
+        let body: String
+        let createdAt: Date
+    }
+
+    /// Where each section continues, when it has more.
+    struct Cursors: Sendable, Equatable {
+        var channelsAfter: Int64?
+        var membersAfter: Int64?
+        var messagesBefore: Int64?
+    }
+
+    struct Results: Sendable {
+        var channels: [ChannelHit] = []
+        var members: [MemberHit] = []
+        var messages: [MessageHit] = []
+        /// Set for a section that has more than one page.
+        var next = Cursors()
+    }
+
+    /// Searches for `query` (already NFC and trimmed, at most 100 characters).
+    func search(_ access: WorkspaceAccess, query: String, from cursors: Cursors) async throws -> Results {
+        let lowered = query.lowercased()
+        let size = Self.pageSize
+        return try await database.writer.read { db in
+            var results = Results()
+            let channels = try ChannelHit.fetchAll(db, sql: """
+                SELECT id, name, description FROM rooms
+                WHERE workspace_id = ? AND kind = 'channel' AND id > ? AND (instr(name_key, ?) > 0 OR instr(lower(description), ?) > 0)
+                ORDER BY id LIMIT ?
+                """, arguments: [access.workspaceId, cursors.channelsAfter ?? 0, lowered, lowered, size + 1])
+            results.channels = Array(channels.prefix(size))
+            if channels.count > size { results.next.channelsAfter = results.channels.last?.id }
+
+            let members = try MemberHit.fetchAll(db, sql: """
+                SELECT users.id, users.nickname, users.email FROM users
+                JOIN workspace_members ON workspace_members.user_id = users.id AND workspace_members.workspace_id = ?
+                WHERE users.id > ? AND (instr(lower(users.nickname), ?) > 0 OR instr(users.email_key, ?) > 0)
+                ORDER BY users.id LIMIT ?
+                """, arguments: [access.workspaceId, cursors.membersAfter ?? 0, lowered, lowered, size + 1])
+            results.members = Array(members.prefix(size))
+            if members.count > size { results.next.membersAfter = results.members.last?.id }
+
+            let rooms = try RoomDirectory.rooms(db, workspaceId: access.workspaceId, userId: access.userId, activity: false)
+            guard let terms = SearchTokenizer.query(query), !rooms.isEmpty else { return results }
+            let scope = rooms.map { "scope : " + SearchTokenizer.quote(SearchIndex.scopeToken(room: $0.id)) }.joined(separator: " OR ")
+            let ids = try Int64.fetchAll(db, sql: """
+                SELECT rowid FROM message_index WHERE message_index MATCH ? AND rowid < ? ORDER BY rowid DESC LIMIT ?
+                """, arguments: ["(\(terms)) AND (\(scope))", cursors.messagesBefore ?? Int64.max, size + 1])
+            let page = Array(ids.prefix(size))
+            if ids.count > size { results.next.messagesBefore = page.last }
+            guard !page.isEmpty else { return results }
+            let byRoom = Dictionary(uniqueKeysWithValues: rooms.map { ($0.id, $0) })
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT messages.id, messages.room_id, messages.body, messages.created_at, users.nickname
+                FROM messages LEFT JOIN users ON users.id = messages.author_id
+                WHERE messages.id IN (\(databaseQuestionMarks(count: page.count))) ORDER BY messages.id DESC
+                """, arguments: StatementArguments(page))
+            results.messages = rows.compactMap { row in
+                guard let room = byRoom[row["room_id"]] else { return nil }   // never outside the person's rooms
+                return MessageHit(id: row["id"], roomId: room.id, roomName: room.name, roomPath: room.url, isChannel: room.isChannel,
+                                  author: row["nickname"] ?? "—", body: row["body"], createdAt: row["created_at"])
+            }
+            return results
+        }
+    }
+
+    /// An excerpt of `text` around the first match, escaped, every match wrapped in `<mark>`.
+    static func highlighted(_ text: String, query: String, radius: Int = 60) -> String {
+        let terms = SearchTokenizer.runs(query).map { String($0.characters) }.filter { !$0.isEmpty }
+        let flat = text.replacingOccurrences(of: "\n", with: " ")
+        let options: String.CompareOptions = [.caseInsensitive]
+        var start = flat.startIndex, end = flat.endIndex
+        if let first = terms.compactMap({ flat.range(of: $0, options: options) }).min(by: { $0.lowerBound < $1.lowerBound }) {
+            start = flat.index(first.lowerBound, offsetBy: -radius, limitedBy: flat.startIndex) ?? flat.startIndex
+            end = flat.index(first.upperBound, offsetBy: radius * 2, limitedBy: flat.endIndex) ?? flat.endIndex
+        } else {
+            end = flat.index(flat.startIndex, offsetBy: radius * 3, limitedBy: flat.endIndex) ?? flat.endIndex
+        }
+        let excerpt = flat[start..<end]
+        var html = start > flat.startIndex ? "…" : ""
+        var index = excerpt.startIndex
+        while index < excerpt.endIndex {
+            let match = terms.compactMap { excerpt.range(of: $0, options: options, range: index..<excerpt.endIndex) }
+                .min { $0.lowerBound < $1.lowerBound || ($0.lowerBound == $1.lowerBound && $0.upperBound > $1.upperBound) }
+            guard let match else {
+                html += MessageText.escape(excerpt[index...])
+                break
+            }
+            html += MessageText.escape(excerpt[index..<match.lowerBound])
+            html += "<mark>" + MessageText.escape(excerpt[match]) + "</mark>"
+            index = match.upperBound
+        }
+        return html + (end < flat.endIndex ? "…" : "")
+    }
+}
