@@ -39,6 +39,7 @@
   if (!viewerId) return; // signed out: nothing is live
 
   let lastId = Number(meta('last-event-id')) || 0;
+  const tabId = Math.random().toString(36).slice(2);
   const channel = 'BroadcastChannel' in window ? new BroadcastChannel('wsx-live') : null;
   const root = document.documentElement;
   root.dataset.liveRole = 'follower';
@@ -133,13 +134,30 @@
     root.dataset.liveOnline = online ? 'yes' : 'no';
   }
 
+  // The leader remembers what it relayed since its stream began, so a tab whose script loaded
+  // late (after events were relayed) can catch up: it says hello with its last id.
+  const relayed = [];
+  let relayedSince = null;
+  const RELAY_MEMORY = 2000;
+
   if (channel) {
     channel.onmessage = (event) => {
       const message = event.data;
       if (message.kind === 'event') receive(message);
       else if (message.kind === 'status') showStatus(message.online);
       else if (message.kind === 'ended') location.reload();
+      else if (message.kind === 'hello' && relayedSince !== null) {
+        if (message.after >= relayedSince) {
+          channel.postMessage({ kind: 'catch-up', to: message.tab, events: relayed.filter((e) => e.id > message.after) });
+        } else {
+          channel.postMessage({ kind: 'catch-up', to: message.tab, tooOld: true });
+        }
+      } else if (message.kind === 'catch-up' && message.to === tabId) {
+        if (message.tooOld) location.reload();
+        else for (const missed of message.events) receive(missed);
+      }
     };
+    channel.postMessage({ kind: 'hello', tab: tabId, after: lastId });
   }
 
   // ---- leading --------------------------------------------------------------------------
@@ -155,6 +173,7 @@
   }
 
   function openStream() {
+    if (relayedSince === null) relayedSince = lastId;
     const source = new EventSource('/events?lastEventId=' + encodeURIComponent(lastId));
     const broadcast = (message) => { if (channel) channel.postMessage(message); };
 
@@ -163,6 +182,12 @@
         let data = {};
         try { data = JSON.parse(event.data); } catch (_) { /* keep {} */ }
         const message = { kind: 'event', id: Number(event.lastEventId) || 0, type, data };
+        relayed.push(message);
+        if (relayed.length > RELAY_MEMORY) {
+          // Forgotten events can no longer be replayed to a late tab: it reloads instead.
+          const forgotten = relayed.splice(0, relayed.length - RELAY_MEMORY);
+          relayedSince = Math.max(relayedSince, forgotten[forgotten.length - 1].id);
+        }
         broadcast(message);
         receive(message);
       });
