@@ -340,7 +340,8 @@ public struct AttachmentView: Sendable {
 
 /// The controls of a message for the person who may use them (full pages, no JavaScript).
 public struct MessageActions: Sendable {
-    public var messageId: Int64
+    /// The message's id, or a placeholder that is filled in per message (see `MessageListRenderer`).
+    public var messageId: String
     public var workspaceId: Int64
     public var canEdit: Bool
     public var canDelete: Bool
@@ -350,7 +351,7 @@ public struct MessageActions: Sendable {
     public var cancelURL: String
     public var editURL: String
 
-    public init(messageId: Int64, workspaceId: Int64, canEdit: Bool, canDelete: Bool, editing: Bool, body: String,
+    public init(messageId: String, workspaceId: Int64, canEdit: Bool, canDelete: Bool, editing: Bool, body: String,
                 cancelURL: String, editURL: String) {
         self.messageId = messageId
         self.workspaceId = workspaceId

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Hummingbird
 import Views
 
@@ -6,15 +7,37 @@ import Views
 /// separators, the "read up to here" line and the viewer's own controls.
 struct MessageListRenderer: Sendable {
     let pages: Pages
+    /// Rendered fragments by everything they show: a message is rendered once, then every page
+    /// and event that shows it reuses the bytes (template rendering dominated page time).
+    let cache = FragmentCache(capacity: 20_000)
 
     /// The fragment every reader gets, the same bytes for all.
     func neutral(_ row: MessageRow) -> String {
-        pages.renderer.neutralFragment(.message, page: view(row, actionsHtml: nil))
+        cache.fragment(for: row) { pages.renderer.neutralFragment(.message, page: view(row, actionsHtml: Self.actionsMarker)) }
     }
+
+    /// Where a page puts a message's controls in its cached fragment (an HTML comment, so the
+    /// fragment events carry is unchanged for readers).
+    static let actionsMarker = "<!--actions-->"
+    /// Stands for the message id in controls rendered once per page.
+    static let idPlaceholder = "MESSAGE-ID"
 
     /// A page's list. `lastRead` places the unread line; `editing` opens that message's form.
     func list(_ rows: [MessageRow], viewer: Int64, isWorkspaceOwner: Bool, workspaceId: Int64, lastRead: Int64?,
               editing: Int64?, roomPath: String, request: Request, visitor: Visitor) -> String {
+        // The controls are the same for every message but the id: render them once per kind.
+        func controls(canEdit: Bool) -> String {
+            let id = Self.idPlaceholder
+            let actions = MessageActions(messageId: id, workspaceId: workspaceId, canEdit: canEdit, canDelete: true,
+                                         editing: false, body: "", cancelURL: "",
+                                         editURL: "\(roomPath)?around=\(id)&edit=\(id)#m-\(id)")
+            return pages.fragment(.messageActions, page: actions, request: request, visitor: visitor)
+        }
+        // Split once at the id placeholder; each message joins the pieces around its id.
+        let ownControls = rows.contains { $0.authorId == viewer }
+            ? controls(canEdit: true).split(separator: Self.idPlaceholder, omittingEmptySubsequences: false) : []
+        let moderatorControls = isWorkspaceOwner
+            ? controls(canEdit: false).split(separator: Self.idPlaceholder, omittingEmptySubsequences: false) : []
         var html = ""
         var day = ""
         var unreadPlaced = false
@@ -29,15 +52,22 @@ struct MessageListRenderer: Sendable {
                 unreadPlaced = true
             }
             let mine = row.authorId == viewer
-            var actionsHtml: String?
-            if mine || isWorkspaceOwner {
-                let actions = MessageActions(messageId: row.id, workspaceId: workspaceId, canEdit: mine, canDelete: true,
-                                             editing: mine && editing == row.id, body: row.body,
-                                             cancelURL: "\(roomPath)?around=\(row.id)#m-\(row.id)",
-                                             editURL: "\(roomPath)?around=\(row.id)&edit=\(row.id)#m-\(row.id)")
-                actionsHtml = pages.fragment(.messageActions, page: actions, request: request, visitor: visitor)
+            let pieces = mine ? ownControls : moderatorControls
+            var actionsHtml = pieces.joined(separator: String(row.id))
+            if mine && editing == row.id {
+                actionsHtml = pages.fragment(.messageActions, page: MessageActions(
+                    messageId: String(row.id), workspaceId: workspaceId, canEdit: true, canDelete: true, editing: true,
+                    body: row.body, cancelURL: "\(roomPath)?around=\(row.id)#m-\(row.id)", editURL: ""),
+                    request: request, visitor: visitor)
             }
-            html += pages.renderer.neutralFragment(.message, page: view(row, actionsHtml: actionsHtml))
+            let fragment = neutral(row)
+            if !actionsHtml.isEmpty, let marker = fragment.firstRange(of: Self.actionsMarker) {
+                html += fragment[..<marker.lowerBound]
+                html += actionsHtml
+                html += fragment[marker.upperBound...]
+            } else {
+                html += fragment
+            }
         }
         return html
     }
@@ -73,5 +103,40 @@ struct MessageListRenderer: Sendable {
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let parts = calendar.dateComponents([.year, .month, .day], from: date)
         return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
+    }
+}
+
+/// A bounded cache of rendered message fragments, keyed by every input of the rendering (id,
+/// edit time, author name and photo, files), so an entry can never be stale: a change makes a
+/// new key. When full, the oldest half is dropped.
+final class FragmentCache: Sendable {
+    private struct State {
+        var entries: [String: (html: String, order: Int)] = [:]
+        var counter = 0
+    }
+
+    private let state = Mutex(State())
+    private let capacity: Int
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    func fragment(for row: MessageRow, render: () -> String) -> String {
+        let key = Self.key(row)
+        if let hit = state.withLock({ $0.entries[key]?.html }) { return hit }
+        let html = render()
+        state.withLock { state in
+            state.counter += 1
+            state.entries[key] = (html, state.counter)
+            if state.entries.count > capacity {
+                let cutoff = state.counter - capacity / 2
+                state.entries = state.entries.filter { $0.value.order > cutoff }
+            }
+        }
+        return html
+    }
+
+    static func key(_ row: MessageRow) -> String {
+        "\(row.id)|\(row.editedAt?.timeIntervalSince1970 ?? 0)|\(row.authorNickname ?? "")|\(row.authorAvatarId ?? 0)|"
+            + row.attachments.map { String($0.id ?? 0) }.joined(separator: ",")
     }
 }

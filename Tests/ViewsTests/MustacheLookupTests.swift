@@ -1,0 +1,50 @@
+import Mustache
+import Testing
+@testable import Views
+
+/// The switch-based lookups must answer for every stored property (a property added to a view
+/// model but not to its lookup would silently render as empty).
+@Suite("Template lookups")
+struct MustacheLookupTests {
+    /// The properties whose lookup answers something other than the property's value.
+    static func unanswered(_ value: some MustacheParent) -> [String] {
+        Mirror(reflecting: value).children.compactMap { child in
+            guard let label = child.label else { return nil }
+            let reflected = Mirror(reflecting: child.value)
+            let expected = reflected.displayStyle == .optional ? reflected.children.first.map { "\($0.value)" } : "\(child.value)"
+            let answered = value.child(named: label).map { "\($0)" }
+            return answered == expected ? nil : label
+        }
+    }
+
+    @Test("every stored property of the looked-up view models is answered")
+    func everyPropertyAnswers() {
+        let chrome = Chrome(lang: .ko, csrfToken: "t", viewer: Viewer(id: 1, nickname: "n"),
+                            workspaces: [SidebarWorkspace(id: 1, name: "w", isCurrent: true)],
+                            rooms: [SidebarRoom(id: 2, name: "r", url: "/r", isCurrent: false, unread: 3, isDM: true)],
+                            currentWorkspaceId: 1, flash: "f", path: "/", lastEventId: 5, cssURL: "c", scriptURLs: ["s"])
+        #expect(Self.unanswered(chrome).isEmpty)
+        #expect(Self.unanswered(chrome.viewer!).isEmpty)
+        #expect(Self.unanswered(chrome.rooms[0]).isEmpty)
+        #expect(Self.unanswered(chrome.workspaces[0]).isEmpty)
+        let attachment = AttachmentView(url: "u", thumbnailURL: "t", name: "n", sizeText: "1 KB", isImage: true, kindLabel: "PDF",
+                                        width: 1, height: 1)
+        #expect(Self.unanswered(attachment).isEmpty)
+        let message = MessageView(id: 1, authorId: 2, author: "a", timestamp: "t", timeText: "x", isEdited: true, bodyHtml: "b",
+                                  actionsHtml: "h", attachments: [attachment], avatarURL: "v")
+        #expect(Self.unanswered(message).isEmpty)
+        var room = RoomPage(workspaceId: 1, roomId: 2, isChannel: true, title: "t", description: "d", memberCountText: "m",
+                            settingsURL: "s", isMember: true, joinURL: "j", messagesHtml: "h", isEmpty: false, olderURL: "o",
+                            newerURL: "n", isLatest: true, composerAction: "c", readURL: "r", content: "x", contentError: "e")
+        room.coverURL = "c"
+        #expect(Self.unanswered(room).isEmpty)
+        #expect(Self.unanswered(MessageActions(messageId: "1", workspaceId: 1, canEdit: true, canDelete: true, editing: false,
+                                               body: "b", cancelURL: "c", editURL: "e")).isEmpty)
+        let link = RoomLink(id: 1, name: "n", url: "u", description: "d", memberCount: 1, joined: true, isDefault: true, unread: 1,
+                            lastSnippet: "s", lastTimestamp: "t", lastTimeText: "x")
+        #expect(Self.unanswered(link).isEmpty)
+        var home = WorkspaceHomePage(id: 1, name: "n", description: "d", isOwner: true, channels: [link], dms: [link])
+        home.coverURL = "c"
+        #expect(Self.unanswered(home).isEmpty)
+    }
+}
