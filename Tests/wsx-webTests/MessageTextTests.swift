@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import wsx_web
 
@@ -32,5 +33,23 @@ struct MessageTextTests {
     @Test("text is stored in NFC with line breaks kept and control characters removed")
     func cleaning() {
         #expect(MessageText.clean("  \u{1112}\u{1161}\u{11AB}\r\nline\u{0007}2\t  ") == "한\nline2")
+    }
+}
+
+@Suite("Day separators")
+struct DaySeparatorTests {
+    @Test("the UTC day of a message agrees with the calendar, across leap years and before 1970")
+    func utcDayMatchesCalendar() {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        // Every 7 hours and 13 minutes from 1960 to 2100, plus the edges of leap days.
+        var moments = stride(from: -315_619_200.0, to: 4_102_444_800.0, by: 26_003).map { Date(timeIntervalSince1970: $0) }
+        moments += [951_782_399, 951_782_400, 951_868_800, 4_107_542_399].map { Date(timeIntervalSince1970: $0) }
+        for moment in moments {
+            let parts = calendar.dateComponents([.year, .month, .day], from: moment)
+            let expected = String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
+            #expect(MessageListRenderer.utcDay(moment) == expected, "at \(moment.timeIntervalSince1970)")
+            if MessageListRenderer.utcDay(moment) != expected { break }
+        }
     }
 }

@@ -156,6 +156,48 @@ struct MessagingTests {
         }
     }
 
+    @Test("kept unread counts always equal a recount: posts, deletions, partial reads, a new member, a removed author")
+    func unreadCountersMatchRecount() async throws {
+        try await TestApp().run { app in
+            let (a, _, wid, general) = try await Self.team(app)
+            _ = try await app.signedInBrowser(email: "c@example.com", nickname: "Cho")
+            try await a.invite("c@example.com", to: wid)
+            let people = [try await app.userId("a@example.com"), try await app.userId("b@example.com"),
+                          try await app.userId("c@example.com")]
+            let room = try #require(try await app.database.writer.read { db in try Room.fetchOne(db, key: general) })
+            let owner = try await app.database.writer.read { db in
+                try WorkspaceAccess.find(db, workspaceId: wid, userId: people[0])
+            }
+            let messages = app.services.messages
+            func mismatches() async throws -> Int {
+                try await app.count("""
+                    SELECT COUNT(*) FROM room_members WHERE unread_count <> (
+                        SELECT COUNT(*) FROM messages WHERE messages.room_id = room_members.room_id
+                        AND messages.id > room_members.last_read_message_id
+                        AND (messages.author_id IS NULL OR messages.author_id <> room_members.user_id))
+                    """)
+            }
+            var posted: [Int64] = []
+            for step in 0..<60 {
+                posted.append(try await messages.post(in: room, authorId: people[(step * 7 + step / 4) % 3], text: "step \(step)").id)
+                if step % 5 == 4 { _ = try await messages.delete(messageId: posted.remove(at: step % posted.count), in: owner) }
+                if step % 7 == 6 { try await messages.markRead(room: room, userId: people[step % 3], upTo: posted[posted.count / 2]) }
+                #expect(try await mismatches() == 0, "after step \(step)")
+            }
+            for index in 1...2 { _ = try await messages.post(in: room, authorId: people[2], text: "from C \(index)") }
+            let unreadForB = try await messages.unreadCounts(workspaceId: wid, userId: people[1])[general] ?? 0
+            #expect(unreadForB > 0)
+            // A new member starts read; C's account going away keeps C's messages counted.
+            _ = try await app.signedInBrowser(email: "d@example.com", nickname: "Dan")
+            try await a.invite("d@example.com", to: wid)
+            let dId = try await app.userId("d@example.com")
+            #expect(try await messages.unreadCounts(workspaceId: wid, userId: dId)[general] == 0)
+            try await app.database.writer.write { db in try db.execute(sql: "DELETE FROM users WHERE id = ?", arguments: [people[2]]) }
+            #expect(try await mismatches() == 0)
+            #expect(try await messages.unreadCounts(workspaceId: wid, userId: people[1])[general] == unreadForB)
+        }
+    }
+
     @Test("joining a channel starts with nothing unread")
     func joiningStartsRead() async throws {
         try await TestApp().run { app in

@@ -16,8 +16,14 @@ public final class PageRenderer: Sendable {
     }
 
     private struct Loaded: Sendable {
-        var library: MustacheLibrary
+        var libraries: Libraries
         var stamp: [String: Date]
+    }
+
+    /// The templates as written (for viewer-neutral fragments) and translated into each language.
+    private struct Libraries: Sendable {
+        let neutral: MustacheLibrary
+        let translated: [Lang: MustacheLibrary]
     }
 
     private let source: Source
@@ -28,30 +34,31 @@ public final class PageRenderer: Sendable {
     public init(source: Source) throws {
         self.source = source
         let (files, stamp) = try Self.read(source)
-        self.loaded = Mutex(Loaded(library: try Self.library(from: files), stamp: stamp))
+        self.loaded = Mutex(Loaded(libraries: try Self.libraries(from: files), stamp: stamp))
     }
 
     /// A full page: `template` rendered with `page`, placed in the layout.
     public func document<Page>(_ template: TemplateName, title: String, page: Page, chrome: Chrome) -> String {
         let strings = chrome.lang.strings
-        let content = render(template, PageContext(t: strings.table, chrome: chrome, page: page))
+        let content = render(template, PageContext(t: strings.table, chrome: chrome, page: page), in: chrome.lang)
         let layout = LayoutContext(t: strings.table, chrome: chrome, title: title, contentHtml: content)
-        return render(.layout, layout)
+        return render(.layout, layout, in: chrome.lang)
     }
 
     /// A fragment: `template` rendered with `page` and no layout (for live updates).
     public func fragment<Page>(_ template: TemplateName, page: Page, chrome: Chrome) -> String {
-        render(template, PageContext(t: chrome.lang.strings.table, chrome: chrome, page: page))
+        render(template, PageContext(t: chrome.lang.strings.table, chrome: chrome, page: page), in: chrome.lang)
     }
 
     /// A viewer-neutral fragment: `template` rendered with only `page` (no chrome, no
     /// translations, no per-session values), so the same bytes can go to every reader.
     public func neutralFragment<Page>(_ template: TemplateName, page: Page) -> String {
-        render(template, NeutralContext(page: page))
+        render(template, NeutralContext(page: page), in: nil)
     }
 
-    private func render(_ template: TemplateName, _ context: Any) -> String {
-        let library = currentLibrary()
+    private func render(_ template: TemplateName, _ context: Any, in lang: Lang?) -> String {
+        let libraries = currentLibraries()
+        let library = lang.flatMap { libraries.translated[$0] } ?? libraries.neutral
         // Every name was checked at load time, so a nil here is a programming error.
         guard let html = library.render(context, withTemplate: template.rawValue) else {
             preconditionFailure("template \(template.rawValue) vanished after loading")
@@ -59,16 +66,16 @@ public final class PageRenderer: Sendable {
         return html
     }
 
-    private func currentLibrary() -> MustacheLibrary {
-        guard case .directory = source else { return loaded.withLock { $0.library } }
+    private func currentLibraries() -> Libraries {
+        guard case .directory = source else { return loaded.withLock { $0.libraries } }
         return loaded.withLock { state in
             // Development: reload when a file was added, removed or edited. A broken edit keeps the
             // previous templates and logs nothing here; the next good save is picked up.
             if let (files, stamp) = try? Self.read(source), stamp != state.stamp,
-               let library = try? Self.library(from: files) {
-                state = Loaded(library: library, stamp: stamp)
+               let libraries = try? Self.libraries(from: files) {
+                state = Loaded(libraries: libraries, stamp: stamp)
             }
-            return state.library
+            return state.libraries
         }
     }
 
@@ -92,12 +99,22 @@ public final class PageRenderer: Sendable {
         }
     }
 
-    private static func library(from files: [String: Data]) throws -> MustacheLibrary {
+    private static func libraries(from files: [String: Data]) throws -> Libraries {
+        let texts = files.filter { $0.key.hasSuffix(".mustache") }.mapValues { String(decoding: $0, as: UTF8.self) }
+        var translated: [Lang: MustacheLibrary] = [:]
+        for lang in Lang.allCases {
+            translated[lang] = try library(from: texts.mapValues { TemplateTranslation.translate($0, with: lang.strings.table) })
+        }
+        return Libraries(neutral: try library(from: texts), translated: translated)
+    }
+
+    private static func library(from texts: [String: String]) throws -> MustacheLibrary {
+        MustacheContentTypes.register(FastHTMLContentType(), named: FastHTMLContentType.name)
         var library = MustacheLibrary()
-        for (file, data) in files where file.hasSuffix(".mustache") {
+        for (file, text) in texts {
             let name = String(file.dropLast(".mustache".count))
             do {
-                try library.register(String(decoding: data, as: UTF8.self), named: name)
+                try library.register(FastHTMLContentType.pragma + text, named: name)
             } catch {
                 throw TemplateError.unparsable(file, "\(error)")
             }

@@ -68,7 +68,7 @@ struct AccountService: Sendable {
     }
 
     func isEmailTaken(_ email: String) async throws -> Bool {
-        try await database.writer.read { db in
+        try database.read { db in
             try User.filter(User.CodingKeys.emailKey == User.key(forEmail: email)).fetchCount(db) > 0
         }
     }
@@ -77,7 +77,7 @@ struct AccountService: Sendable {
     /// wrong passwords, so timing does not reveal who has an account.
     func authenticate(email: String, password: String) async throws -> User? {
         let key = User.key(forEmail: email.cleanedLine)
-        let user = try await database.writer.read { db in
+        let user = try database.read { db in
             try User.filter(User.CodingKeys.emailKey == key).fetchOne(db)
         }
         guard let user else {
@@ -88,12 +88,12 @@ struct AccountService: Sendable {
     }
 
     func user(id: Int64) async throws -> User? {
-        try await database.writer.read { db in try User.fetchOne(db, key: id) }
+        try database.read { db in try User.fetchOne(db, key: id) }
     }
 
     func user(email: String) async throws -> User? {
         let key = User.key(forEmail: email.cleanedLine)
-        return try await database.writer.read { db in try User.filter(User.CodingKeys.emailKey == key).fetchOne(db) }
+        return try database.read { db in try User.filter(User.CodingKeys.emailKey == key).fetchOne(db) }
     }
 
     /// Changes nickname and phone.
@@ -174,7 +174,7 @@ struct AccountService: Sendable {
     /// The account a reset token is for, when the token is unused and unexpired.
     func accountForReset(token: String) async throws -> User? {
         let now = clock.now()
-        return try await database.writer.read { db in
+        return try database.read { db in
             guard let reset = try PasswordReset.filter(PasswordReset.CodingKeys.tokenHash == SecretToken.hash(token))
                 .fetchOne(db), reset.usedAt == nil, reset.expiresAt > now
             else { return nil }

@@ -26,10 +26,13 @@ struct SessionStore: Sendable {
     func find(token: String) async throws -> (session: Session, user: User)? {
         let now = clock.now()
         let hash = SecretToken.hash(token)
-        return try await database.writer.read { db in
-            guard let session = try Session.filter(Session.CodingKeys.tokenHash == hash).fetchOne(db),
+        return try database.read { db in
+            // Every request asks this: cached statements skip SQL generation and preparation.
+            guard let session = try Session.fetchOne(db.cachedStatement(sql: "SELECT * FROM sessions WHERE token_hash = ?"),
+                                                     arguments: [hash]),
                   session.expiresAt > now,
-                  let user = try User.fetchOne(db, key: session.userId)
+                  let user = try User.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?"),
+                                               arguments: [session.userId])
             else { return nil }
             return (session, user)
         }
@@ -44,7 +47,7 @@ struct SessionStore: Sendable {
         refreshed.refreshedAt = now
         refreshed.expiresAt = now.addingTimeInterval(Self.lifetime)
         let expiresAt = refreshed.expiresAt
-        try await database.writer.write { db in
+        _ = try await database.writer.write { db in
             try Session.filter(key: id).updateAll(db, Session.CodingKeys.refreshedAt.set(to: now),
                                                   Session.CodingKeys.expiresAt.set(to: expiresAt))
         }

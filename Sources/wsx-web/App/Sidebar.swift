@@ -39,27 +39,25 @@ enum RoomDirectory {
     /// With `activity` false, only names and addresses (no unread counts or last messages).
     static func rooms(_ db: Database, workspaceId: Int64, userId: Int64, activity: Bool = true) throws -> [RoomSummary] {
         let activityColumns = activity ? """
-            (SELECT COUNT(*) FROM messages WHERE messages.room_id = rooms.id
-               AND messages.id > room_members.last_read_message_id
-               AND (messages.author_id IS NULL OR messages.author_id <> room_members.user_id)) AS unread,
+            room_members.unread_count AS unread,
             last.body AS last_body, last.created_at AS last_at
             """ : "0 AS unread, NULL AS last_body, NULL AS last_at"
         let lastJoin = activity
             ? "LEFT JOIN messages AS last ON last.id = (SELECT MAX(id) FROM messages WHERE messages.room_id = rooms.id)" : ""
-        let rows = try Row.fetchAll(db, sql: """
+        let rows = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT rooms.id, rooms.kind, rooms.name, rooms.dm_key, \(activityColumns)
             FROM rooms JOIN room_members ON room_members.room_id = rooms.id AND room_members.user_id = ?
             \(lastJoin)
             WHERE rooms.workspace_id = ?
             ORDER BY rooms.kind = 'channel' DESC, rooms.is_default DESC, rooms.name_key, rooms.id
-            """, arguments: [userId, workspaceId])
+            """), arguments: [userId, workspaceId])
         let partnerIds = rows.compactMap { row -> Int64? in
             guard (row["kind"] as String) == "dm", let key: String = row["dm_key"] else { return nil }
             return key.split(separator: ":").compactMap { Int64($0) }.first { $0 != userId } ?? userId
         }
-        let nicknames = try Dictionary(
-            uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT id, nickname FROM users WHERE id IN (\(databaseQuestionMarks(count: max(partnerIds.count, 1))))",
-                                               arguments: StatementArguments(partnerIds.isEmpty ? [0] : partnerIds))
+        let nicknames = partnerIds.isEmpty ? [:] : try Dictionary(
+            uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT id, nickname FROM users WHERE id IN (\(databaseQuestionMarks(count: partnerIds.count)))",
+                                               arguments: StatementArguments(partnerIds))
                 .map { ($0["id"] as Int64, $0["nickname"] as String) })
         return rows.map { row in
             let id: Int64 = row["id"]
@@ -84,12 +82,12 @@ struct SidebarSource: Sendable {
     let database: AppDatabase
 
     func load(userId: Int64, place: PagePlace) async throws -> (workspaces: [SidebarWorkspace], rooms: [SidebarRoom]) {
-        try await database.writer.read { db in
-            let workspaces = try Row.fetchAll(db, sql: """
+        try database.read { db in
+            let workspaces = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT workspaces.id, workspaces.name FROM workspaces
                 JOIN workspace_members ON workspace_members.workspace_id = workspaces.id
                 WHERE workspace_members.user_id = ? ORDER BY workspaces.name_key, workspaces.id
-                """, arguments: [userId]).map { row in
+                """), arguments: [userId]).map { row in
                 SidebarWorkspace(id: row["id"], name: row["name"], isCurrent: row["id"] == place.workspaceId)
             }
             guard let workspaceId = place.workspaceId else { return (workspaces, []) }

@@ -40,7 +40,7 @@ struct SeedCommand: AsyncParsableCommand {
             _ = try await membership.invite(access, email: "member\(index)@example.com")
         }
         let channelService = ChannelService(database: database, clock: .system)
-        var rooms = [try await database.writer.read { db in try workspace.defaultRoom(db).id! }]
+        var rooms = [try database.read { db in try workspace.defaultRoom(db).id! }]
         for index in 1..<max(1, channels + 1) {
             let room = try await channelService.create(access, name: "채널 \(index)", description: "generated channel \(index)")
             try await channelService.join(try await channelService.channel(

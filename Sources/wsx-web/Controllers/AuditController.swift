@@ -16,7 +16,7 @@ struct AuditController: Sendable {
     @Sendable func show(_ request: Request, context: SignedInContext) async throws -> Response {
         let access = try await context.workspaceAccess(workspaces)
         try access.requireOwner()
-        let rows = try await database.writer.read { db in
+        let rows = try database.read { db in
             try AuditLine.fetchAll(db, sql: """
                 SELECT audit_log.created_at, audit_log.action, audit_log.detail,
                        actor.nickname AS actor, target.nickname AS target, rooms.name AS room

@@ -57,7 +57,7 @@ struct EventsController: Sendable {
     static func replay(from resumeFrom: String, _ subscription: RealtimeHub.Subscription, userId: Int64,
                        log: EventLog, writer: inout some ResponseBodyWriter) async throws {
         let through = subscription.handledThrough
-        let prunedThrough = try await log.database.writer.read { db in try log.prunedThrough(db) }
+        let prunedThrough = try log.database.read { db in try log.prunedThrough(db) }
         guard let start = Int64(resumeFrom.trimmingCharacters(in: .whitespaces)), start >= prunedThrough,
               start <= through
         else {

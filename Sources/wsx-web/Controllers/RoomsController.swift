@@ -43,8 +43,9 @@ struct RoomsController: Sendable {
     // MARK: Targets
 
     private func channelTarget(_ context: SignedInContext) async throws -> Target {
-        let access = try await context.workspaceAccess(workspaces)
-        let view = try await channels.channel(access, id: try context.id("cid"))
+        let view = try await channels.channel(workspaceId: try context.id("wid"), userId: context.userId,
+                                              id: try context.id("cid"))
+        let access = view.access
         let path = "/w/\(access.workspaceId)/c/\(view.room.id!)"
         return Target(access: access, room: view.room, path: path, title: view.room.name, isChannel: true,
                       isMember: view.isMember, memberCount: view.memberCount, settingsURL: path + "/settings",
@@ -77,8 +78,8 @@ struct RoomsController: Sendable {
         let editing = query["edit"].flatMap { Int64($0) }
         var html = "", isEmpty = true, olderURL: String?, newerURL: String?, isLatest = true
         if let room = target.room, target.isMember {
-            let page = try await messages.page(roomId: room.id!, anchor: anchor)
-            let lastRead = try await messages.lastRead(roomId: room.id!, userId: context.userId)
+            let page = try await messages.page(roomId: room.id!, anchor: anchor, readerId: context.userId)
+            let lastRead = page.lastRead
             html = lists.list(page.messages, viewer: context.userId, isWorkspaceOwner: target.access.isOwner,
                               workspaceId: target.access.workspaceId, lastRead: lastRead, editing: editing,
                               roomPath: target.path, request: request, visitor: context.visitor)

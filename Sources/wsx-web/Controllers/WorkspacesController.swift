@@ -49,7 +49,7 @@ struct WorkspacesController: Sendable {
 
     @Sendable func home(_ request: Request, context: SignedInContext) async throws -> Response {
         let access = try await context.workspaceAccess(workspaces)
-        let rooms = try await workspaces.database.writer.read { db in
+        let rooms = try workspaces.database.read { db in
             try RoomDirectory.rooms(db, workspaceId: access.workspaceId, userId: context.userId)
         }
         let links = rooms.map { room in

@@ -92,11 +92,11 @@ struct FileService: Sendable {
     /// The files of each message, in the order they were attached.
     static func attachments(_ db: Database, messageIds: [Int64]) throws -> [Int64: [StoredFile]] {
         guard !messageIds.isEmpty else { return [:] }
-        let rows = try Row.fetchAll(db, sql: """
+        let rows = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT message_files.message_id, files.* FROM message_files JOIN files ON files.id = message_files.file_id
             WHERE message_files.message_id IN (\(databaseQuestionMarks(count: messageIds.count)))
             ORDER BY message_files.message_id, message_files.position
-            """, arguments: StatementArguments(messageIds))
+            """), arguments: StatementArguments(messageIds))
         var result: [Int64: [StoredFile]] = [:]
         for row in rows { result[row["message_id"], default: []].append(try StoredFile(row: row)) }
         return result
@@ -105,7 +105,7 @@ struct FileService: Sendable {
     /// The file, if `userId` may download it: they uploaded it, or it is in a message of a room
     /// they are in, or it pictures a workspace, room or person of a workspace they share.
     func accessible(fileId: Int64, userId: Int64) async throws -> StoredFile {
-        try await database.writer.read { db in
+        try database.read { db in
             guard let file = try StoredFile.fetchOne(db, key: fileId) else { throw AppError.notFound }
             if file.uploaderId == userId { return file }
             let allowed = try Bool.fetchOne(db, sql: """
@@ -138,7 +138,7 @@ struct FileService: Sendable {
 
     /// The hashes of the files in `scope` (messages' files and covers).
     func hashes(in scope: Scope) async throws -> Set<String> {
-        try await database.writer.read { db in
+        try database.read { db in
             let sql: String
             let id: Int64
             switch scope {

@@ -11,7 +11,7 @@ struct DirectRooms: Sendable {
 
     /// The other person, if they are a member of the workspace; else a 404.
     func partner(_ access: WorkspaceAccess, userId: Int64) async throws -> User {
-        try await database.writer.read { db in
+        try database.read { db in
             guard try WorkspaceMember.fetchOne(db, key: ["workspace_id": access.workspaceId, "user_id": userId]) != nil,
                   let user = try User.fetchOne(db, key: userId)
             else { throw AppError.notFound }
@@ -21,7 +21,7 @@ struct DirectRooms: Sendable {
 
     /// The pair's room, if it exists already.
     func existing(_ access: WorkspaceAccess, with userId: Int64) async throws -> Room? {
-        try await database.writer.read { db in
+        try database.read { db in
             try Room.filter(Room.CodingKeys.workspaceId == access.workspaceId && Room.CodingKeys.kind == "dm"
                             && Room.CodingKeys.dmKey == Self.key(access.userId, userId)).fetchOne(db)
         }

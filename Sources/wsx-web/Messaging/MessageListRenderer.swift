@@ -13,7 +13,16 @@ struct MessageListRenderer: Sendable {
 
     /// The fragment every reader gets, the same bytes for all.
     func neutral(_ row: MessageRow) -> String {
-        cache.fragment(for: row) { pages.renderer.neutralFragment(.message, page: view(row, actionsHtml: Self.actionsMarker)) }
+        rendered(row).whole
+    }
+
+    /// The cached fragment, also split at the actions marker so pages splice in controls
+    /// without searching the bytes again.
+    private func rendered(_ row: MessageRow) -> RenderedMessage {
+        cache.fragment(for: row) {
+            RenderedMessage(pages.renderer.neutralFragment(.message, page: view(row, actionsHtml: Self.actionsMarker)),
+                            marker: Self.actionsMarker)
+        }
     }
 
     /// Where a page puts a message's controls in its cached fragment (an HTML comment, so the
@@ -60,13 +69,13 @@ struct MessageListRenderer: Sendable {
                     body: row.body, cancelURL: "\(roomPath)?around=\(row.id)#m-\(row.id)", editURL: ""),
                     request: request, visitor: visitor)
             }
-            let fragment = neutral(row)
-            if !actionsHtml.isEmpty, let marker = fragment.firstRange(of: Self.actionsMarker) {
-                html += fragment[..<marker.lowerBound]
+            let fragment = rendered(row)
+            if !actionsHtml.isEmpty, let around = fragment.aroundMarker {
+                html += around.before
                 html += actionsHtml
-                html += fragment[marker.upperBound...]
+                html += around.after
             } else {
-                html += fragment
+                html += fragment.whole
             }
         }
         return html
@@ -98,11 +107,35 @@ struct MessageListRenderer: Sendable {
         }
     }
 
+    /// `YYYY-MM-DD` of `date` in UTC (civil-from-days arithmetic: a `Calendar` per message
+    /// showed up in profiles of the channel page).
     static func utcDay(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
+        let days = Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func padded(_ value: Int, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))"
+    }
+}
+
+/// A message's rendered fragment, whole and split around the actions marker.
+struct RenderedMessage: Sendable {
+    let whole: String
+    let aroundMarker: (before: Substring, after: Substring)?
+
+    init(_ html: String, marker: String) {
+        whole = html
+        aroundMarker = html.firstRange(of: marker).map { (html[..<$0.lowerBound], html[$0.upperBound...]) }
     }
 }
 
@@ -111,7 +144,7 @@ struct MessageListRenderer: Sendable {
 /// new key. When full, the oldest half is dropped.
 final class FragmentCache: Sendable {
     private struct State {
-        var entries: [String: (html: String, order: Int)] = [:]
+        var entries: [Key: (html: RenderedMessage, order: Int)] = [:]
         var counter = 0
     }
 
@@ -120,8 +153,8 @@ final class FragmentCache: Sendable {
 
     init(capacity: Int) { self.capacity = capacity }
 
-    func fragment(for row: MessageRow, render: () -> String) -> String {
-        let key = Self.key(row)
+    func fragment(for row: MessageRow, render: () -> RenderedMessage) -> RenderedMessage {
+        let key = Key(row)
         if let hit = state.withLock({ $0.entries[key]?.html }) { return hit }
         let html = render()
         state.withLock { state in
@@ -135,8 +168,17 @@ final class FragmentCache: Sendable {
         return html
     }
 
-    static func key(_ row: MessageRow) -> String {
-        "\(row.id)|\(row.editedAt?.timeIntervalSince1970 ?? 0)|\(row.authorNickname ?? "")|\(row.authorAvatarId ?? 0)|"
-            + row.attachments.map { String($0.id ?? 0) }.joined(separator: ",")
+    /// Everything a message's fragment shows that can change.
+    struct Key: Hashable {
+        let id: Int64
+        let editedAt: Date?
+        let author: String?
+        let avatarId: Int64?
+        let fileIds: [Int64?]
+
+        init(_ row: MessageRow) {
+            (id, editedAt, author, avatarId) = (row.id, row.editedAt, row.authorNickname, row.authorAvatarId)
+            fileIds = row.attachments.map(\.id)
+        }
     }
 }

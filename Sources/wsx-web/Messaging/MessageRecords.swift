@@ -41,7 +41,13 @@ struct MessageRow: Sendable, FetchableRecord, Decodable {
         case bodyHtml = "body_html", createdAt = "created_at", editedAt = "edited_at"
     }
 
-    /// The columns every message query selects.
+    /// Read by position in `columns` order (the Decodable path showed in page profiles).
+    init(row: Row) throws {
+        (id, roomId, authorId, authorNickname, authorAvatarId) = (row[0], row[1], row[2], row[3], row[4])
+        (body, bodyHtml, createdAt, editedAt) = (row[5], row[6], row[7], row[8])
+    }
+
+    /// The columns every message query selects, in the order `init(row:)` reads them.
     static let columns = """
         messages.id, messages.room_id, messages.author_id, users.nickname AS author_nickname,
         users.avatar_file_id AS author_avatar_id, messages.body,
@@ -75,4 +81,6 @@ struct MessagePage: Sendable {
     let messages: [MessageRow]
     let hasOlder: Bool
     let hasNewer: Bool
+    /// The reader's marker, when the page was read for one (0: nothing read).
+    var lastRead: Int64 = 0
 }

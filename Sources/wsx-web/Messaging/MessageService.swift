@@ -15,7 +15,7 @@ struct MessageService: Sendable {
 
     /// A room of the workspace that `access`'s person is a member of, or a 404.
     func memberRoom(_ access: WorkspaceAccess, id: Int64) async throws -> Room {
-        try await database.writer.read { db in try Self.memberRoom(db, access, id: id) }
+        try database.read { db in try Self.memberRoom(db, access, id: id) }
     }
 
     static func memberRoom(_ db: Database, _ access: WorkspaceAccess, id: Int64) throws -> Room {
@@ -27,17 +27,19 @@ struct MessageService: Sendable {
 
     // MARK: Reading
 
-    func page(roomId: Int64, anchor: MessageAnchor, size: Int = pageSize) async throws -> MessagePage {
-        try await database.writer.read { db in
+    /// A page of a room's messages, with `readerId`'s read marker read in the same snapshot.
+    func page(roomId: Int64, anchor: MessageAnchor, readerId: Int64? = nil, size: Int = pageSize) async throws -> MessagePage {
+        try database.read { db in
             let select = "SELECT \(MessageRow.columns) FROM messages LEFT JOIN users ON users.id = messages.author_id WHERE messages.room_id = ?"
             func fetch(_ condition: String, _ order: String, _ cursor: Int64?, limit: Int) throws -> [MessageRow] {
                 var arguments: StatementArguments = [roomId]
                 if let cursor { arguments += [cursor] }
-                return try MessageRow.fetchAll(db, sql: "\(select) \(condition) ORDER BY messages.id \(order) LIMIT \(limit)",
-                                               arguments: arguments)
+                return try MessageRow.fetchAll(
+                    db.cachedStatement(sql: "\(select) \(condition) ORDER BY messages.id \(order) LIMIT \(limit)"),
+                    arguments: arguments)
             }
             func exists(_ condition: String, _ cursor: Int64) throws -> Bool {
-                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM messages WHERE room_id = ? \(condition))",
+                try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM messages WHERE room_id = ? \(condition))"),
                                   arguments: [roomId, cursor]) ?? false
             }
             let page: MessagePage
@@ -60,31 +62,28 @@ struct MessageService: Sendable {
                 page = MessagePage(messages: older.prefix(half).reversed() + newer.prefix(half),
                                    hasOlder: older.count > half, hasNewer: newer.count > half)
             }
-            return MessagePage(messages: try Self.withAttachments(db, page.messages), hasOlder: page.hasOlder,
-                               hasNewer: page.hasNewer)
+            var result = MessagePage(messages: try Self.withAttachments(db, page.messages), hasOlder: page.hasOlder,
+                                     hasNewer: page.hasNewer)
+            if let readerId { result.lastRead = try Self.lastRead(db, roomId: roomId, userId: readerId) }
+            return result
         }
     }
 
     /// The viewer's read marker in a room (0 when never read).
-    func lastRead(roomId: Int64, userId: Int64) async throws -> Int64 {
-        try await database.writer.read { db in
-            try Int64.fetchOne(db, sql: "SELECT last_read_message_id FROM room_members WHERE room_id = ? AND user_id = ?",
-                               arguments: [roomId, userId]) ?? 0
-        }
+    static func lastRead(_ db: Database, roomId: Int64, userId: Int64) throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT last_read_message_id FROM room_members WHERE room_id = ? AND user_id = ?"),
+                           arguments: [roomId, userId]) ?? 0
     }
 
     /// Unread messages per room of the workspace for `userId`: messages after their marker, not
     /// counting their own.
     func unreadCounts(workspaceId: Int64, userId: Int64) async throws -> [Int64: Int] {
-        try await database.writer.read { db in try Self.unreadCounts(db, workspaceId: workspaceId, userId: userId) }
+        try database.read { db in try Self.unreadCounts(db, workspaceId: workspaceId, userId: userId) }
     }
 
     static func unreadCounts(_ db: Database, workspaceId: Int64, userId: Int64) throws -> [Int64: Int] {
         let rows = try Row.fetchAll(db, sql: """
-            SELECT room_members.room_id,
-                   (SELECT COUNT(*) FROM messages WHERE messages.room_id = room_members.room_id
-                      AND messages.id > room_members.last_read_message_id
-                      AND (messages.author_id IS NULL OR messages.author_id <> room_members.user_id)) AS unread
+            SELECT room_members.room_id, room_members.unread_count AS unread
             FROM room_members JOIN rooms ON rooms.id = room_members.room_id
             WHERE room_members.user_id = ? AND rooms.workspace_id = ?
             """, arguments: [userId, workspaceId])
@@ -156,7 +155,7 @@ struct MessageService: Sendable {
 
     /// The message and its room, if the person may see it (a member of its room), else a 404.
     func visibleMessage(id: Int64, _ access: WorkspaceAccess) async throws -> (MessageRow, Room) {
-        try await database.writer.read { db in
+        try database.read { db in
             let (_, room) = try Self.visibleMessage(db, id: id, access)
             return (try Self.row(db, id: id), room)
         }

@@ -106,14 +106,14 @@ struct PaymentService: Sendable {
     }
 
     func payment(merchantUid: String) async throws -> Payment? {
-        try await database.writer.read { db in
+        try database.read { db in
             try Payment.filter(Payment.CodingKeys.merchantUid == merchantUid).fetchOne(db)
         }
     }
 
     /// A person's purchases, newest first.
     func history(userId: Int64) async throws -> [Payment] {
-        try await database.writer.read { db in
+        try database.read { db in
             try Payment.filter(Payment.CodingKeys.userId == userId).order(Payment.CodingKeys.id.desc).limit(100).fetchAll(db)
         }
     }

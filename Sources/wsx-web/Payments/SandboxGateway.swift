@@ -37,7 +37,7 @@ struct SandboxGateway: PaymentGateway {
 
     func fetch(paymentId: String) async throws -> GatewayPayment {
         let now = clock.now(), delay = confirmDelay
-        let row = try await database.writer.read { db in
+        let row = try database.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM sandbox_payments WHERE imp_uid = ?", arguments: [paymentId])
         }
         guard let row else { throw GatewayError.notFound }

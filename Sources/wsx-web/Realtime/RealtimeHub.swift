@@ -57,7 +57,7 @@ actor RealtimeHub: Service {
         self.outbox = outbox
         self.settings = settings
         self.logger = logger
-        let (latestId, memberships) = try database.writer.read { db -> (Int64, [(Int64, Int64)]) in
+        let (latestId, memberships) = try database.read { db -> (Int64, [(Int64, Int64)]) in
             let latest = try EventLog(database: database, clock: .system).latestId(db)
             let rows = try db.tableExists("room_members")
                 ? try Row.fetchAll(db, sql: "SELECT room_id, user_id FROM room_members").map { ($0[0] as Int64, $0[1] as Int64) }

@@ -52,7 +52,7 @@ struct SearchService: Sendable {
     func search(_ access: WorkspaceAccess, query: String, from cursors: Cursors) async throws -> Results {
         let lowered = query.lowercased()
         let size = Self.pageSize
-        return try await database.writer.read { db in
+        return try database.read { db in
             var results = Results()
             let channels = try ChannelHit.fetchAll(db, sql: """
                 SELECT id, name, description FROM rooms

@@ -40,7 +40,7 @@ struct ChannelService: Sendable {
 
     /// Every channel of the workspace with member counts and whether the viewer joined.
     func browse(_ access: WorkspaceAccess) async throws -> [Listing] {
-        try await database.writer.read { db in
+        try database.read { db in
             try Listing.fetchAll(db, sql: """
                 SELECT rooms.id, rooms.name, rooms.description, rooms.is_default,
                        (SELECT COUNT(*) FROM room_members WHERE room_members.room_id = rooms.id) AS member_count,
@@ -58,20 +58,32 @@ struct ChannelService: Sendable {
 
     /// One channel of this workspace, or a 404 (a channel of another workspace is not found here).
     func channel(_ access: WorkspaceAccess, id: Int64) async throws -> View {
-        try await database.writer.read { db in try Self.view(db, access, id: id) }
+        try database.read { db in try Self.view(db, access, id: id) }
+    }
+
+    /// The workspace through `userId`'s membership and the channel in it, in one read (the
+    /// channel page asks this on every visit).
+    func channel(workspaceId: Int64, userId: Int64, id: Int64) async throws -> View {
+        try database.read { db in
+            try Self.view(db, try WorkspaceAccess.find(db, workspaceId: workspaceId, userId: userId), id: id)
+        }
     }
 
     static func view(_ db: Database, _ access: WorkspaceAccess, id: Int64) throws -> View {
-        guard let room = try Room.filter(key: id).fetchOne(db), room.workspaceId == access.workspaceId, room.kind == .channel
+        guard let room = try Room.fetchOne(db.cachedStatement(sql: "SELECT * FROM rooms WHERE id = ?"), arguments: [id]),
+              room.workspaceId == access.workspaceId, room.kind == .channel
         else { throw AppError.notFound }
-        let count = try RoomMember.filter(RoomMember.CodingKeys.roomId == id).fetchCount(db)
-        let isMember = try RoomMember.fetchOne(db, key: ["room_id": id, "user_id": access.userId]) != nil
+        let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM room_members WHERE room_id = ?"),
+                                     arguments: [id]) ?? 0
+        let isMember = try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM room_members WHERE room_id = ? AND user_id = ?)"),
+            arguments: [id, access.userId]) ?? false
         return View(room: room, isMember: isMember, memberCount: count, access: access)
     }
 
     /// The members of a channel, by nickname.
     func members(of roomId: Int64) async throws -> [(id: Int64, nickname: String)] {
-        try await database.writer.read { db in
+        try database.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT users.id, users.nickname FROM room_members JOIN users ON users.id = room_members.user_id
                 WHERE room_members.room_id = ? ORDER BY users.nickname, users.id

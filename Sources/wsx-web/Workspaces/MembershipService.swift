@@ -24,7 +24,7 @@ struct MembershipService: Sendable {
     }
 
     func members(of workspaceId: Int64) async throws -> [Member] {
-        try await database.writer.read { db in
+        try database.read { db in
             try Member.fetchAll(db, sql: """
                 SELECT users.id, users.nickname, users.email, workspace_members.role, workspace_members.joined_at
                 FROM workspace_members JOIN users ON users.id = workspace_members.user_id
@@ -98,7 +98,7 @@ struct MembershipService: Sendable {
     /// An unused, unexpired invitation and its workspace.
     func pendingInvite(token: String) async throws -> (invite: Invite, workspace: Workspace)? {
         let now = clock.now()
-        return try await database.writer.read { db in
+        return try database.read { db in
             guard let invite = try Invite.filter(Invite.CodingKeys.tokenHash == SecretToken.hash(token)).fetchOne(db),
                   invite.usedAt == nil, invite.expiresAt > now,
                   let workspace = try Workspace.fetchOne(db, key: invite.workspaceId)

@@ -18,8 +18,11 @@ struct WorkspaceAccess: Sendable {
 
     /// The workspace as `userId` may see it, or a 404.
     static func find(_ db: Database, workspaceId: Int64, userId: Int64) throws -> WorkspaceAccess {
-        guard let member = try WorkspaceMember.fetchOne(db, key: ["workspace_id": workspaceId, "user_id": userId]),
-              let workspace = try Workspace.fetchOne(db, key: workspaceId)
+        guard let member = try WorkspaceMember.fetchOne(
+                db.cachedStatement(sql: "SELECT * FROM workspace_members WHERE workspace_id = ? AND user_id = ?"),
+                arguments: [workspaceId, userId]),
+              let workspace = try Workspace.fetchOne(db.cachedStatement(sql: "SELECT * FROM workspaces WHERE id = ?"),
+                                                     arguments: [workspaceId])
         else { throw AppError.notFound }
         return WorkspaceAccess(workspace: workspace, role: member.role, userId: userId)
     }

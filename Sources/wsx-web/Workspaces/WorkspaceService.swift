@@ -13,12 +13,12 @@ struct WorkspaceService: Sendable {
     private var membership: RoomMembership { RoomMembership(outbox: database.outbox) }
 
     func access(workspaceId: Int64, userId: Int64) async throws -> WorkspaceAccess {
-        try await database.writer.read { db in try WorkspaceAccess.find(db, workspaceId: workspaceId, userId: userId) }
+        try database.read { db in try WorkspaceAccess.find(db, workspaceId: workspaceId, userId: userId) }
     }
 
     /// The workspaces a person belongs to, by name.
     func workspaces(of userId: Int64) async throws -> [Workspace] {
-        try await database.writer.read { db in
+        try database.read { db in
             try Workspace.fetchAll(db, sql: """
                 SELECT workspaces.* FROM workspaces JOIN workspace_members ON workspace_members.workspace_id = workspaces.id
                 WHERE workspace_members.user_id = ? ORDER BY workspaces.name_key, workspaces.id
@@ -102,7 +102,7 @@ struct WorkspaceService: Sendable {
 
     /// What deleting the workspace would take away, for the confirmation page.
     func deletionSummary(_ access: WorkspaceAccess) async throws -> (channels: Int, members: Int, messages: Int) {
-        try await database.writer.read { db in
+        try database.read { db in
             let channels = try Room.filter(Room.CodingKeys.workspaceId == access.workspaceId && Room.CodingKeys.kind == "channel")
                 .fetchCount(db)
             let members = try WorkspaceMember.filter(WorkspaceMember.CodingKeys.workspaceId == access.workspaceId).fetchCount(db)
