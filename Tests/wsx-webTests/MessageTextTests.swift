@@ -36,20 +36,29 @@ struct MessageTextTests {
     }
 }
 
-@Suite("Day separators")
-struct DaySeparatorTests {
-    @Test("the UTC day of a message agrees with the calendar, across leap years and before 1970")
-    func utcDayMatchesCalendar() {
+@Suite("Timestamps")
+struct TimestampsTests {
+    @Test("days, ISO times and UTC texts agree with Foundation, across leap years and before 1970")
+    func matchFoundation() {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
-        // Every 7 hours and 13 minutes from 1960 to 2100, plus the edges of leap days.
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
+        // Every 7 hours 13 minutes 23 seconds from 1960 to 2100, plus the edges of leap days.
         var moments = stride(from: -315_619_200.0, to: 4_102_444_800.0, by: 26_003).map { Date(timeIntervalSince1970: $0) }
-        moments += [951_782_399, 951_782_400, 951_868_800, 4_107_542_399].map { Date(timeIntervalSince1970: $0) }
-        for moment in moments {
+        moments += [951_782_399, 951_782_400, 951_868_800, 4_107_542_399, -1, 0.5, -0.5].map { Date(timeIntervalSince1970: $0) }
+        var failures = 0
+        for moment in moments where failures < 3 {
             let parts = calendar.dateComponents([.year, .month, .day], from: moment)
-            let expected = String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
-            #expect(MessageListRenderer.utcDay(moment) == expected, "at \(moment.timeIntervalSince1970)")
-            if MessageListRenderer.utcDay(moment) != expected { break }
+            let day = String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
+            let expected = (day, moment.formatted(.iso8601), formatter.string(from: moment))
+            let actual = (Timestamps.utcDay(moment), Timestamps.iso(moment), Timestamps.utcText(moment))
+            if actual != expected {
+                failures += 1
+                Issue.record("at \(moment.timeIntervalSince1970): \(actual) instead of \(expected)")
+            }
         }
     }
 }

@@ -143,4 +143,10 @@ struct LimitsTests {
             #expect(foreignKeys == 1)
         }
     }
+
+    @Test("stored token hashes are the SHA-256 in lowercase hex")
+    func tokenHashIsSHA256Hex() {
+        #expect(SecretToken.hash("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(SecretToken.hash("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    }
 }

@@ -58,7 +58,7 @@ struct StaticAssets: Sendable {
     }
 
     private static func asset(_ path: String, _ data: Data) -> Asset {
-        let digest = SHA256.hash(data: data).prefix(6).map { String(format: "%02x", $0) }.joined()
+        let digest = SHA256.hash(data: data).prefix(6).hexString
         return Asset(data: data, contentType: contentType(forPath: path), version: digest)
     }
 

@@ -52,19 +52,3 @@ private struct AuditLine: Decodable, FetchableRecord, Sendable {
         case createdAt = "created_at", action, detail, actor, target, room
     }
 }
-
-/// Times as pages carry them: ISO 8601 UTC in `<time datetime>`, and a UTC text the page's
-/// script replaces with the reader's local time.
-enum Timestamps {
-    static func iso(_ date: Date) -> String {
-        date.formatted(.iso8601)
-    }
-
-    static func utcText(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
-        return formatter.string(from: date)
-    }
-}

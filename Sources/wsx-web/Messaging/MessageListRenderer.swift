@@ -51,7 +51,7 @@ struct MessageListRenderer: Sendable {
         var day = ""
         var unreadPlaced = false
         for row in rows {
-            let rowDay = Self.utcDay(row.createdAt)
+            let rowDay = Timestamps.utcDay(row.createdAt)
             if rowDay != day {
                 html += #"<li class="day-separator" data-day="\#(rowDay)"><span>\#(rowDay)</span></li>"#
                 day = rowDay
@@ -105,26 +105,6 @@ struct MessageListRenderer: Sendable {
         case ..<(1024 * 1024): String(format: "%.0f KB", Double(bytes) / 1024)
         default: String(format: "%.1f MB", Double(bytes) / 1_048_576)
         }
-    }
-
-    /// `YYYY-MM-DD` of `date` in UTC (civil-from-days arithmetic: a `Calendar` per message
-    /// showed up in profiles of the channel page).
-    static func utcDay(_ date: Date) -> String {
-        let days = Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func padded(_ value: Int, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))"
     }
 }
 

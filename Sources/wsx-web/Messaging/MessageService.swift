@@ -98,7 +98,7 @@ struct MessageService: Sendable {
         let text = try Self.checked(rawText, allowEmpty: !files.isEmpty)
         let now = clock.now(), outbox = database.outbox, fragment = self.fragment
         return try await database.writer.write { db in
-            let rendered = MessageText.render(text, members: try Self.nicknames(db, workspaceId: room.workspaceId))
+            let rendered = MessageText.render(text, members: try Self.mentionable(db, text, workspaceId: room.workspaceId))
             let message = try Message(id: nil, roomId: room.id!, authorId: authorId, body: text, bodyHtml: rendered.html,
                                       createdAt: now, editedAt: nil).inserted(db)
             try SearchIndex.index(db, messageId: message.id!, roomId: room.id!, text: text)
@@ -107,9 +107,9 @@ struct MessageService: Sendable {
                                arguments: [message.id!, file.id!, position])
             }
             // Writing is reading: the author's marker moves past their own message.
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 UPDATE room_members SET last_read_message_id = ? WHERE room_id = ? AND user_id = ? AND last_read_message_id < ?
-                """, arguments: [message.id!, room.id!, authorId, message.id!])
+                """).execute(arguments: [message.id!, room.id!, authorId, message.id!])
             let row = try Self.row(db, id: message.id!)
             try outbox.publish(OutgoingEvent(.messageCreated, to: .room(room.id!),
                                              payload: MessagePayload(row, room: room, html: fragment(row),
@@ -125,7 +125,7 @@ struct MessageService: Sendable {
         return try await database.writer.write { db in
             let (message, room) = try Self.visibleMessage(db, id: messageId, access)
             guard message.authorId == access.userId else { throw AppError.forbidden("error_message_author_only") }
-            let rendered = MessageText.render(text, members: try Self.nicknames(db, workspaceId: room.workspaceId))
+            let rendered = MessageText.render(text, members: try Self.mentionable(db, text, workspaceId: room.workspaceId))
             try SearchIndex.index(db, messageId: messageId, roomId: room.id!, text: text)
             try Message.filter(key: messageId).updateAll(db, Message.CodingKeys.body.set(to: text),
                                                          Message.CodingKeys.bodyHtml.set(to: rendered.html),
@@ -189,9 +189,9 @@ struct MessageService: Sendable {
     }
 
     static func row(_ db: Database, id: Int64) throws -> MessageRow {
-        guard let row = try MessageRow.fetchOne(db, sql: """
+        guard let row = try MessageRow.fetchOne(db.cachedStatement(sql: """
             SELECT \(MessageRow.columns) FROM messages LEFT JOIN users ON users.id = messages.author_id WHERE messages.id = ?
-            """, arguments: [id]) else { throw AppError.notFound }
+            """), arguments: [id]) else { throw AppError.notFound }
         return try withAttachments(db, [row])[0]
     }
 
@@ -210,6 +210,11 @@ struct MessageService: Sendable {
     }
 
     /// Nicknames of the workspace's members, for mentions.
+    /// The members a text can mention: none without an `@` (no need to read them).
+    static func mentionable(_ db: Database, _ text: String, workspaceId: Int64) throws -> [String: Int64] {
+        text.contains("@") ? try nicknames(db, workspaceId: workspaceId) : [:]
+    }
+
     static func nicknames(_ db: Database, workspaceId: Int64) throws -> [String: Int64] {
         let rows = try Row.fetchAll(db, sql: """
             SELECT users.id, users.nickname FROM users JOIN workspace_members ON workspace_members.user_id = users.id

@@ -55,7 +55,7 @@ struct SandboxGateway: PaymentGateway {
     }
 
     func sign(_ body: [UInt8]) -> String {
-        HMAC<SHA256>.authenticationCode(for: body, using: secret).map { String(format: "%02x", $0) }.joined()
+        HMAC<SHA256>.authenticationCode(for: body, using: secret).hexString
     }
 
     /// The test card's decision: records the payment on the sandbox's side and, after the

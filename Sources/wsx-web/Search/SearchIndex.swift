@@ -11,8 +11,9 @@ enum SearchIndex {
     /// Indexes (or re-indexes) a message.
     static func index(_ db: Database, messageId: Int64, roomId: Int64, text: String) throws {
         let document = SearchTokenizer.document(text)
-        try db.execute(sql: "DELETE FROM message_index WHERE rowid = ?", arguments: [messageId])
-        try db.execute(sql: "INSERT INTO message_index (rowid, words, uni, bi, scope) VALUES (?, ?, ?, ?, ?)", arguments: [
+        // Cached statements: this runs inside every post's transaction.
+        try db.cachedStatement(sql: "DELETE FROM message_index WHERE rowid = ?").execute(arguments: [messageId])
+        try db.cachedStatement(sql: "INSERT INTO message_index (rowid, words, uni, bi, scope) VALUES (?, ?, ?, ?, ?)").execute(arguments: [
             messageId, document.words.joined(separator: " "), document.unigrams.joined(separator: " "),
             document.bigrams.joined(separator: " "), scopeToken(room: roomId),
         ])

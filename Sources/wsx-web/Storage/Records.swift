@@ -26,6 +26,20 @@ struct User: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRe
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
+    /// Read by column name without the Decodable machinery: every request reads its user.
+    init(row: Row) throws {
+        (id, email, emailKey, nickname, phone) = (row["id"], row["email"], row["email_key"], row["nickname"], row["phone"])
+        (passwordHash, lang, coinBalance, avatarFileId) = (row["password_hash"], row["lang"], row["coin_balance"], row["avatar_file_id"])
+        (createdAt, updatedAt) = (row["created_at"], row["updated_at"])
+    }
+
+    init(id: Int64? = nil, email: String, emailKey: String, nickname: String, phone: String?, passwordHash: String,
+         lang: String?, coinBalance: Int = 0, avatarFileId: Int64? = nil, createdAt: Date, updatedAt: Date) {
+        (self.id, self.email, self.emailKey, self.nickname, self.phone) = (id, email, emailKey, nickname, phone)
+        (self.passwordHash, self.lang, self.coinBalance, self.avatarFileId) = (passwordHash, lang, coinBalance, avatarFileId)
+        (self.createdAt, self.updatedAt) = (createdAt, updatedAt)
+    }
+
     /// The key that makes emails unique regardless of case.
     static func key(forEmail email: String) -> String { email.lowercased() }
 }
@@ -49,6 +63,18 @@ struct Session: Codable, Sendable, Equatable, FetchableRecord, MutablePersistabl
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+    /// Read by column name without the Decodable machinery: every request reads its session.
+    init(row: Row) throws {
+        (id, tokenHash, userId, csrfToken, userAgent) = (row["id"], row["token_hash"], row["user_id"], row["csrf_token"], row["user_agent"])
+        (createdAt, refreshedAt, expiresAt) = (row["created_at"], row["refreshed_at"], row["expires_at"])
+    }
+
+    init(id: Int64?, tokenHash: String, userId: Int64, csrfToken: String, userAgent: String?, createdAt: Date,
+         refreshedAt: Date, expiresAt: Date) {
+        (self.id, self.tokenHash, self.userId, self.csrfToken, self.userAgent) = (id, tokenHash, userId, csrfToken, userAgent)
+        (self.createdAt, self.refreshedAt, self.expiresAt) = (createdAt, refreshedAt, expiresAt)
+    }
 }
 
 /// A row of `password_resets`: a one-time link an operator handed out.

@@ -1,0 +1,53 @@
+import Foundation
+
+/// Times as pages carry them: ISO 8601 UTC in `<time datetime>`, a UTC text the page's script
+/// replaces with the reader's local time, and the UTC day of day separators.
+///
+/// Computed with civil-from-days arithmetic: a `DateFormatter` or `Calendar` per message showed
+/// in profiles of posting and of the channel page.
+enum Timestamps {
+    /// `2026-11-22T07:05:09Z`, as `Date.formatted(.iso8601)` writes it.
+    static func iso(_ date: Date) -> String {
+        let parts = UTCParts(date)
+        return "\(parts.day)T\(padded(parts.hour, 2)):\(padded(parts.minute, 2)):\(padded(parts.second, 2))Z"
+    }
+
+    /// `2026-11-22 07:05 UTC`.
+    static func utcText(_ date: Date) -> String {
+        let parts = UTCParts(date)
+        return "\(parts.day) \(padded(parts.hour, 2)):\(padded(parts.minute, 2)) UTC"
+    }
+
+    /// `2026-11-22`.
+    static func utcDay(_ date: Date) -> String {
+        UTCParts(date).day
+    }
+
+    private struct UTCParts {
+        let day: String
+        let hour: Int, minute: Int, second: Int
+
+        init(_ date: Date) {
+            let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+            let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+            let inDay = seconds - days * 86_400
+            (hour, minute, second) = (inDay / 3600, inDay % 3600 / 60, inDay % 60)
+            // civil_from_days, from Howard Hinnant's date algorithms.
+            let shifted = days + 719_468
+            let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+            let dayOfEra = shifted - era * 146_097
+            let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+            let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+            let monthIndex = (5 * dayOfYear + 2) / 153
+            let dayOfMonth = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+            let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+            let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+            day = "\(padded(year, 4))-\(padded(month, 2))-\(padded(dayOfMonth, 2))"
+        }
+    }
+}
+
+private func padded(_ value: Int, _ width: Int) -> String {
+    let digits = String(value)
+    return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+}
