@@ -16,11 +16,18 @@ struct Pages: Sendable {
     /// The scripts every page loads: the live connection, then the chat behaviour.
     private var scripts: [String] { [assets.url(for: "app.js"), assets.url(for: "chat.js")] }
 
+    /// What the chrome reads from the database, when a page read it in its own read: the event
+    /// id read before that read began, and the sidebar's lists.
+    struct Preloaded: Sendable {
+        let lastEventId: Int64
+        var sidebar: SidebarLists
+    }
+
     /// A full HTML page.
     func render<Page>(_ template: TemplateName, title: String, page: Page, request: Request,
                       context: some VisitorContext, place: PagePlace = .elsewhere, status: HTTPResponse.Status = .ok,
-                      headers: HTTPFields = [:]) async throws -> Response {
-        let chrome = try await chrome(request, context.visitor, place: place)
+                      headers: HTTPFields = [:], preloaded: Preloaded? = nil) async throws -> Response {
+        let chrome = try await chrome(request, context.visitor, place: place, preloaded: preloaded)
         return Self.html(renderer.document(template, title: title, page: page, chrome: chrome), status: status, headers: headers)
     }
 
@@ -49,16 +56,22 @@ struct Pages: Sendable {
         renderer.fragment(template, page: page, chrome: bareChrome(request, visitor))
     }
 
-    private func chrome(_ request: Request, _ visitor: Visitor, place: PagePlace) async throws -> Chrome {
+    private func chrome(_ request: Request, _ visitor: Visitor, place: PagePlace,
+                        preloaded: Preloaded? = nil) async throws -> Chrome {
         guard let user = visitor.user else { return bareChrome(request, visitor) }
-        // Read before the sidebar (and after the page's own data would be fine too): a later
-        // replay from this id can only repeat events, never skip one.
-        let eventId = lastEventId()
-        let (workspaces, rooms) = try await sidebar.load(userId: user.id!, place: place)
+        // The event id is read before the sidebar (and after the page's own data would be fine
+        // too): a later replay from this id can only repeat events, never skip one.
+        let loaded: Preloaded
+        if let preloaded {
+            loaded = preloaded
+        } else {
+            let eventId = lastEventId()
+            loaded = Preloaded(lastEventId: eventId, sidebar: try await sidebar.load(userId: user.id!, place: place))
+        }
         var chrome = Chrome(lang: visitor.lang, csrfToken: visitor.csrfToken, viewer: Viewer(id: user.id!, nickname: user.nickname),
-                      workspaces: workspaces, rooms: rooms, currentWorkspaceId: place.workspaceId, flash: visitor.flash,
-                      path: request.uri.path, lastEventId: eventId, cssURL: assets.url(for: "app.css"),
-                      scriptURLs: scripts)
+                      workspaces: loaded.sidebar.workspaces, rooms: loaded.sidebar.rooms, currentWorkspaceId: place.workspaceId,
+                      flash: visitor.flash, path: request.uri.path, lastEventId: loaded.lastEventId,
+                      cssURL: assets.url(for: "app.css"), scriptURLs: scripts)
         chrome.coinBalance = user.coinBalance
         return chrome
     }

@@ -36,16 +36,13 @@ struct RoomSummary: Sendable {
 /// Reads the rooms a person is in within a workspace, with exact unread counts (messages after
 /// their marker, not their own), for the sidebar and the workspace home.
 enum RoomDirectory {
-    /// With `activity` false, only names and addresses (no unread counts or last messages).
-    static func rooms(_ db: Database, workspaceId: Int64, userId: Int64, activity: Bool = true) throws -> [RoomSummary] {
-        let activityColumns = activity ? """
-            room_members.unread_count AS unread,
-            last.body AS last_body, last.created_at AS last_at
-            """ : "0 AS unread, NULL AS last_body, NULL AS last_at"
-        let lastJoin = activity
+    /// With `lastMessages` false, no last message per room (the sidebar shows none).
+    static func rooms(_ db: Database, workspaceId: Int64, userId: Int64, lastMessages: Bool = true) throws -> [RoomSummary] {
+        let lastColumns = lastMessages ? "last.body AS last_body, last.created_at AS last_at" : "NULL AS last_body, NULL AS last_at"
+        let lastJoin = lastMessages
             ? "LEFT JOIN messages AS last ON last.id = (SELECT MAX(id) FROM messages WHERE messages.room_id = rooms.id)" : ""
         let rows = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT rooms.id, rooms.kind, rooms.name, rooms.dm_key, \(activityColumns)
+            SELECT rooms.id, rooms.kind, rooms.name, rooms.dm_key, room_members.unread_count AS unread, \(lastColumns)
             FROM rooms JOIN room_members ON room_members.room_id = rooms.id AND room_members.user_id = ?
             \(lastJoin)
             WHERE rooms.workspace_id = ?
@@ -76,26 +73,43 @@ enum RoomDirectory {
     }
 }
 
+/// The sidebar's lists: the person's workspaces and the rooms of the current one.
+struct SidebarLists: Sendable {
+    var workspaces: [SidebarWorkspace]
+    var rooms: [SidebarRoom]
+
+    /// Shows `roomId` as read (the page being shown just moved the marker to its newest message).
+    mutating func markRead(_ roomId: Int64) {
+        for index in rooms.indices where rooms[index].id == roomId {
+            rooms[index].unread = 0
+            rooms[index].hasUnread = false
+        }
+    }
+}
+
 /// Reads what the sidebar lists for a signed-in person: their workspaces and, inside one, the
 /// rooms they are in.
 struct SidebarSource: Sendable {
     let database: AppDatabase
 
-    func load(userId: Int64, place: PagePlace) async throws -> (workspaces: [SidebarWorkspace], rooms: [SidebarRoom]) {
-        try database.read { db in
-            let workspaces = try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT workspaces.id, workspaces.name FROM workspaces
-                JOIN workspace_members ON workspace_members.workspace_id = workspaces.id
-                WHERE workspace_members.user_id = ? ORDER BY workspaces.name_key, workspaces.id
-                """), arguments: [userId]).map { row in
-                SidebarWorkspace(id: row["id"], name: row["name"], isCurrent: row["id"] == place.workspaceId)
-            }
-            guard let workspaceId = place.workspaceId else { return (workspaces, []) }
-            let rooms = try RoomDirectory.rooms(db, workspaceId: workspaceId, userId: userId).map { room in
-                SidebarRoom(id: room.id, name: room.name, url: room.url, isCurrent: room.id == place.roomId,
-                            unread: room.unread, isDM: !room.isChannel)
-            }
-            return (workspaces, rooms)
+    func load(userId: Int64, place: PagePlace) async throws -> SidebarLists {
+        try database.read { db in try Self.lists(db, userId: userId, place: place) }
+    }
+
+    /// The sidebar's lists, read inside a caller's read (the channel page reads them with its messages).
+    static func lists(_ db: Database, userId: Int64, place: PagePlace) throws -> SidebarLists {
+        let workspaces = try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT workspaces.id, workspaces.name FROM workspaces
+            JOIN workspace_members ON workspace_members.workspace_id = workspaces.id
+            WHERE workspace_members.user_id = ? ORDER BY workspaces.name_key, workspaces.id
+            """), arguments: [userId]).map { row in
+            SidebarWorkspace(id: row["id"], name: row["name"], isCurrent: row["id"] == place.workspaceId)
         }
+        guard let workspaceId = place.workspaceId else { return SidebarLists(workspaces: workspaces, rooms: []) }
+        let rooms = try RoomDirectory.rooms(db, workspaceId: workspaceId, userId: userId, lastMessages: false).map { room in
+            SidebarRoom(id: room.id, name: room.name, url: room.url, isCurrent: room.id == place.roomId,
+                        unread: room.unread, isDM: !room.isChannel)
+        }
+        return SidebarLists(workspaces: workspaces, rooms: rooms)
     }
 }

@@ -77,8 +77,18 @@ struct RoomsController: Sendable {
         let anchor = try MessageAnchor { query[Substring($0)].map(String.init) }
         let editing = query["edit"].flatMap { Int64($0) }
         var html = "", isEmpty = true, olderURL: String?, newerURL: String?, isLatest = true
-        if let room = target.room, target.isMember {
-            let page = try await messages.page(roomId: room.id!, anchor: anchor, readerId: context.userId)
+        let place: PagePlace = target.room.map { .room(workspace: target.access.workspaceId, room: $0.id!) }
+            ?? .workspace(target.access.workspaceId)
+        // The messages and the sidebar in one read (the event id read before it, as the chrome
+        // would): each read is a transaction with its own cost.
+        let eventId = pages.lastEventId()
+        let room = target.isMember ? target.room : nil
+        let (loadedPage, sidebar) = try messages.database.read { db in
+            (try room.map { try MessageService.page(db, roomId: $0.id!, anchor: anchor, readerId: context.userId) },
+             try SidebarSource.lists(db, userId: context.userId, place: place))
+        }
+        var preloaded = Pages.Preloaded(lastEventId: eventId, sidebar: sidebar)
+        if let room, let page = loadedPage {
             let lastRead = page.lastRead
             html = lists.list(page.messages, viewer: context.userId, isWorkspaceOwner: target.access.isOwner,
                               workspaceId: target.access.workspaceId, lastRead: lastRead, editing: editing,
@@ -90,6 +100,7 @@ struct RoomsController: Sendable {
             // Seeing the newest messages is reading them.
             if isLatest, let newest = page.messages.last?.id, newest > lastRead {
                 try await messages.markRead(room: room, userId: context.userId, upTo: newest)
+                preloaded.sidebar.markRead(room.id!)
             }
         }
         let strings = context.strings
@@ -108,10 +119,8 @@ struct RoomsController: Sendable {
         page.attachHint = strings.format("attach_hint", policy.maximumFiles, limit)
         page.tooLargeText = strings.format("error_file_too_large", limit)
         page.tooManyText = strings.format("error_too_many_files", policy.maximumFiles)
-        let place: PagePlace = target.room.map { .room(workspace: target.access.workspaceId, room: $0.id!) }
-            ?? .workspace(target.access.workspaceId)
         return try await pages.render(.room, title: target.title, page: page, request: request, context: context,
-                                      place: place, status: status)
+                                      place: place, status: status, preloaded: preloaded)
     }
 
     // MARK: Posting

@@ -29,44 +29,48 @@ struct MessageService: Sendable {
 
     /// A page of a room's messages, with `readerId`'s read marker read in the same snapshot.
     func page(roomId: Int64, anchor: MessageAnchor, readerId: Int64? = nil, size: Int = pageSize) async throws -> MessagePage {
-        try database.read { db in
-            let select = "SELECT \(MessageRow.columns) FROM messages LEFT JOIN users ON users.id = messages.author_id WHERE messages.room_id = ?"
-            func fetch(_ condition: String, _ order: String, _ cursor: Int64?, limit: Int) throws -> [MessageRow] {
-                var arguments: StatementArguments = [roomId]
-                if let cursor { arguments += [cursor] }
-                return try MessageRow.fetchAll(
-                    db.cachedStatement(sql: "\(select) \(condition) ORDER BY messages.id \(order) LIMIT \(limit)"),
-                    arguments: arguments)
-            }
-            func exists(_ condition: String, _ cursor: Int64) throws -> Bool {
-                try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM messages WHERE room_id = ? \(condition))"),
-                                  arguments: [roomId, cursor]) ?? false
-            }
-            let page: MessagePage
-            switch anchor {
-            case .latest:
-                let rows = try fetch("", "DESC", nil, limit: size + 1)
-                page = MessagePage(messages: rows.prefix(size).reversed(), hasOlder: rows.count > size, hasNewer: false)
-            case .before(let id):
-                let rows = try fetch("AND messages.id < ?", "DESC", id, limit: size + 1)
-                page = MessagePage(messages: rows.prefix(size).reversed(), hasOlder: rows.count > size,
-                                   hasNewer: try exists("AND id >= ?", id))
-            case .after(let id):
-                let rows = try fetch("AND messages.id > ?", "ASC", id, limit: size + 1)
-                page = MessagePage(messages: Array(rows.prefix(size)), hasOlder: try exists("AND id <= ?", id),
-                                   hasNewer: rows.count > size)
-            case .around(let id):
-                let half = size / 2
-                let older = try fetch("AND messages.id < ?", "DESC", id, limit: half + 1)
-                let newer = try fetch("AND messages.id >= ?", "ASC", id, limit: half + 1)
-                page = MessagePage(messages: older.prefix(half).reversed() + newer.prefix(half),
-                                   hasOlder: older.count > half, hasNewer: newer.count > half)
-            }
-            var result = MessagePage(messages: try Self.withAttachments(db, page.messages), hasOlder: page.hasOlder,
-                                     hasNewer: page.hasNewer)
-            if let readerId { result.lastRead = try Self.lastRead(db, roomId: roomId, userId: readerId) }
-            return result
+        try database.read { db in try Self.page(db, roomId: roomId, anchor: anchor, readerId: readerId, size: size) }
+    }
+
+    /// The same, inside a caller's read.
+    static func page(_ db: Database, roomId: Int64, anchor: MessageAnchor, readerId: Int64? = nil,
+                     size: Int = pageSize) throws -> MessagePage {
+        let select = "SELECT \(MessageRow.columns) FROM messages LEFT JOIN users ON users.id = messages.author_id WHERE messages.room_id = ?"
+        func fetch(_ condition: String, _ order: String, _ cursor: Int64?, limit: Int) throws -> [MessageRow] {
+            var arguments: StatementArguments = [roomId]
+            if let cursor { arguments += [cursor] }
+            return try MessageRow.fetchAll(
+                db.cachedStatement(sql: "\(select) \(condition) ORDER BY messages.id \(order) LIMIT \(limit)"),
+                arguments: arguments)
         }
+        func exists(_ condition: String, _ cursor: Int64) throws -> Bool {
+            try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM messages WHERE room_id = ? \(condition))"),
+                              arguments: [roomId, cursor]) ?? false
+        }
+        let page: MessagePage
+        switch anchor {
+        case .latest:
+            let rows = try fetch("", "DESC", nil, limit: size + 1)
+            page = MessagePage(messages: rows.prefix(size).reversed(), hasOlder: rows.count > size, hasNewer: false)
+        case .before(let id):
+            let rows = try fetch("AND messages.id < ?", "DESC", id, limit: size + 1)
+            page = MessagePage(messages: rows.prefix(size).reversed(), hasOlder: rows.count > size,
+                               hasNewer: try exists("AND id >= ?", id))
+        case .after(let id):
+            let rows = try fetch("AND messages.id > ?", "ASC", id, limit: size + 1)
+            page = MessagePage(messages: Array(rows.prefix(size)), hasOlder: try exists("AND id <= ?", id),
+                               hasNewer: rows.count > size)
+        case .around(let id):
+            let half = size / 2
+            let older = try fetch("AND messages.id < ?", "DESC", id, limit: half + 1)
+            let newer = try fetch("AND messages.id >= ?", "ASC", id, limit: half + 1)
+            page = MessagePage(messages: older.prefix(half).reversed() + newer.prefix(half),
+                               hasOlder: older.count > half, hasNewer: newer.count > half)
+        }
+        var result = MessagePage(messages: try Self.withAttachments(db, page.messages), hasOlder: page.hasOlder,
+                                 hasNewer: page.hasNewer)
+        if let readerId { result.lastRead = try Self.lastRead(db, roomId: roomId, userId: readerId) }
+        return result
     }
 
     /// The viewer's read marker in a room (0 when never read).

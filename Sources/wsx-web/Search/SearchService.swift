@@ -71,7 +71,7 @@ struct SearchService: Sendable {
             results.members = Array(members.prefix(size))
             if members.count > size { results.next.membersAfter = results.members.last?.id }
 
-            let rooms = try RoomDirectory.rooms(db, workspaceId: access.workspaceId, userId: access.userId, activity: false)
+            let rooms = try RoomDirectory.rooms(db, workspaceId: access.workspaceId, userId: access.userId, lastMessages: false)
             guard let terms = SearchTokenizer.query(query), !rooms.isEmpty else { return results }
             let scope = rooms.map { "scope : " + SearchTokenizer.quote(SearchIndex.scopeToken(room: $0.id)) }.joined(separator: " OR ")
             let ids = try Int64.fetchAll(db, sql: """
