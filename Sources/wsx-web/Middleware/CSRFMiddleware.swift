@@ -25,6 +25,14 @@ struct CSRFMiddleware: RouterMiddleware {
         guard ![.get, .head, .options].contains(request.method), !exemptPaths.contains(request.uri.path) else {
             return try await next(request, context)
         }
+        return try await checked(request, context, next)
+    }
+
+    /// A state-changing request goes on only with the right token (a separate frame, so reads,
+    /// event streams included, do not carry this one).
+    @inline(never)
+    private func checked(_ request: Request, _ context: Context,
+                         _ next: (Request, Context) async throws -> Response) async throws -> Response {
         var request = request
         var context = context
         if request.headers[.contentType]?.lowercased().hasPrefix("multipart/form-data") == true {

@@ -11,26 +11,37 @@ struct ErrorPageMiddleware: RouterMiddleware {
     let pages: Pages
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        // Only the call and the catch live in this frame: a long-lived response (an event
+        // stream) keeps its connection task's deepest async frames allocated, and rendering
+        // inlined here made this frame 10 KB per open stream (heaptrack).
         do {
             return try await next(request, context)
-        } catch let error as AppError {
+        } catch {
+            return await page(for: error, request, context)
+        }
+    }
+
+    @inline(never)
+    private func page(for error: any Error, _ request: Request, _ context: Context) async -> Response {
+        switch error {
+        case let error as AppError:
             if error.status == .unauthorized, request.method == .get || request.method == .head {
                 let next = request.uri.query.map { "\(request.uri.path)?\($0)" } ?? request.uri.path
                 return Pages.redirect(to: "/login?next=" + (next.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "/"))
             }
             return await pages.error(status: error.status, messageKey: error.messageKey, arguments: error.arguments,
                                      requestId: nil, request: request, visitor: context.visitor, headers: error.headers)
-        } catch let error as any HTTPResponseError where error.status != .internalServerError {
+        case let error as any HTTPResponseError where error.status != .internalServerError:
             // Hummingbird's own refusals (unknown route, body too large) keep their status.
             return await pages.error(status: error.status, messageKey: nil, requestId: nil, request: request,
-                               visitor: context.visitor, headers: (error as? HTTPError)?.headers ?? [:])
-        } catch is FormProblems {
+                                     visitor: context.visitor, headers: (error as? HTTPError)?.headers ?? [:])
+        case is FormProblems:
             return await pages.error(status: .unprocessableContent, messageKey: nil, requestId: nil, request: request,
-                               visitor: context.visitor)
-        } catch {
+                                     visitor: context.visitor)
+        default:
             context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
             return await pages.error(status: .internalServerError, messageKey: nil, requestId: context.id, request: request,
-                               visitor: context.visitor)
+                                     visitor: context.visitor)
         }
     }
 }

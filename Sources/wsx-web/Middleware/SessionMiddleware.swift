@@ -12,6 +12,21 @@ struct SessionMiddleware: RouterMiddleware {
     let trustProxy: Bool
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        // The work happens in `identify`, whose frame is gone before the route runs: an event
+        // stream keeps its connection task's deepest async frames allocated (heaptrack).
+        let (context, outgoing) = try await identify(request, context)
+        var response = try await next(request, context)
+        // A cookie the route set itself (a new session at login, a new notice) wins over ours.
+        let routeSet = Set(response.headers[values: .setCookie].compactMap { $0.split(separator: "=").first.map(String.init) })
+        for cookie in outgoing where !routeSet.contains(cookie.name) {
+            response.setCookie(cookie)
+        }
+        return response
+    }
+
+    /// The visitor behind the request, and the cookies the response must set or expire.
+    @inline(never)
+    private func identify(_ request: Request, _ context: Context) async throws -> (Context, [Cookie]) {
         var context = context
         var visitor = Visitor()
         var outgoing: [Cookie] = []
@@ -48,13 +63,7 @@ struct SessionMiddleware: RouterMiddleware {
         }
 
         context.visitor = visitor
-        var response = try await next(request, context)
-        // A cookie the route set itself (a new session at login, a new notice) wins over ours.
-        let routeSet = Set(response.headers[values: .setCookie].compactMap { $0.split(separator: "=").first.map(String.init) })
-        for cookie in outgoing where !routeSet.contains(cookie.name) {
-            response.setCookie(cookie)
-        }
-        return response
+        return (context, outgoing)
     }
 
     /// The peer address, or with a trusted proxy the last address it appended to `X-Forwarded-For`.
