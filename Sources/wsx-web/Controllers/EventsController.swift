@@ -42,8 +42,16 @@ struct EventsController: Sendable {
             // Ends when the client goes away, the hub disconnects it, or the server shuts down.
             try? await withGracefulShutdownHandler {
                 try await request.body.consumeWithCancellationOnInboundClose { _ in
-                    for await frame in subscription.frames {
-                        try await writer.write(frame)
+                    // Everything waiting goes out in one write.
+                    while let frames = await subscription.frames.next() {
+                        if frames.count == 1 {
+                            try await writer.write(frames[0])
+                        } else {
+                            var batch = ByteBuffer()
+                            batch.reserveCapacity(frames.reduce(0) { $0 + $1.readableBytes })
+                            for frame in frames { batch.writeImmutableBuffer(frame) }
+                            try await writer.write(batch)
+                        }
                     }
                 }
             } onGracefulShutdown: {

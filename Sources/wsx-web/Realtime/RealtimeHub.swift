@@ -24,7 +24,7 @@ actor RealtimeHub: Service {
     struct Subscription: Sendable {
         let id: Int
         /// SSE frames to write, in order; it ends when the hub disconnects the subscriber.
-        let frames: AsyncStream<ByteBuffer>
+        let frames: FrameQueue
         /// The newest event the hub had handled when the subscription began: replay covers
         /// everything up to it, `frames` everything after.
         let handledThrough: Int64
@@ -35,7 +35,7 @@ actor RealtimeHub: Service {
     private struct Subscriber {
         let userId: Int64
         let sessionId: Int64
-        let continuation: AsyncStream<ByteBuffer>.Continuation
+        let queue: FrameQueue
     }
 
     private let outbox: EventOutbox
@@ -79,18 +79,16 @@ actor RealtimeHub: Service {
 
     /// Opens a stream for one signed-in browser.
     func subscribe(userId: Int64, sessionId: Int64) -> Subscription {
-        let (frames, continuation) = AsyncStream.makeStream(of: ByteBuffer.self,
-                                                            bufferingPolicy: .bufferingOldest(settings.bufferSize))
         let id = nextSubscriberId
         nextSubscriberId += 1
+        let frames = FrameQueue(capacity: settings.bufferSize) { [weak self] in
+            Task { await self?.remove(id) }
+        }
         if isShutDown {
-            continuation.finish()
+            frames.finish()
         } else {
-            subscribers[id] = Subscriber(userId: userId, sessionId: sessionId, continuation: continuation)
+            subscribers[id] = Subscriber(userId: userId, sessionId: sessionId, queue: frames)
             subscribersByUser[userId, default: []].insert(id)
-            continuation.onTermination = { [weak self] _ in
-                Task { await self?.remove(id) }
-            }
         }
         return Subscription(id: id, frames: frames, handledThrough: handledThrough,
                             rooms: Array(roomsByUser[userId] ?? []).sorted())
@@ -126,7 +124,7 @@ actor RealtimeHub: Service {
     /// Ends every stream; the SSE handlers finish their responses and the server can stop.
     private func shutDown() {
         isShutDown = true
-        for (_, subscriber) in subscribers { subscriber.continuation.finish() }
+        for (_, subscriber) in subscribers { subscriber.queue.finish() }
         subscribers.removeAll()
         subscribersByUser.removeAll()
         outbox.finish()
@@ -174,7 +172,7 @@ actor RealtimeHub: Service {
 
     private func send(_ frame: ByteBuffer, to id: Int) {
         guard let subscriber = subscribers[id] else { return }
-        if case .dropped = subscriber.continuation.yield(frame) {
+        if subscriber.queue.offer(frame) == .full {
             // Its buffer is full: a slow reader. Cut it off; it will reconnect and replay.
             logger.notice("disconnecting a slow event stream", metadata: ["user": "\(subscriber.userId)"])
             disconnect(id)
@@ -187,7 +185,7 @@ actor RealtimeHub: Service {
     }
 
     private func disconnect(_ id: Int) {
-        subscribers[id]?.continuation.finish()
+        subscribers[id]?.queue.finish()
         remove(id)
     }
 
