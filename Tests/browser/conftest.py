@@ -15,7 +15,7 @@ import threading
 import uuid
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Response, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, Response, expect, sync_playwright
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -229,3 +229,71 @@ def switch_language(page: Page, lang: str) -> Response | None:
 def path_of(page: Page) -> str:
     """The path of the page's address, without the origin."""
     return re.sub(r"^https?://[^/]+", "", page.url)
+
+
+# ---------------------------------------------------------------------------------------------
+# What a person does in a workspace (shared by the suites)
+
+
+def unique_name(prefix: str) -> str:
+    """A name (or message text) no other test uses."""
+    return f"{prefix} {uuid.uuid4().hex[:8]}"
+
+
+unique_text = unique_name
+
+
+def create_workspace(page: Page, name: str, description: str = "") -> int:
+    """Fills the create form on /workspaces; returns the id of the workspace it lands on."""
+    page.goto("/workspaces")
+    form = page.locator("#create-workspace-form")
+    form.locator("input[name=name]").fill(name)
+    form.locator("textarea[name=description]").fill(description)
+    response = submit(page, "#create-workspace-form")
+    assert response is not None and response.status == 200, response and response.status
+    match = re.fullmatch(r"/w/(\d+)", path_of(page))
+    assert match, page.url
+    return int(match.group(1))
+
+
+def invite(page: Page, workspace_id: int, email: str, *, expect_added: bool = False) -> None:
+    """Invites by email from the members page; with `expect_added`, checks (in English) that an
+    existing account was added."""
+    page.goto(f"/w/{workspace_id}/members")
+    page.fill("#invite-form input[name=email]", email)
+    submit(page, "#invite-form")
+    if expect_added:
+        expect(page.locator("main p.notice[role=status]")).to_contain_text("was added to the workspace.")
+
+
+def general_channel_id(page: Page, workspace_id: int) -> int:
+    """The default channel's id, from its link on the workspace home (opens the home page)."""
+    page.goto(f"/w/{workspace_id}")
+    href = page.locator("#home-channels a", has_text="general").get_attribute("href")
+    match = re.fullmatch(rf"/w/{workspace_id}/c/(\d+)", href or "")
+    assert match, href
+    return int(match.group(1))
+
+
+def wait_until_live(page: Page) -> None:
+    """Waits until this page's browser holds its event stream (the page must lead it, or have
+    been open when it connected), and marks the loaded document so that `not_reloaded` can tell
+    a live change from a reload."""
+    expect(page.locator("html")).to_have_attribute("data-live-online", "yes")
+    mark_document(page)
+
+
+def mark_document(page: Page) -> None:
+    page.evaluate("window.__wsxSameDocument = true")
+
+
+def not_reloaded(page: Page) -> bool:
+    return page.evaluate("window.__wsxSameDocument === true")
+
+
+def messages_with(page: Page, text: str) -> Locator:
+    return page.locator("#message-list li.message", has_text=text)
+
+
+def composer(page: Page) -> Locator:
+    return page.locator("#composer textarea[name=content]")

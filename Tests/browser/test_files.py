@@ -13,7 +13,10 @@ import uuid
 
 from playwright.sync_api import Locator, Page, expect
 
-from conftest import ACTION_TIMEOUT, path_of, signup, submit, unique_email
+from conftest import (
+    ACTION_TIMEOUT, composer, create_workspace, general_channel_id, invite, messages_with,
+    not_reloaded, path_of, signup, submit, unique_email, unique_name, unique_text, wait_until_live,
+)
 
 FIXTURES = pathlib.Path(__file__).resolve().parents[1] / "Fixtures"
 PHOTO = FIXTURES / "photo.jpg"  # 600x400 stored, EXIF Orientation=6 (+ GPS): shown 400 wide, 600 high
@@ -25,42 +28,7 @@ KOREAN_PDF_NAME = "회의록.pdf"
 ALLOWED_TYPES = "JPEG, PNG, GIF, WebP, PDF, ZIP"
 
 # ---------------------------------------------------------------------------------------------
-# Helpers: what a person does (copied from test_messaging.py, plus file ones)
-
-
-def unique_name(prefix: str) -> str:
-    return f"{prefix} {uuid.uuid4().hex[:8]}"
-
-
-def unique_text(prefix: str) -> str:
-    return f"{prefix} {uuid.uuid4().hex[:8]}"
-
-
-def create_workspace(page: Page, name: str) -> int:
-    """Fills the create form on /workspaces; returns the id of the workspace it lands on."""
-    page.goto("/workspaces")
-    page.locator("#create-workspace-form input[name=name]").fill(name)
-    response = submit(page, "#create-workspace-form")
-    assert response is not None and response.status == 200, response and response.status
-    match = re.fullmatch(r"/w/(\d+)", path_of(page))
-    assert match, page.url
-    return int(match.group(1))
-
-
-def invite(page: Page, workspace_id: int, email: str) -> None:
-    page.goto(f"/w/{workspace_id}/members")
-    page.fill("#invite-form input[name=email]", email)
-    submit(page, "#invite-form")
-    expect(page.locator("main p.notice[role=status]")).to_contain_text("was added to the workspace.")
-
-
-def general_channel_id(page: Page, workspace_id: int) -> int:
-    """The default channel's id, from its link on the workspace home (opens the home page)."""
-    page.goto(f"/w/{workspace_id}")
-    href = page.locator("#home-channels a", has_text="general").get_attribute("href")
-    match = re.fullmatch(rf"/w/{workspace_id}/c/(\d+)", href or "")
-    assert match, href
-    return int(match.group(1))
+# Helpers of this suite (the shared ones are in conftest.py)
 
 
 def own_channel(page: Page, prefix: str) -> str:
@@ -68,23 +36,6 @@ def own_channel(page: Page, prefix: str) -> str:
     signup(page, unique_email(prefix), "Alice")
     workspace_id = create_workspace(page, unique_name("Files"))
     return f"/w/{workspace_id}/c/{general_channel_id(page, workspace_id)}"
-
-
-def wait_until_live(page: Page) -> None:
-    expect(page.locator("html")).to_have_attribute("data-live-online", "yes")
-    page.evaluate("window.__wsxSameDocument = true")
-
-
-def not_reloaded(page: Page) -> bool:
-    return page.evaluate("window.__wsxSameDocument === true")
-
-
-def messages_with(page: Page, text: str) -> Locator:
-    return page.locator("#message-list li.message", has_text=text)
-
-
-def composer(page: Page) -> Locator:
-    return page.locator("#composer textarea[name=content]")
 
 
 def send_button(page: Page) -> Locator:
@@ -269,7 +220,7 @@ def test_another_member_sees_the_files_live_and_can_download_the_pdf(new_context
     b_email = unique_email("share-b")
     b = new_context("en-US").new_page()
     signup(b, b_email, "Bob")
-    invite(a, workspace_id, b_email)
+    invite(a, workspace_id, b_email, expect_added=True)
 
     a.goto(channel)
     b.goto(channel)
@@ -478,7 +429,7 @@ def test_a_profile_photo_shows_on_the_profile_and_beside_messages(new_context):
     b_email = unique_email("photo-b")
     b = new_context("en-US").new_page()
     signup(b, b_email, "Bob")
-    invite(a, workspace_id, b_email)
+    invite(a, workspace_id, b_email, expect_added=True)
 
     a.goto("/profile")
     expect(a.locator("img.profile-photo")).to_have_count(0)

@@ -10,74 +10,18 @@ import uuid
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from conftest import ACTION_TIMEOUT, path_of, signup, submit, unique_email
+from conftest import (
+    ACTION_TIMEOUT, composer, create_workspace, general_channel_id, invite, mark_document,
+    messages_with, not_reloaded, path_of, signup, submit, unique_email, unique_name, unique_text,
+    wait_until_live,
+)
 
 # ---------------------------------------------------------------------------------------------
-# Helpers: what a person does (copied from test_workspaces.py, plus messaging ones)
-
-
-def unique_name(prefix: str) -> str:
-    return f"{prefix} {uuid.uuid4().hex[:8]}"
-
-
-def unique_text(prefix: str) -> str:
-    return f"{prefix} {uuid.uuid4().hex[:8]}"
-
-
-def create_workspace(page: Page, name: str) -> int:
-    """Fills the create form on /workspaces; returns the id of the workspace it lands on."""
-    page.goto("/workspaces")
-    form = page.locator("#create-workspace-form")
-    form.locator("input[name=name]").fill(name)
-    response = submit(page, "#create-workspace-form")
-    assert response is not None and response.status == 200, response and response.status
-    match = re.fullmatch(r"/w/(\d+)", path_of(page))
-    assert match, page.url
-    return int(match.group(1))
-
-
-def invite(page: Page, workspace_id: int, email: str) -> None:
-    page.goto(f"/w/{workspace_id}/members")
-    page.fill("#invite-form input[name=email]", email)
-    submit(page, "#invite-form")
-    expect(page.locator("main p.notice[role=status]")).to_contain_text("was added to the workspace.")
+# Helpers of this suite (the shared ones are in conftest.py)
 
 
 def viewer_id(page: Page) -> int:
     return int(page.locator("meta[name=viewer-id]").get_attribute("content"))
-
-
-def general_channel_id(page: Page, workspace_id: int) -> int:
-    """The default channel's id, from its link on the workspace home (opens the home page)."""
-    page.goto(f"/w/{workspace_id}")
-    href = page.locator("#home-channels a", has_text="general").get_attribute("href")
-    match = re.fullmatch(rf"/w/{workspace_id}/c/(\d+)", href or "")
-    assert match, href
-    return int(match.group(1))
-
-
-def wait_until_live(page: Page) -> None:
-    """Waits until this page's browser holds its event stream (the page must lead it, or have
-    been open when it connected), and marks the loaded document so that `not_reloaded` can tell
-    a live change from a reload."""
-    expect(page.locator("html")).to_have_attribute("data-live-online", "yes")
-    mark_document(page)
-
-
-def mark_document(page: Page) -> None:
-    page.evaluate("window.__wsxSameDocument = true")
-
-
-def not_reloaded(page: Page) -> bool:
-    return page.evaluate("window.__wsxSameDocument === true")
-
-
-def messages_with(page: Page, text: str):
-    return page.locator("#message-list li.message", has_text=text)
-
-
-def composer(page: Page):
-    return page.locator("#composer textarea[name=content]")
 
 
 def type_and_press_enter(page: Page, text: str) -> None:
@@ -122,7 +66,7 @@ class Team:
         self.b_id = viewer_id(self.b)
 
         self.workspace_id = create_workspace(self.a, unique_name("Team"))
-        invite(self.a, self.workspace_id, self.b_email)
+        invite(self.a, self.workspace_id, self.b_email, expect_added=True)
         self.general_id = general_channel_id(self.a, self.workspace_id)
 
     @property

@@ -10,7 +10,10 @@ import uuid
 
 from playwright.sync_api import Page, Response, expect
 
-from conftest import path_of, signup, submit, unique_email
+from conftest import (
+    create_workspace, not_reloaded, path_of, signup, submit, unique_email, unique_name,
+    wait_until_live,
+)
 
 # How long a pending result page may take to turn into the final one by itself (the sandbox confirms
 # after about 1 s; the page then reloads itself).
@@ -25,35 +28,7 @@ DECLINED = "The card issuer declined the payment. No coins were added."
 
 
 # ---------------------------------------------------------------------------------------------
-# Helpers: what a person does (create_workspace and wait_until_live copied from the other suites)
-
-
-def unique_name(prefix: str) -> str:
-    return f"{prefix} {uuid.uuid4().hex[:8]}"
-
-
-def create_workspace(page: Page, name: str) -> int:
-    """Fills the create form on /workspaces; returns the id of the workspace it lands on."""
-    page.goto("/workspaces")
-    form = page.locator("#create-workspace-form")
-    form.locator("input[name=name]").fill(name)
-    response = submit(page, "#create-workspace-form")
-    assert response is not None and response.status == 200, response and response.status
-    match = re.fullmatch(r"/w/(\d+)", path_of(page))
-    assert match, page.url
-    return int(match.group(1))
-
-
-def wait_until_live(page: Page) -> None:
-    """Waits until this page's browser holds its event stream (the page must lead it, or have
-    been open when it connected), and marks the loaded document so that `not_reloaded` can tell
-    a live change from a reload."""
-    expect(page.locator("html")).to_have_attribute("data-live-online", "yes")
-    page.evaluate("window.__wsxSameDocument = true")
-
-
-def not_reloaded(page: Page) -> bool:
-    return page.evaluate("window.__wsxSameDocument === true")
+# Helpers of this suite (the shared ones are in conftest.py)
 
 
 def top_bar_balance(page: Page):

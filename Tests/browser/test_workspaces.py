@@ -8,17 +8,16 @@ from urllib.parse import urlparse
 
 from playwright.sync_api import Page, expect
 
-from conftest import PASSWORD, path_of, signup, submit, unique_email
+from conftest import (
+    PASSWORD, create_workspace, invite, not_reloaded, path_of, signup, submit, unique_email,
+    unique_name, wait_until_live,
+)
 
 NOT_FOUND_TITLE = "Page not found"
 
 
 # ---------------------------------------------------------------------------------------------
 # Helpers: what a person does
-
-
-def unique_name(prefix: str) -> str:
-    return f"{prefix} {uuid.uuid4().hex[:8]}"
 
 
 def id_in_path(page: Page, pattern: str) -> int:
@@ -37,24 +36,6 @@ def channel_id_of(page: Page) -> int:
 
 def flash(page: Page):
     return page.locator("main .flash")
-
-
-def create_workspace(page: Page, name: str, description: str = "") -> int:
-    """Fills the create form on /workspaces; returns the id of the workspace it lands on."""
-    page.goto("/workspaces")
-    form = page.locator("#create-workspace-form")
-    form.locator("input[name=name]").fill(name)
-    form.locator("textarea[name=description]").fill(description)
-    response = submit(page, "#create-workspace-form")
-    assert response is not None and response.status == 200, response and response.status
-    assert re.fullmatch(r"/w/\d+", path_of(page)), page.url
-    return workspace_id_of(page)
-
-
-def invite(page: Page, workspace_id: int, email: str) -> None:
-    page.goto(f"/w/{workspace_id}/members")
-    page.fill("#invite-form input[name=email]", email)
-    submit(page, "#invite-form")
 
 
 def confirm(page: Page, heading: str):
@@ -100,17 +81,6 @@ def member_row(page: Page, email: str):
 
 def sidebar_workspace(page: Page, workspace_id: int):
     return page.locator(f"#sidebar .workspace-list a[data-workspace-name='{workspace_id}']")
-
-
-def wait_until_live(page: Page) -> None:
-    """Waits until this page's browser holds its event stream (one tab per browser leads), and
-    marks the loaded document so that `not_reloaded` can tell a live change from a reload."""
-    page.wait_for_function("document.documentElement.dataset.liveOnline === 'yes'")
-    page.evaluate("window.__wsxSameDocument = true")
-
-
-def not_reloaded(page: Page) -> bool:
-    return page.evaluate("window.__wsxSameDocument === true")
 
 
 def owner_with_workspace_and_member(new_context, prefix: str):
