@@ -93,10 +93,8 @@ struct ChannelService: Sendable {
 
     /// Creates a channel; its creator owns it and is its first member.
     func create(_ access: WorkspaceAccess, name rawName: String, description rawDescription: String) async throws -> Room {
-        let name = rawName.cleanedLine, description = rawDescription.cleanedText
-        var problems = FormProblems()
-        NameRules.check(name: name, allowed: NameRules.channelName, description: description, into: &problems)
-        try problems.throwIfAny()
+        let (name, description) = try NameRules.cleaned(name: rawName, description: rawDescription,
+                                                        allowed: NameRules.channelName)
         let now = clock.now(), outbox = database.outbox, membership = self.membership
         do {
             return try await database.writer.write { db in
@@ -145,10 +143,8 @@ struct ChannelService: Sendable {
     func update(_ view: View, name rawName: String, description rawDescription: String,
                 cover: PreparedFile? = nil) async throws {
         try view.requireManager()
-        let name = rawName.cleanedLine, description = rawDescription.cleanedText
-        var problems = FormProblems()
-        NameRules.check(name: name, allowed: NameRules.channelName, description: description, into: &problems)
-        try problems.throwIfAny()
+        let (name, description) = try NameRules.cleaned(name: rawName, description: rawDescription,
+                                                        allowed: NameRules.channelName)
         let now = clock.now(), outbox = database.outbox
         do {
             try await database.writer.write { db in

@@ -42,7 +42,18 @@ enum NameRules {
 
     static func key(_ name: String) -> String { name.lowercased() }
 
-    static func check(name: String, allowed: ClosedRange<Int>, description: String, into problems: inout FormProblems) {
+    /// The name and description as stored (trimmed, NFC, no control characters), or
+    /// `FormProblems` saying what is wrong with them.
+    static func cleaned(name rawName: String, description rawDescription: String,
+                        allowed: ClosedRange<Int>) throws -> (name: String, description: String) {
+        let name = rawName.cleanedLine, description = rawDescription.cleanedText
+        var problems = FormProblems()
+        check(name: name, allowed: allowed, description: description, into: &problems)
+        try problems.throwIfAny()
+        return (name, description)
+    }
+
+    private static func check(name: String, allowed: ClosedRange<Int>, description: String, into problems: inout FormProblems) {
         if !allowed.contains(name.count) {
             problems.add(.name, allowed == workspaceName ? "error_workspace_name_length" : "error_channel_name_length")
         }

@@ -31,10 +31,8 @@ struct WorkspaceService: Sendable {
     /// suffice; either way nothing is created.
     func create(ownerId: Int64, name rawName: String, description rawDescription: String,
                 defaultChannelName: String) async throws -> Workspace {
-        let name = rawName.cleanedLine, description = rawDescription.cleanedText
-        var problems = FormProblems()
-        NameRules.check(name: name, allowed: NameRules.workspaceName, description: description, into: &problems)
-        try problems.throwIfAny()
+        let (name, description) = try NameRules.cleaned(name: rawName, description: rawDescription,
+                                                        allowed: NameRules.workspaceName)
         let now = clock.now(), price = self.price, ledger = self.ledger, membership = self.membership
         do {
             return try await database.writer.write { db in
@@ -68,10 +66,8 @@ struct WorkspaceService: Sendable {
     func update(_ access: WorkspaceAccess, name rawName: String, description rawDescription: String,
                 cover: PreparedFile? = nil) async throws {
         try access.requireOwner()
-        let name = rawName.cleanedLine, description = rawDescription.cleanedText
-        var problems = FormProblems()
-        NameRules.check(name: name, allowed: NameRules.workspaceName, description: description, into: &problems)
-        try problems.throwIfAny()
+        let (name, description) = try NameRules.cleaned(name: rawName, description: rawDescription,
+                                                        allowed: NameRules.workspaceName)
         let now = clock.now(), outbox = database.outbox
         do {
             try await database.writer.write { db in
