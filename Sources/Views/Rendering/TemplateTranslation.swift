@@ -33,7 +33,7 @@ enum TemplateTranslation {
                   let text = table[String(key)], !text.contains("{{"), !text.contains("}}")
             else { return nil }
             let length = tag.distance(from: tag.startIndex, to: end.upperBound)
-            return (length, raw ? text : FastHTMLContentType.escape(text))
+            return (length, raw ? text : HTMLEscaping.escape(text))
         }
         return nil
     }

@@ -57,7 +57,7 @@ struct MessageListRenderer: Sendable {
                 day = rowDay
             }
             if let lastRead, !unreadPlaced, row.id > lastRead, row.authorId != viewer {
-                html += #"<li class="unread-line" id="unread-line"><span>\#(MessageText.escape(visitor.strings["unread_line"][...]))</span></li>"#
+                html += #"<li class="unread-line" id="unread-line"><span>\#(HTMLEscaping.escape(visitor.strings["unread_line"]))</span></li>"#
                 unreadPlaced = true
             }
             let mine = row.authorId == viewer

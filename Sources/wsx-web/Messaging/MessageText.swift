@@ -1,4 +1,5 @@
 import Foundation
+import Views
 
 /// Turns what someone typed into the HTML of a message body: everything escaped, `http(s)://`
 /// addresses made links (`rel="noopener noreferrer nofollow"`), and `@nickname` of a member
@@ -30,7 +31,7 @@ enum MessageText {
         var plainStart = index
 
         func flushPlain(upTo end: String.Index) {
-            if plainStart < end { html += escape(text[plainStart..<end]) }
+            if plainStart < end { html += HTMLEscaping.escape(text[plainStart..<end]) }
         }
 
         while index < text.endIndex {
@@ -40,7 +41,7 @@ enum MessageText {
                 let url = String(text[index..<end])
                 if url.count > (rest.hasPrefix("https://") ? 8 : 7) {
                     flushPlain(upTo: index)
-                    let escaped = escape(url[...])
+                    let escaped = HTMLEscaping.escape(url)
                     html += #"<a href="\#(escaped)" rel="noopener noreferrer nofollow" target="_blank">\#(escaped)</a>"#
                     index = end
                     plainStart = index
@@ -52,7 +53,7 @@ enum MessageText {
                 if let nickname = nicknames.first(where: { text[after...].hasPrefix($0) && isMentionEnd(text, text.index(after, offsetBy: $0.count)) }),
                    let id = members[nickname] {
                     flushPlain(upTo: index)
-                    html += #"<span class="mention" data-user="\#(id)">@\#(escape(nickname[...]))</span>"#
+                    html += #"<span class="mention" data-user="\#(id)">@\#(HTMLEscaping.escape(nickname))</span>"#
                     if !mentioned.contains(id) { mentioned.append(id) }
                     index = text.index(after, offsetBy: nickname.count)
                     plainStart = index
@@ -69,22 +70,6 @@ enum MessageText {
     static func snippet(_ text: String, length: Int = 140) -> String {
         let flat = text.replacingOccurrences(of: "\n", with: " ")
         return flat.count <= length ? flat : String(flat.prefix(length - 1)) + "…"
-    }
-
-    static func escape(_ text: Substring) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
     }
 
     /// A link or mention starts at the beginning or after whitespace or an opening bracket.

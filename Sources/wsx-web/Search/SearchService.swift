@@ -1,4 +1,5 @@
 import Foundation
+import Views
 import GRDB
 
 /// Search in a workspace: channels (name, description), members (nickname, email) and messages
@@ -114,11 +115,11 @@ struct SearchService: Sendable {
             let match = terms.compactMap { excerpt.range(of: $0, options: options, range: index..<excerpt.endIndex) }
                 .min { $0.lowerBound < $1.lowerBound || ($0.lowerBound == $1.lowerBound && $0.upperBound > $1.upperBound) }
             guard let match else {
-                html += MessageText.escape(excerpt[index...])
+                html += HTMLEscaping.escape(excerpt[index...])
                 break
             }
-            html += MessageText.escape(excerpt[index..<match.lowerBound])
-            html += "<mark>" + MessageText.escape(excerpt[match]) + "</mark>"
+            html += HTMLEscaping.escape(excerpt[index..<match.lowerBound])
+            html += "<mark>" + HTMLEscaping.escape(excerpt[match]) + "</mark>"
             index = match.upperBound
         }
         return html + (end < flat.endIndex ? "…" : "")
