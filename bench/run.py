@@ -322,7 +322,7 @@ PAGE_RATIO: dict = {}
 def posts() -> None:
     import asyncio
     import sqlite3
-    from sse_load import open_subscribers, raise_file_limit
+    from sse_load import close_subscribers, open_subscribers, raise_file_limit
     say("## Posting messages: 16 clients for 10 s while 100 streams listen (3 runs)")
     say()
     raise_file_limit()
@@ -345,10 +345,7 @@ def posts() -> None:
                     server.base + channel + "/messages", 16, 10, browser.cookie_header(), "POST",
                     "content=benchmark+post", f"X-CSRF-Token: {browser.token}\nAccept: application/json\n"
                     "Content-Type: application/x-www-form-urlencoded"))
-                for s in subscribers:
-                    s.close()
-                for t in tasks:
-                    t.cancel()
+                close_subscribers(subscribers, tasks)
                 return result
 
             result = asyncio.run(run())
@@ -369,7 +366,7 @@ def posts() -> None:
 
 def fanout() -> None:
     import asyncio
-    from sse_load import open_subscribers, raise_file_limit, wait_for_marker
+    from sse_load import raise_file_limit
     say("## SSE fan-out: one post to N open streams (our asyncio load tool; nginx + nchan as the reference)")
     say()
     raise_file_limit(70000)
@@ -395,7 +392,7 @@ def fanout() -> None:
 
 async def measure_wsx_fanout(count: int, folder: Path) -> dict:
     import asyncio
-    from sse_load import open_subscribers, wait_for_marker
+    from sse_load import open_subscribers, publish_and_time
     server = SeededServer(folder, "--sse-buffer", "256")
     try:
         users = [signed_in(server.base, member) for member in range(1, 51)]
@@ -412,22 +409,15 @@ async def measure_wsx_fanout(count: int, folder: Path) -> dict:
         data = urllib.parse.urlencode({"content": marker}).encode()
         request = urllib.request.Request(server.base + channel + "/messages", data=data, headers={
             "Cookie": poster.cookie_header(), "X-CSRF-Token": poster.token, "Accept": "application/json"})
-        loop = asyncio.get_running_loop()
-        start = time.monotonic()
-        await loop.run_in_executor(None, lambda: urllib.request.urlopen(request).read())
-        times = await wait_for_marker(subscribers, marker)
-        for s in subscribers:
-            s.close()
-        for t in tasks:
-            t.cancel()
-        return latency_summary(times, start, (after - before) / count)
+        delays = await publish_and_time(lambda: urllib.request.urlopen(request).read(), marker, subscribers, tasks)
+        return latency_summary(delays, (after - before) / count)
     finally:
         server.stop()
 
 
 async def measure_nchan_fanout(count: int, folder: Path) -> dict:
     import asyncio
-    from sse_load import open_subscribers, wait_for_marker
+    from sse_load import open_subscribers, publish_and_time
     prefix = Path(tempfile.mkdtemp(prefix="nchan-"))
     port = 18190
     (prefix / "logs").mkdir()
@@ -459,24 +449,17 @@ http {{
         after = memory()
         marker = f"mark-{int(time.time() * 1000)}"
         body = (marker + " " + "x" * 180).encode()
-        loop = asyncio.get_running_loop()
-        start = time.monotonic()
-        await loop.run_in_executor(None, lambda: urllib.request.urlopen(
-            urllib.request.Request(f"http://127.0.0.1:{port}/pub", data=body, method="POST")).read())
-        times = await wait_for_marker(subscribers, marker)
-        for s in subscribers:
-            s.close()
-        for t in tasks:
-            t.cancel()
-        return latency_summary(times, start, (after - before) / count)
+        publish = urllib.request.Request(f"http://127.0.0.1:{port}/pub", data=body, method="POST")
+        delays = await publish_and_time(lambda: urllib.request.urlopen(publish).read(), marker, subscribers, tasks)
+        return latency_summary(delays, (after - before) / count)
     finally:
         process.send_signal(signal.SIGQUIT)
         process.wait(timeout=10)
         shutil.rmtree(prefix, ignore_errors=True)
 
 
-def latency_summary(times: list[float], start: float, rss_per_stream_kb: float) -> dict:
-    latencies = sorted((t - start) * 1000 for t in times)
+def latency_summary(delays: list[float], rss_per_stream_kb: float) -> dict:
+    latencies = sorted(delay * 1000 for delay in delays)
     return {"p50": latencies[len(latencies) // 2], "p99": latencies[int(len(latencies) * 0.99) - 1],
             "max": latencies[-1], "rss_per_stream_kb": rss_per_stream_kb}
 

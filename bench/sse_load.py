@@ -89,3 +89,22 @@ async def wait_for_marker(subscribers: list, marker: str, timeout: float = 30) -
         await asyncio.sleep(0.001)
     missing = sum(1 for s in subscribers if marker not in s.received)
     raise RuntimeError(f"{missing} of {len(subscribers)} streams did not get {marker} in {timeout} s")
+
+
+def close_subscribers(subscribers: list, tasks: list) -> None:
+    """Closes every stream opened by `open_subscribers`."""
+    for subscriber in subscribers:
+        subscriber.close()
+    for task in tasks:
+        task.cancel()
+
+
+async def publish_and_time(publish, marker: str, subscribers: list, tasks: list) -> list[float]:
+    """Runs `publish` (a blocking call that sends the event carrying `marker`) and returns, per
+    stream, the seconds from just before it until the stream had the marker; then closes them."""
+    loop = asyncio.get_running_loop()
+    start = time.monotonic()
+    await loop.run_in_executor(None, publish)
+    times = await wait_for_marker(subscribers, marker)
+    close_subscribers(subscribers, tasks)
+    return [t - start for t in times]

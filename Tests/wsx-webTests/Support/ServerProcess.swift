@@ -63,18 +63,25 @@ struct ServerStartError: Error {
     let output: String
 }
 
-/// A plain GET that does not follow redirects.
-func fetch(_ url: URL) async throws -> (status: Int, body: String, headers: [String: String]) {
-    final class NoRedirects: NSObject, URLSessionTaskDelegate {
-        func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
-            completionHandler(nil)
-        }
+/// Refuses every redirect, so tests see the 303s themselves.
+private final class NoRedirects: NSObject, URLSessionTaskDelegate {
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        completionHandler(nil)
     }
+}
+
+/// Sends `request` without following redirects.
+private func dataWithoutRedirects(for request: URLRequest) async throws -> (Data, HTTPURLResponse) {
     let session = URLSession(configuration: .ephemeral, delegate: NoRedirects(), delegateQueue: nil)
     defer { session.finishTasksAndInvalidate() }
-    let (data, response) = try await session.data(from: url)
-    let http = response as! HTTPURLResponse
+    let (data, response) = try await session.data(for: request)
+    return (data, response as! HTTPURLResponse)
+}
+
+/// A plain GET that does not follow redirects.
+func fetch(_ url: URL) async throws -> (status: Int, body: String, headers: [String: String]) {
+    let (data, http) = try await dataWithoutRedirects(for: URLRequest(url: url))
     var headers: [String: String] = [:]
     for (key, value) in http.allHeaderFields { headers[String(describing: key).lowercased()] = String(describing: value) }
     return (http.statusCode, String(decoding: data, as: UTF8.self), headers)
@@ -96,16 +103,8 @@ func signIn(base: URL, email: String, password: String) async throws -> String {
         .map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)" }
         .joined(separator: "&")
     request.httpBody = Data(form.utf8)
-    final class NoRedirects: NSObject, URLSessionTaskDelegate {
-        func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
-            completionHandler(nil)
-        }
-    }
-    let session = URLSession(configuration: .ephemeral, delegate: NoRedirects(), delegateQueue: nil)
-    defer { session.finishTasksAndInvalidate() }
-    let (_, response) = try await session.data(for: request)
-    let setCookie = (response as! HTTPURLResponse).value(forHTTPHeaderField: "Set-Cookie") ?? ""
+    let (_, response) = try await dataWithoutRedirects(for: request)
+    let setCookie = response.value(forHTTPHeaderField: "Set-Cookie") ?? ""
     let sessionCookie = try #require(setCookie.firstMatch(of: /wsx_session=[A-Za-z0-9_-]+/)?.0)
     return String(sessionCookie)
 }
