@@ -393,7 +393,7 @@ def fanout() -> None:
 async def measure_wsx_fanout(count: int, folder: Path) -> dict:
     import asyncio
     from sse_load import open_subscribers, publish_and_time
-    server = SeededServer(folder, "--sse-buffer", "256")
+    server = SeededServer(folder)
     try:
         users = [signed_in(server.base, member) for member in range(1, 51)]
         workspace = re.search(r'href="/w/(\d+)"', users[0].get("/workspaces")).group(1)

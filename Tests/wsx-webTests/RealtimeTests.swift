@@ -120,6 +120,7 @@ struct RealtimeTests {
                 #expect(head.status == 200)
                 #expect(head.headers["content-type"] == "text/event-stream; charset=utf-8")
                 #expect(head.headers["cache-control"] == "no-store")
+                #expect(head.headers["x-content-type-options"] == "nosniff")
                 let first = try #require(try await reader.next(includingComments: true))
                 #expect(first.isComment)   // the heartbeat comes within 100 ms, before any event
                 // The profile change of another tab arrives as user.updated.
@@ -129,6 +130,37 @@ struct RealtimeTests {
                 #expect(event.type == "user.updated")
                 #expect(event.data.contains(#""nickname":"After""#))
                 #expect(Int64(event.id ?? "") != nil)
+            }
+        }
+    }
+
+    @Test("a stream opens on a kept-alive connection, and after a pipelined request's response, never inside it")
+    func streamsShareConnectionsInOrder() async throws {
+        try await TestApp().run(.live) { app in
+            let browser = try await app.signedInBrowser(email: "k@example.com")
+            let me = try await Self.userId(app, "k@example.com")
+            let port = app.client.port!
+            // A page first, then the stream on the same connection, as a browser reuses one.
+            try await EventStreamClient.connect(port: port, path: "/healthz", headers: Self.headers(browser)) { reader in
+                let page = try await reader.readWholeResponse()
+                #expect(page.status == 200)
+                try await reader.send("/events", headers: Self.headers(browser))
+                let head = try await reader.readHead()
+                #expect(head.status == 200)
+                #expect(head.headers["content-type"] == "text/event-stream; charset=utf-8")
+                #expect(await eventually { await app.services.hub.subscriberCount == 1 })
+                try await Self.publish(app, Self.note("kept alive", to: .user(me), type: .userUpdated))
+                #expect(try await reader.next()?.data == #"{"note":"kept alive"}"#)
+            }
+            // Pipelined: the page's whole response comes first, then the stream's.
+            try await EventStreamClient.connect(port: port, headers: Self.headers(browser), precededBy: ["/healthz", "/login"]) { reader in
+                #expect(try await reader.readWholeResponse().status == 200)
+                let login = try await reader.readWholeResponse()
+                #expect(login.status == 303)   // signed in: the login page sends the browser on
+                #expect(try await reader.readHead().headers["content-type"] == "text/event-stream; charset=utf-8")
+                #expect(await eventually { await app.services.hub.subscriberCount == 1 })
+                try await Self.publish(app, Self.note("pipelined", to: .user(me), type: .userUpdated))
+                #expect(try await reader.next()?.data == #"{"note":"pipelined"}"#)
             }
         }
     }
@@ -228,7 +260,7 @@ struct RealtimeTests {
 
     @Test("a subscriber that stops reading is disconnected, and resumes without losing anything")
     func slowReaderIsDisconnected() async throws {
-        let test = TestApp { $0.realtime.bufferSize = 16 }
+        let test = TestApp { $0.realtime.bufferBytes = 256 * 1024 }
         try await test.run(.live) { app in
             let browser = try await app.signedInBrowser(email: "slow@example.com")
             let me = try await Self.userId(app, "slow@example.com")

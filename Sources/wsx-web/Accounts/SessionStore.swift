@@ -23,7 +23,9 @@ struct SessionStore: Sendable {
     }
 
     /// The live session of a cookie token and its user; nil for unknown or expired tokens.
-    func find(token: String) async throws -> (session: Session, user: User)? {
+    /// Synchronous (a read on the calling thread), so the event-stream handler can ask it on its
+    /// event loop.
+    func find(token: String) throws -> (session: Session, user: User)? {
         let now = clock.now()
         let hash = SecretToken.hash(token)
         return try database.read { db in

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 
 /// Builds the whole server from its configuration; `serve` runs it, tests drive it in-process.
@@ -13,6 +14,7 @@ func buildApplication(config: AppConfig, clock: WallClock = .system,
     return Application(
         router: router,
         // A deep accept backlog: thousands of event streams reconnect at once after a restart.
+        server: httpServer(services, logger: logger),
         configuration: .init(address: .hostname(config.host, port: config.port), serverName: "wsx", backlog: 4096),
         services: services.backgroundServices,
         onServerRunning: { channel in
@@ -22,6 +24,13 @@ func buildApplication(config: AppConfig, clock: WallClock = .system,
         },
         logger: logger
     )
+}
+
+/// HTTP/1.1 with the event-stream handler in every connection's pipeline, in front of the router.
+func httpServer(_ services: AppServices, logger: Logger) -> HTTPServerBuilder {
+    let dependencies = EventStreamHandler.Dependencies(hub: services.hub, log: services.events, sessions: services.sessions,
+                                                       settings: services.config.realtime, logger: logger)
+    return .http1(configuration: .init(additionalChannelHandlers: [EventStreamHandler(dependencies)]))
 }
 
 /// The routes, in the order middleware applies: probes and static files see only the outer
@@ -45,7 +54,7 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     }))
 
     home.addRoutes(to: router)
-    EventsController(hub: services.hub, log: services.events).addRoutes(to: router)
+    EventsController().addRoutes(to: router)
     AuthController(accounts: services.accounts, sessions: services.sessions, throttle: services.throttle,
                    cookies: services.cookies, pages: services.pages).addRoutes(to: router)
     LanguageController(accounts: services.accounts, cookies: services.cookies).addRoutes(to: router)

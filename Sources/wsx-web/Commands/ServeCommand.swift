@@ -34,8 +34,8 @@ struct ServeCommand: AsyncParsableCommand {
     var eventRetention: String?
     @Option(name: .customLong("sse-heartbeat"), help: "Seconds between keep-alive comments on event streams (env WSX_SSE_HEARTBEAT, default 15).")
     var sseHeartbeat: Double?
-    @Option(name: .customLong("sse-buffer"), help: "Events an event stream may fall behind before it is disconnected (env WSX_SSE_BUFFER, default 1024).")
-    var sseBuffer: Int?
+    @Option(name: .customLong("sse-buffer"), help: "Unsent bytes an event stream may fall behind before it is disconnected, e.g. 1MB, 256KB (env WSX_SSE_BUFFER, default 1MB).")
+    var sseBuffer: String?
     @Option(name: .customLong("signup-coins"), help: "Coins a new account starts with (env WSX_SIGNUP_COINS, default 10).")
     var signupCoins: Int?
     @Option(name: .customLong("workspace-price"), help: "Coins a new workspace costs (env WSX_WORKSPACE_PRICE, default 10).")
@@ -101,9 +101,11 @@ struct ServeCommand: AsyncParsableCommand {
             guard heartbeat > 0 else { throw ValidationError("--sse-heartbeat must be positive") }
             config.realtime.heartbeat = .milliseconds(Int(heartbeat * 1000))
         }
-        if let buffer = try sseBuffer ?? env.int("WSX_SSE_BUFFER") {
-            guard buffer >= 8 else { throw ValidationError("--sse-buffer must be at least 8") }
-            config.realtime.bufferSize = buffer
+        if let text = sseBuffer ?? env.string("WSX_SSE_BUFFER") {
+            guard let bytes = ByteSizeText.bytes(text), bytes >= 16 * 1024 else {
+                throw ValidationError("--sse-buffer: \(text) is not a size of at least 16KB, like 1MB or 256KB")
+            }
+            config.realtime.bufferBytes = bytes
         }
         config.signupCoins = try signupCoins ?? env.int("WSX_SIGNUP_COINS") ?? config.signupCoins
         config.workspacePrice = try workspacePrice ?? env.int("WSX_WORKSPACE_PRICE") ?? config.workspacePrice

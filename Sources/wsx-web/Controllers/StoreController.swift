@@ -42,7 +42,7 @@ struct StoreController: Sendable {
                                            completeURL: "/store/complete", sdkURL: Self.portOneSDK,
                                            scriptURL: pages.assets.url(for: "store.js"))
             // This page alone may load iamport's SDK and open its payment window.
-            let policy = SecurityHeadersMiddleware<SignedInContext>.contentSecurityPolicy
+            let policy = SecurityHeaders.contentSecurityPolicy
                 .replacingOccurrences(of: "script-src 'self'", with: "script-src 'self' https://cdn.iamport.kr")
                 .replacingOccurrences(of: "connect-src 'self'", with: "connect-src 'self' https://*.iamport.kr")
                 + "; frame-src https:"

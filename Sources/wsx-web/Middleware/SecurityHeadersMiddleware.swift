@@ -1,8 +1,9 @@
 import Hummingbird
 
-/// Adds the headers every response carries: a Content-Security-Policy without inline script,
+/// The headers every response carries: a Content-Security-Policy without inline script,
 /// `nosniff`, a referrer policy that keeps one-time link tokens on this site, and no framing.
-struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
+/// The middleware adds them to the router's responses; the event-stream handler to its own.
+enum SecurityHeaders {
     static var contentSecurityPolicy: String {
         [
             "default-src 'self'",
@@ -18,15 +19,22 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         ].joined(separator: "; ")
     }
 
+    static func add(to headers: inout HTTPFields) {
+        // A page that needs more (the PortOne checkout loads iamport's SDK) sets its own.
+        if headers[.contentSecurityPolicy] == nil {
+            headers[.contentSecurityPolicy] = contentSecurityPolicy
+        }
+        headers[.xContentTypeOptions] = "nosniff"
+        headers[.init("Referrer-Policy")!] = "same-origin"
+        headers[.init("X-Frame-Options")!] = "DENY"
+    }
+}
+
+/// Adds `SecurityHeaders` to every response of the router.
+struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
-        // A page that needs more (the PortOne checkout loads iamport's SDK) sets its own.
-        if response.headers[.contentSecurityPolicy] == nil {
-            response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
-        }
-        response.headers[.xContentTypeOptions] = "nosniff"
-        response.headers[.init("Referrer-Policy")!] = "same-origin"
-        response.headers[.init("X-Frame-Options")!] = "DENY"
+        SecurityHeaders.add(to: &response.headers)
         return response
     }
 }

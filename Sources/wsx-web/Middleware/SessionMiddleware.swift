@@ -34,7 +34,7 @@ struct SessionMiddleware: RouterMiddleware {
 
         visitor.address = clientAddress(request, peer: context.peerAddress)
         if let token = jar[CookiePolicy.session]?.value, !token.isEmpty {
-            if let (session, user) = try await sessions.find(token: token) {
+            if let (session, user) = try sessions.find(token: token) {
                 visitor.session = session
                 visitor.user = user
                 visitor.csrfToken = session.csrfToken

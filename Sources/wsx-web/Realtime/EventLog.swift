@@ -25,7 +25,7 @@ struct EventLog: Sendable {
 
     /// The events with `after < id <= through` addressed to `userId` or to one of `rooms`, in id
     /// order, at most `limit` of them.
-    func replay(after: Int64, through: Int64, userId: Int64, rooms: [Int64], limit: Int = 500) async throws -> [Row] {
+    func replay(after: Int64, through: Int64, userId: Int64, rooms: [Int64], limit: Int = 500) throws -> [Row] {
         try database.read { db in
             var sql = "SELECT id, type, payload FROM events WHERE id > ? AND id <= ? AND (user_id = ?"
             var arguments: StatementArguments = [after, through, userId]

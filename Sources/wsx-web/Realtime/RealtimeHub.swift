@@ -9,13 +9,14 @@ import Synchronization
 ///
 /// It learns of events from the outbox (in id order, after commit), keeps who-is-in-which-room
 /// in memory, updated by the events themselves, and so delivers without a database query. Each
-/// event is encoded once; every subscriber gets the same bytes. A subscriber whose bounded
-/// buffer is full is disconnected, never skipped: it reconnects and replays from the outbox.
+/// event is encoded once; every subscriber gets the same bytes, handed to each event loop in one
+/// task for all of its streams (`EventStreamHandle.deliver`). A stream that falls too far behind
+/// is disconnected by its handler, never skipped: it reconnects and replays from the outbox.
 actor RealtimeHub: Service {
     /// Bounds and rhythms, from flags.
     struct Settings: Sendable {
-        /// Frames a subscriber may have waiting before it is disconnected.
-        var bufferSize = 1024
+        /// Unsent bytes a stream may have waiting before it is disconnected as a slow reader.
+        var bufferBytes = 1 << 20
         /// A comment line this often keeps idle streams open through proxies.
         var heartbeat: Duration = .seconds(15)
     }
@@ -23,8 +24,6 @@ actor RealtimeHub: Service {
     /// An open stream's side of the hub.
     struct Subscription: Sendable {
         let id: Int
-        /// SSE frames to write, in order; it ends when the hub disconnects the subscriber.
-        let frames: FrameQueue
         /// The newest event the hub had handled when the subscription began: replay covers
         /// everything up to it, `frames` everything after.
         let handledThrough: Int64
@@ -35,7 +34,7 @@ actor RealtimeHub: Service {
     private struct Subscriber {
         let userId: Int64
         let sessionId: Int64
-        let queue: FrameQueue
+        let stream: EventStreamHandle
     }
 
     private let outbox: EventOutbox
@@ -77,20 +76,17 @@ actor RealtimeHub: Service {
 
     var subscriberCount: Int { subscribers.count }
 
-    /// Opens a stream for one signed-in browser.
-    func subscribe(userId: Int64, sessionId: Int64) -> Subscription {
+    /// Adds the stream of one signed-in browser; events after `handledThrough` go to it.
+    func subscribe(userId: Int64, sessionId: Int64, stream: EventStreamHandle) -> Subscription {
         let id = nextSubscriberId
         nextSubscriberId += 1
-        let frames = FrameQueue(capacity: settings.bufferSize) { [weak self] in
-            Task { await self?.remove(id) }
-        }
         if isShutDown {
-            frames.finish()
+            stream.end()
         } else {
-            subscribers[id] = Subscriber(userId: userId, sessionId: sessionId, queue: frames)
+            subscribers[id] = Subscriber(userId: userId, sessionId: sessionId, stream: stream)
             subscribersByUser[userId, default: []].insert(id)
         }
-        return Subscription(id: id, frames: frames, handledThrough: handledThrough,
+        return Subscription(id: id, handledThrough: handledThrough,
                             rooms: Array(roomsByUser[userId] ?? []).sorted())
     }
 
@@ -117,14 +113,14 @@ actor RealtimeHub: Service {
         while !isShutDown, !Task.isCancelled {
             try? await Task.sleep(for: settings.heartbeat)
             if isShutDown || Task.isCancelled { return }
-            for id in Array(subscribers.keys) { send(frame, to: id) }
+            send(frame, to: subscribers.keys)
         }
     }
 
-    /// Ends every stream; the SSE handlers finish their responses and the server can stop.
+    /// Ends every stream so the server can stop.
     private func shutDown() {
         isShutDown = true
-        for (_, subscriber) in subscribers { subscriber.queue.finish() }
+        for (_, subscriber) in subscribers { subscriber.stream.end() }
         subscribers.removeAll()
         subscribersByUser.removeAll()
         outbox.finish()
@@ -144,9 +140,7 @@ actor RealtimeHub: Service {
         case .user(let id): [id]
         case .room(let id): membersByRoom[id] ?? []
         }
-        for user in recipients {
-            for id in subscribersByUser[user] ?? [] { send(frame, to: id) }
-        }
+        send(frame, to: recipients.lazy.flatMap { self.subscribersByUser[$0] ?? [] })
         switch event.membership {
         case .removed(let room, let users)?:
             for user in users {
@@ -170,26 +164,25 @@ actor RealtimeHub: Service {
         latest.withLock { $0 = committed.id }
     }
 
-    private func send(_ frame: ByteBuffer, to id: Int) {
-        guard let subscriber = subscribers[id] else { return }
-        if subscriber.queue.offer(frame) == .full {
-            // Its buffer is full: a slow reader. Cut it off; it will reconnect and replay.
-            logger.notice("disconnecting a slow event stream", metadata: ["user": "\(subscriber.userId)"])
-            disconnect(id)
+    /// Hands `frame` to the streams, one task per event loop.
+    private func send(_ frame: ByteBuffer, to ids: some Sequence<Int>) {
+        var byLoop: [ObjectIdentifier: (loop: any EventLoop, streams: [EventStreamHandle])] = [:]
+        for id in ids {
+            guard let stream = subscribers[id]?.stream else { continue }
+            byLoop[ObjectIdentifier(stream.eventLoop), default: (stream.eventLoop, [])].streams.append(stream)
+        }
+        for (_, batch) in byLoop {
+            EventStreamHandle.deliver(frame, to: batch.streams, on: batch.loop)
         }
     }
 
-    /// Ends one stream (its server is shutting down).
-    func end(_ id: Int) {
-        disconnect(id)
-    }
-
     private func disconnect(_ id: Int) {
-        subscribers[id]?.queue.finish()
-        remove(id)
+        subscribers[id]?.stream.end()
+        release(id)
     }
 
-    private func remove(_ id: Int) {
+    /// Forgets a stream that ended (the browser left, or its handler cut it off).
+    func release(_ id: Int) {
         guard let subscriber = subscribers.removeValue(forKey: id) else { return }
         subscribersByUser[subscriber.userId]?.remove(id)
         if subscribersByUser[subscriber.userId]?.isEmpty == true { subscribersByUser[subscriber.userId] = nil }

@@ -20,7 +20,9 @@ struct EventStreamClient {
     }
 
     /// Opens `GET path` with `headers`, runs `body` with a reader, then closes the connection.
+    /// `precededBy` paths are requested first, in the same write (HTTP/1.1 pipelining).
     static func connect<T: Sendable>(port: Int, path: String = "/events", headers: [String: String],
+                                     precededBy: [String] = [],
                                      _ body: (inout Reader) async throws -> T) async throws -> T {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(host: "127.0.0.1", port: port) { channel in
@@ -29,18 +31,23 @@ struct EventStreamClient {
                 }
             }
         return try await channel.executeThenClose { inbound, outbound in
-            var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
-            for (name, value) in headers { request += "\(name): \(value)\r\n" }
-            request += "\r\n"
-            try await outbound.write(ByteBuffer(string: request))
-            var reader = Reader(iterator: inbound.makeAsyncIterator())
+            let requests = (precededBy + [path]).map { Self.request($0, headers: headers) }
+            try await outbound.write(ByteBuffer(string: requests.joined()))
+            var reader = Reader(iterator: inbound.makeAsyncIterator(), outbound: outbound)
             return try await body(&reader)
         }
+    }
+
+    static func request(_ path: String, headers: [String: String]) -> String {
+        var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
+        for (name, value) in headers { request += "\(name): \(value)\r\n" }
+        return request + "\r\n"
     }
 
     /// Reads the response: head first, then events one by one.
     struct Reader {
         var iterator: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
+        let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
         private var raw: [UInt8] = []
         private var body: [UInt8] = []
         private var head: Head?
@@ -48,8 +55,30 @@ struct EventStreamClient {
         private var bodyEnded = false
         private var connectionEnded = false
 
-        init(iterator: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator) {
+        init(iterator: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator,
+             outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) {
             self.iterator = iterator
+            self.outbound = outbound
+        }
+
+        /// Sends another request on this connection (keep-alive), after the previous response.
+        mutating func send(_ path: String, headers: [String: String]) async throws {
+            try await outbound.write(ByteBuffer(string: EventStreamClient.request(path, headers: headers)))
+        }
+
+        /// A whole response with a `Content-Length` body (an ordinary page before the stream);
+        /// afterwards the reader reads the next response on the connection.
+        mutating func readWholeResponse() async throws -> (status: Int, body: String) {
+            let head = try await readHead()
+            let length = Int(head.headers["content-length"] ?? "") ?? 0
+            while raw.count < length {
+                if try await !fill() { throw StreamError.endedEarly(received: raw.count) }
+            }
+            let text = String(decoding: raw[..<length], as: UTF8.self)
+            raw.removeFirst(length)
+            self.head = nil
+            isChunked = false
+            return (head.status, text)
         }
 
         /// The status line and headers.

@@ -33,8 +33,8 @@ struct TestApp {
         let services = try AppServices(config: config, clock: clock.wallClock, logger: logs.logger())
         let router = buildRouter(services)
         extraRoutes(router)
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                              services: services.backgroundServices, logger: logs.logger())
+        let app = Application(router: router, server: httpServer(services, logger: logs.logger()),
+                              configuration: .init(address: .hostname("127.0.0.1", port: 0)), services: services.backgroundServices, logger: logs.logger())
         defer { try? FileManager.default.removeItem(atPath: config.dataDirectory) }
         return try await app.test(setup) { client in
             try await body(TestSession(client: client, services: services, clock: clock, logs: logs))
