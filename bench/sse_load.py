@@ -15,11 +15,15 @@ def raise_file_limit(wanted: int = 65536) -> None:
 
 
 class Subscriber:
-    """One open stream; `received[marker]` is the monotonic time the marker arrived."""
+    """One open stream; `received[marker]` is the monotonic time the marker arrived. With
+    `watch=False` it only counts the events of each type (`events`), a listener that loads the
+    server more than the load tool."""
 
-    def __init__(self, host: str, port: int, path: str, headers: dict):
-        self.host, self.port, self.path, self.headers = host, port, path, headers
+    def __init__(self, host: str, port: int, path: str, headers: dict, watch: bool = True):
+        self.host, self.port, self.path, self.headers, self.watch = host, port, path, headers, watch
         self.received: dict[str, float] = {}
+        self.events: dict[str, int] = {}
+        self.partial = b""
         self.ready = asyncio.Event()
         self.writer = None
         self.failed = None
@@ -45,6 +49,18 @@ class Subscriber:
                 chunk = await reader.read(65536)
                 if not chunk:
                     return
+                if not self.watch:
+                    # Count, don't parse: how many whole frames of each type arrived.
+                    data = self.partial + chunk
+                    end = data.rfind(b"\n\n") + 2
+                    if end < 2:
+                        self.partial = data
+                        continue
+                    self.partial = data[end:]
+                    for kind in data[:end].split(b"\nevent: ")[1:]:
+                        name = kind[:kind.find(b"\n")].decode()
+                        self.events[name] = self.events.get(name, 0) + 1
+                    continue
                 now = time.monotonic()
                 text = chunk.decode(errors="replace")
                 start = 0
@@ -66,9 +82,10 @@ class Subscriber:
             self.writer.close()
 
 
-async def open_subscribers(count: int, host: str, port: int, path: str, headers_for) -> tuple[list, list]:
+async def open_subscribers(count: int, host: str, port: int, path: str, headers_for,
+                           watch: bool = True) -> tuple[list, list]:
     """Opens `count` streams in waves; returns (subscribers, their tasks) once all are open."""
-    subscribers = [Subscriber(host, port, path, headers_for(index)) for index in range(count)]
+    subscribers = [Subscriber(host, port, path, headers_for(index), watch) for index in range(count)]
     tasks = []
     for start in range(0, count, 500):
         wave = subscribers[start:start + 500]
