@@ -120,6 +120,7 @@ actor RealtimeHub: Service {
     /// Ends every stream so the server can stop.
     private func shutDown() {
         isShutDown = true
+        logger.info("ending event streams", metadata: ["count": "\(subscribers.count)"])
         for (_, subscriber) in subscribers { subscriber.stream.end() }
         subscribers.removeAll()
         subscribersByUser.removeAll()
