@@ -526,7 +526,10 @@ def main() -> None:
     say()
     for name in chosen:
         SECTIONS[name]()
-    (ROOT / "bench" / "RESULTS.md").write_text("\n".join(RESULTS) + "\n")
+    # Only a run of every section replaces the committed figures; a partial run goes to bench/out/.
+    target = ROOT / "bench" / "RESULTS.md" if chosen == list(SECTIONS) else OUT / f"RESULTS-{'-'.join(chosen)}.md"
+    target.write_text("\n".join(RESULTS) + "\n")
+    print(f"wrote {target.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":
