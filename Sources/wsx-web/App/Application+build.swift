@@ -13,8 +13,8 @@ func buildApplication(config: AppConfig, clock: WallClock = .system,
     let router = buildRouter(services)
     return Application(
         router: router,
-        // A deep accept backlog: thousands of event streams reconnect at once after a restart.
         server: httpServer(services, logger: logger),
+        // A deep accept backlog: thousands of event streams reconnect at once after a restart.
         configuration: .init(address: .hostname(config.host, port: config.port), serverName: "wsx", backlog: 4096),
         services: services.backgroundServices,
         onServerRunning: { channel in
