@@ -1,5 +1,4 @@
 import Foundation
-import Mustache
 import Synchronization
 
 /// Renders view models into HTML documents with the templates of `Templates/`.
@@ -22,8 +21,8 @@ public final class PageRenderer: Sendable {
 
     /// The templates as written (for viewer-neutral fragments) and translated into each language.
     private struct Libraries: Sendable {
-        let neutral: MustacheLibrary
-        let translated: [Lang: MustacheLibrary]
+        let neutral: TemplateLibrary
+        let translated: [Lang: TemplateLibrary]
     }
 
     private let source: Source
@@ -56,11 +55,11 @@ public final class PageRenderer: Sendable {
         render(template, NeutralContext(page: page), in: nil)
     }
 
-    private func render(_ template: TemplateName, _ context: Any, in lang: Lang?) -> String {
+    private func render(_ template: TemplateName, _ context: some TemplateContext, in lang: Lang?) -> String {
         let libraries = currentLibraries()
         let library = lang.flatMap { libraries.translated[$0] } ?? libraries.neutral
         // Every name was checked at load time, so a nil here is a programming error.
-        guard let html = library.render(context, withTemplate: template.rawValue) else {
+        guard let html = library.render(template.rawValue, context.templateValue) else {
             preconditionFailure("template \(template.rawValue) vanished after loading")
         }
         return html
@@ -101,49 +100,79 @@ public final class PageRenderer: Sendable {
 
     private static func libraries(from files: [String: Data]) throws -> Libraries {
         let texts = files.filter { $0.key.hasSuffix(".mustache") }.mapValues { String(decoding: $0, as: UTF8.self) }
-        var translated: [Lang: MustacheLibrary] = [:]
+        var translated: [Lang: TemplateLibrary] = [:]
         for lang in Lang.allCases {
             translated[lang] = try library(from: texts.mapValues { TemplateTranslation.translate($0, with: lang.strings.table) })
         }
         return Libraries(neutral: try library(from: texts), translated: translated)
     }
 
-    private static func library(from texts: [String: String]) throws -> MustacheLibrary {
-        MustacheContentTypes.register(FastHTMLContentType(), named: FastHTMLContentType.name)
-        var library = MustacheLibrary()
-        for (file, text) in texts {
-            let name = String(file.dropLast(".mustache".count))
-            do {
-                try library.register(FastHTMLContentType.pragma + text, named: name)
-            } catch {
-                throw TemplateError.unparsable(file, "\(error)")
-            }
-        }
-        for name in TemplateName.allCases where library.getTemplate(named: name.rawValue) == nil {
+    private static func library(from texts: [String: String]) throws -> TemplateLibrary {
+        let library = try TemplateLibrary(texts: Dictionary(uniqueKeysWithValues: texts.map { (String($0.key.dropLast(".mustache".count)), $0.value) }))
+        for name in TemplateName.allCases where !library.contains(name.rawValue) {
             throw TemplateError.missingTemplate(name.rawValue + ".mustache")
         }
         return library
     }
 }
 
-/// What a page template sees: translations `t`, the page chrome and the page's own model.
-struct PageContext<Page> {
+/// What a page template sees: translations `t`, the page chrome and the page's own model
+/// (each turned into a template value once, not on every lookup).
+struct PageContext: TemplateContext {
     let t: [String: String]
-    let chrome: Chrome
-    let page: Page
+    let chrome: TemplateValue
+    let page: TemplateValue
+
+    init(t: [String: String], chrome: Chrome, page: Any) {
+        self.t = t
+        self.chrome = chrome.templateValue
+        self.page = TemplateValue(reflecting: page)
+    }
+
+    func value(forKey key: String) -> TemplateValue {
+        switch key {
+        case "t": .context(t)
+        case "chrome": chrome
+        case "page": page
+        default: .missing
+        }
+    }
 }
 
 /// What a neutral fragment sees.
-struct NeutralContext<Page> {
-    let page: Page
+struct NeutralContext: TemplateContext {
+    let page: TemplateValue
+
+    init(page: Any) { self.page = TemplateValue(reflecting: page) }
+
+    func value(forKey key: String) -> TemplateValue {
+        key == "page" ? page : .missing
+    }
 }
 
 /// What the layout sees.
-struct LayoutContext {
+struct LayoutContext: TemplateContext {
     let t: [String: String]
-    let chrome: Chrome
+    let chrome: TemplateValue
     let title: String
     let contentHtml: String
+
+    init(t: [String: String], chrome: Chrome, title: String, contentHtml: String) {
+        self.t = t
+        self.chrome = chrome.templateValue
+        self.title = title
+        self.contentHtml = contentHtml
+    }
+
+    func value(forKey key: String) -> TemplateValue {
+        switch key {
+        case "t": .context(t)
+        case "chrome": chrome
+        case "title": .text(title)
+        case "contentHtml": .text(contentHtml)
+        default: .missing
+        }
+    }
 }
 
 /// Why the templates could not be loaded.

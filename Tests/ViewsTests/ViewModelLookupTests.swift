@@ -1,20 +1,33 @@
-import Mustache
 import Testing
 @testable import Views
 
-/// The switch-based lookups must answer for every stored property (a property added to a view
-/// model but not to its lookup would silently render as empty).
+/// The switch-based lookups must answer for every stored property with that property's value
+/// (a property added to a view model but not to its lookup would silently render as empty).
 @Suite("Template lookups")
-struct MustacheLookupTests {
+struct ViewModelLookupTests {
     /// The properties whose lookup answers something other than the property's value.
-    static func unanswered(_ value: some MustacheParent) -> [String] {
+    static func unanswered(_ value: some TemplateContext) -> [String] {
         Mirror(reflecting: value).children.compactMap { child in
             guard let label = child.label else { return nil }
-            let reflected = Mirror(reflecting: child.value)
-            let expected = reflected.displayStyle == .optional ? reflected.children.first.map { "\($0.value)" } : "\(child.value)"
-            let answered = value.child(named: label).map { "\($0)" }
-            return answered == expected ? nil : label
+            return summary(value.value(forKey: label)) == summary(TemplateValue(reflecting: child.value)) ? nil : label
         }
+    }
+
+    /// What a value shows, deep enough to tell two properties apart.
+    static func summary(_ value: TemplateValue) -> String {
+        switch value {
+        case .text(let text): "text(\(text))"
+        case .number(let number): "number(\(number))"
+        case .flag(let flag): "flag(\(flag))"
+        case .list(let items): "list(" + items.map(summary).joined(separator: ",") + ")"
+        case .context(let context): "context(\(context))"
+        case .missing: "missing"
+        }
+    }
+
+    @Test("a name a view model does not have is missing, so lookups climb to the enclosing context")
+    func unknownNamesAreMissing() {
+        #expect(Self.summary(Viewer(id: 1, nickname: "n").value(forKey: "title")) == "missing")
     }
 
     @Test("every stored property of the looked-up view models is answered")
