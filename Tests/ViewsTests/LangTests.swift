@@ -24,5 +24,7 @@ struct LangTests {
     func formatting() {
         #expect(Lang.en.strings.format("login_throttled", 42) == "Too many failed attempts. Try again in 42 seconds.")
         #expect(Lang.ko.strings.format("welcome", "민아") == "환영합니다, 민아님!")
+        // An argument is inserted as it is, even when it looks like a placeholder.
+        #expect(Lang.en.strings.format("welcome", "{0} {x} {") == "Welcome, {0} {x} {!")
     }
 }

@@ -39,9 +39,10 @@ public final class PageRenderer: Sendable {
     /// A full page: `template` rendered with `page`, placed in the layout.
     public func document<Page>(_ template: TemplateName, title: String, page: Page, chrome: Chrome) -> String {
         let strings = chrome.lang.strings
-        let content = render(template, PageContext(t: strings.table, chrome: chrome, page: page), in: chrome.lang)
+        let content = render(template, PageContext(t: strings.table, chrome: chrome, page: page), in: chrome.lang,
+                             capacity: Self.pageCapacity)
         let layout = LayoutContext(t: strings.table, chrome: chrome, title: title, contentHtml: content)
-        return render(.layout, layout, in: chrome.lang)
+        return render(.layout, layout, in: chrome.lang, capacity: content.utf8.count + Self.pageCapacity)
     }
 
     /// A fragment: `template` rendered with `page` and no layout (for live updates).
@@ -55,11 +56,15 @@ public final class PageRenderer: Sendable {
         render(template, NeutralContext(page: page), in: nil)
     }
 
-    private func render(_ template: TemplateName, _ context: some TemplateContext, in lang: Lang?) -> String {
+    /// Reserved for a page's content and again for the layout around it, so a page is not copied
+    /// as it grows (growing showed in the channel page's profile).
+    private static let pageCapacity = 16 * 1024
+
+    private func render(_ template: TemplateName, _ context: some TemplateContext, in lang: Lang?, capacity: Int = 0) -> String {
         let libraries = currentLibraries()
         let library = lang.flatMap { libraries.translated[$0] } ?? libraries.neutral
         // Every name was checked at load time, so a nil here is a programming error.
-        guard let html = library.render(template.rawValue, context.templateValue) else {
+        guard let html = library.render(template.rawValue, context.templateValue, capacity: capacity) else {
             preconditionFailure("template \(template.rawValue) vanished after loading")
         }
         return html

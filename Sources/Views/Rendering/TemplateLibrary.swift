@@ -24,10 +24,12 @@ struct TemplateLibrary: Sendable {
     func contains(_ name: String) -> Bool { templates[name] != nil }
 
     /// `name` rendered with `context` at the bottom of the lookup stack; nil for an unknown name.
-    func render(_ name: String, _ context: TemplateValue) -> String? {
+    /// `capacity` is room reserved up front (a whole page); fragments that are kept in caches
+    /// should not reserve, since a string keeps its capacity.
+    func render(_ name: String, _ context: TemplateValue, capacity: Int = 0) -> String? {
         guard let template = templates[name] else { return nil }
         var output = ""
-        output.reserveCapacity(16 * 1024)
+        output.reserveCapacity(capacity)
         var stack = [context]
         render(template.nodes, stack: &stack, into: &output)
         return output

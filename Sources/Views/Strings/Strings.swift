@@ -25,11 +25,25 @@ public struct Strings: Sendable {
     }
 
     /// The text for `key` with `{0}`, `{1}`, … replaced by `arguments`.
+    /// One pass over the text (the channel page formats four texts per request), so an argument
+    /// that itself contains `{1}` is left as it is.
     public func format(_ key: String, arguments: [any CustomStringConvertible]) -> String {
-        var text = self[key]
-        for (index, argument) in arguments.enumerated() {
-            text = text.replacingOccurrences(of: "{\(index)}", with: argument.description)
+        let text = self[key]
+        var output = ""
+        var rest = text[...]
+        while let open = rest.firstIndex(of: "{") {
+            output += rest[..<open]
+            let afterOpen = rest.index(after: open)
+            if let close = rest[afterOpen...].firstIndex(of: "}"), let index = Int(rest[afterOpen..<close]),
+               arguments.indices.contains(index) {
+                output += arguments[index].description
+                rest = rest[rest.index(after: close)...]
+            } else {
+                output += "{"
+                rest = rest[afterOpen...]
+            }
         }
-        return text
+        output += rest
+        return output
     }
 }

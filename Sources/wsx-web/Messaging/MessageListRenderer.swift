@@ -44,9 +44,9 @@ struct MessageListRenderer: Sendable {
         }
         // Split once at the id placeholder; each message joins the pieces around its id.
         let ownControls = rows.contains { $0.authorId == viewer }
-            ? controls(canEdit: true).split(separator: Self.idPlaceholder, omittingEmptySubsequences: false) : []
+            ? controls(canEdit: true).components(separatedBy: Self.idPlaceholder) : []
         let moderatorControls = isWorkspaceOwner
-            ? controls(canEdit: false).split(separator: Self.idPlaceholder, omittingEmptySubsequences: false) : []
+            ? controls(canEdit: false).components(separatedBy: Self.idPlaceholder) : []
         var html = ""
         var day = ""
         var unreadPlaced = false
