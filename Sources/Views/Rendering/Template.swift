@@ -1,3 +1,5 @@
+import Foundation
+
 /// A Mustache template parsed once into a tree: text, variables, sections, inverted sections and
 /// partials, with names already split at their dots. Covers what `Templates/` uses and the
 /// Mustache spec's rules for it (standalone tag lines vanish, lookups climb enclosing contexts),
@@ -71,8 +73,7 @@ private struct TemplateParser {
         var pieces = try scan()
         trimStandaloneLines(&pieces)
         var index = 0
-        let nodes = try nest(pieces, from: &index, closing: nil)
-        return nodes
+        return try nest(pieces, from: &index, closing: nil)
     }
 
     private func scan() throws(TemplateSyntaxError) -> [Piece] {
