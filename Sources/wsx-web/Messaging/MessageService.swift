@@ -101,7 +101,8 @@ struct MessageService: Sendable {
     func post(in room: Room, authorId: Int64, text rawText: String, files: [PreparedFile] = []) async throws -> MessageRow {
         let text = try Self.checked(rawText, allowEmpty: !files.isEmpty)
         let now = clock.now(), outbox = database.outbox, fragment = self.fragment
-        return try await database.writer.write { db in
+        // Posts arriving together share a transaction (each in its own savepoint).
+        return try await database.groupCommit.write { db in
             let rendered = MessageText.render(text, members: try Self.mentionable(db, text, workspaceId: room.workspaceId))
             let message = try Message(id: nil, roomId: room.id!, authorId: authorId, body: text, bodyHtml: rendered.html,
                                       createdAt: now, editedAt: nil).inserted(db)

@@ -8,7 +8,8 @@ import Synchronization
 ///
 /// After the transaction commits, its events are handed, in id order, to `committed`, which the
 /// hub consumes. Commits are serialized by the single SQLite writer, so id order is commit order.
-/// (Do not publish inside a savepoint that is rolled back while its transaction commits.)
+/// A savepoint that rolls back while its transaction goes on must drop the events published in
+/// it (`pendingCount` before, `discardPending(after:)` on rollback), as `GroupCommit` does.
 final class EventOutbox: Sendable {
     /// Every committed event, in id order. Unbounded: the hub drains it as fast as commits happen.
     let committed: AsyncStream<CommittedEvent>
@@ -46,6 +47,16 @@ final class EventOutbox: Sendable {
             })
         }
         return id
+    }
+
+    /// How many events the transaction in progress has published so far.
+    var pendingCount: Int { pending.withLock { $0.count } }
+
+    /// Forgets the events published after the first `count` (their savepoint rolled back).
+    func discardPending(after count: Int) {
+        pending.withLock { list in
+            if list.count > count { list.removeSubrange(count...) }
+        }
     }
 
     /// Ends the stream (the app is shutting down).

@@ -10,11 +10,14 @@ final class AppDatabase: Sendable {
     let writer: any DatabaseWriter
     /// Where write transactions publish their real-time events.
     let outbox: EventOutbox
+    /// Shared transactions for writes that arrive together (message posts).
+    let groupCommit: GroupCommit
 
     /// Wraps `writer` and brings its schema up to date.
     init(_ writer: any DatabaseWriter, clock: WallClock = .system) throws {
         self.writer = writer
         outbox = EventOutbox(clock: clock)
+        groupCommit = GroupCommit(writer: writer, outbox: outbox)
         try Self.migrator.migrate(writer)
     }
 
