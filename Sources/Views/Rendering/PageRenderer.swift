@@ -39,15 +39,17 @@ public final class PageRenderer: Sendable {
     /// A full page: `template` rendered with `page`, placed in the layout.
     public func document<Page>(_ template: TemplateName, title: String, page: Page, chrome: Chrome) -> String {
         let strings = chrome.lang.strings
-        let content = render(template, PageContext(t: strings.table, chrome: chrome, page: page), in: chrome.lang,
+        // The chrome becomes a template value once, for the page and the layout.
+        let chromeValue = chrome.templateValue
+        let content = render(template, PageContext(t: strings.table, chrome: chromeValue, page: page), in: chrome.lang,
                              capacity: Self.pageCapacity)
-        let layout = LayoutContext(t: strings.table, chrome: chrome, title: title, contentHtml: content)
+        let layout = LayoutContext(t: strings.table, chrome: chromeValue, title: title, contentHtml: content)
         return render(.layout, layout, in: chrome.lang, capacity: content.utf8.count + Self.pageCapacity)
     }
 
     /// A fragment: `template` rendered with `page` and no layout (for live updates).
     public func fragment<Page>(_ template: TemplateName, page: Page, chrome: Chrome) -> String {
-        render(template, PageContext(t: chrome.lang.strings.table, chrome: chrome, page: page), in: chrome.lang)
+        render(template, PageContext(t: chrome.lang.strings.table, chrome: chrome.templateValue, page: page), in: chrome.lang)
     }
 
     /// A viewer-neutral fragment: `template` rendered with only `page` (no chrome, no
@@ -128,9 +130,9 @@ struct PageContext: TemplateContext {
     let chrome: TemplateValue
     let page: TemplateValue
 
-    init(t: [String: String], chrome: Chrome, page: Any) {
+    init(t: [String: String], chrome: TemplateValue, page: Any) {
         self.t = t
-        self.chrome = chrome.templateValue
+        self.chrome = chrome
         self.page = TemplateValue(reflecting: page)
     }
 
@@ -162,9 +164,9 @@ struct LayoutContext: TemplateContext {
     let title: String
     let contentHtml: String
 
-    init(t: [String: String], chrome: Chrome, title: String, contentHtml: String) {
+    init(t: [String: String], chrome: TemplateValue, title: String, contentHtml: String) {
         self.t = t
-        self.chrome = chrome.templateValue
+        self.chrome = chrome
         self.title = title
         self.contentHtml = contentHtml
     }
