@@ -101,11 +101,11 @@ private struct TemplateParser {
             guard let close = body.range(of: closer) else {
                 throw TemplateSyntaxError(line: line, reason: "a tag is not closed with \(closer)")
             }
-            let name = body[..<close.lowerBound].trimmingSpaces
+            let name = body[..<close.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)
             if kind != .comment, name.isEmpty || name.contains(where: { $0 == " " || $0 == "{" || $0 == "}" }) {
                 throw TemplateSyntaxError(line: line, reason: "\"\(name)\" is not a name")
             }
-            pieces.append(.tag(kind, String(name), line: line, indentation: ""))
+            pieces.append(.tag(kind, name, line: line, indentation: ""))
             line += body[..<close.lowerBound].count(where: \.isLineBreak)
             rest = body[close.upperBound...]
         }
@@ -197,11 +197,4 @@ private extension Character {
     var isSpaceOrTab: Bool { self == " " || self == "\t" }
     /// `\r\n` is one `Character` in Swift.
     var isLineBreak: Bool { self == "\n" || self == "\r\n" }
-}
-
-private extension Substring {
-    var trimmingSpaces: Substring {
-        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
-        return self[first...last]
-    }
 }
