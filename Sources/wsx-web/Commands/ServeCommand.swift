@@ -157,6 +157,14 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let config = try resolvedConfig()
         let host = config.host
+        var logger = Logger(label: "wsx-web")
+        logger.logLevel = config.logLevel
+        let descriptors = DescriptorTable.prepare()
+        logger.info("open files", metadata: ["limit": "\(descriptors.limit)", "was": "\(descriptors.previousLimit)",
+                                             "table": "\(descriptors.reserved)"])
+        if descriptors.limit < 4096 {
+            logger.warning("the open-file limit allows only about \(descriptors.limit) connections, event streams included; raise the hard limit (ulimit -Hn, systemd LimitNOFILE=)")
+        }
         // A missing template or folder throws here; ArgumentParser prints its description
         // ("template login.mustache is missing") and exits non-zero.
         let app = try buildApplication(config: config) { port in
