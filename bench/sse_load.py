@@ -1,14 +1,25 @@
 """An asyncio load tool for Server-Sent Events: opens many EventSource-like connections
 (HTTP/1.1 GET with Accept: text/event-stream), and records when each one receives an event
 carrying a marker. Used the same way against wsx and against nginx + nchan.
+
+Each stream's socket is read straight from the event loop's selector (no stream objects, no task
+per read), so the tool spends as little of the shared cores as it can. Every read also carries the
+kernel's receive timestamp (SO_TIMESTAMPNS): the moment the bytes reached the subscriber's socket,
+which does not depend on when this one Python process got around to reading them.
 """
 
 import asyncio
 import re
 import resource
+import socket
+import struct
 import time
 
 MARKER = re.compile(rb"mark-[0-9A-Za-z]+")
+# Linux (x86-64) values; Python's socket module does not name them.
+SO_TIMESTAMPNS = 35
+SCM_TIMESTAMPNS = SO_TIMESTAMPNS
+TIMESPEC = struct.Struct("qq")
 
 
 def raise_file_limit(wanted: int = 65536) -> None:
@@ -17,107 +28,179 @@ def raise_file_limit(wanted: int = 65536) -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
-class Subscriber:
-    """One open stream; `received[marker]` is the monotonic time the marker arrived. With
-    `watch=False` it only counts the events of each type (`events`), a listener that loads the
-    server more than the load tool."""
+class Arrival:
+    """When one stream had a marker: `read` is this tool's monotonic clock when it read the bytes,
+    `socket` the kernel's wall-clock time (time.time()) when they reached the socket."""
+    __slots__ = ("read", "socket")
 
-    def __init__(self, host: str, port: int, path: str, headers: dict, watch: bool = True):
-        self.host, self.port, self.path, self.headers, self.watch = host, port, path, headers, watch
-        self.received: dict[str, float] = {}
+    def __init__(self, read: float, socket_time: float):
+        self.read, self.socket = read, socket_time
+
+
+class Watch:
+    """Counts the streams that have each marker, and wakes whoever waits for all of them."""
+
+    def __init__(self, expected: int):
+        self.expected = expected
+        self.counts: dict[str, int] = {}
+        self.complete: dict[str, asyncio.Event] = {}
+
+    def event_for(self, marker: str) -> asyncio.Event:
+        return self.complete.setdefault(marker, asyncio.Event())
+
+    def saw(self, marker: str) -> None:
+        count = self.counts.get(marker, 0) + 1
+        self.counts[marker] = count
+        if count == self.expected:
+            self.event_for(marker).set()
+
+
+class Subscriber:
+    """One open stream; `received[marker]` is its `Arrival`. With `watch=False` it only counts the
+    events of each type (`events`), a listener that loads the server more than the load tool."""
+
+    def __init__(self, host: str, port: int, path: str, headers: dict, watch: bool = True, tally: Watch = None):
+        self.host, self.port, self.path, self.headers, self.watch, self.tally = host, port, path, headers, watch, tally
+        self.received: dict[str, Arrival] = {}
         self.events: dict[str, int] = {}
         self.partial = b""
-        self.ready = asyncio.Event()
-        self.writer = None
+        self.sock = None
         self.failed = None
 
     async def run(self) -> None:
+        loop = asyncio.get_running_loop()
         try:
-            reader, writer = await asyncio.open_connection(self.host, self.port, limit=1 << 20)
-            self.writer = writer
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            sock.setblocking(False)
+            sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+            self.sock = sock
+            await loop.sock_connect(sock, (self.host, self.port))
             lines = [f"GET {self.path} HTTP/1.1", f"Host: {self.host}:{self.port}", "Accept: text/event-stream",
                      "Cache-Control: no-cache"]
             lines += [f"{name}: {value}" for name, value in self.headers.items()]
-            writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
-            await writer.drain()
-            status = await reader.readline()
+            await loop.sock_sendall(sock, ("\r\n".join(lines) + "\r\n\r\n").encode())
+            head = b""
+            while b"\r\n\r\n" not in head:
+                chunk = await loop.sock_recv(sock, 65536)
+                if not chunk:
+                    raise ConnectionError("closed before the response head")
+                head += chunk
+            status = head[:head.find(b"\r\n")]
             if b" 200 " not in status:
                 self.failed = status.decode(errors="replace").strip()
-                self.ready.set()
                 return
-            while (await reader.readline()) not in (b"\r\n", b""):
-                pass
-            self.ready.set()
-            while True:
-                chunk = await reader.read(65536)
-                if not chunk:
-                    return
-                if not self.watch:
-                    # Count, don't parse: how many whole frames of each type arrived.
-                    data = self.partial + chunk
-                    end = data.rfind(b"\n\n") + 2
-                    if end < 2:
-                        self.partial = data
-                        continue
-                    self.partial = data[end:]
-                    for kind in data[:end].split(b"\nevent: ")[1:]:
-                        name = kind[:kind.find(b"\n")].decode()
-                        self.events[name] = self.events.get(name, 0) + 1
-                    continue
-                now = time.monotonic()
-                # One regex pass in C: the tool's own cost per chunk must not grow with the
-                # payload (a wsx event carries the message's HTML, an nchan message 200 bytes).
-                for marker in MARKER.findall(chunk):
-                    self.received.setdefault(marker.decode(), now)
+            rest = head[head.find(b"\r\n\r\n") + 4:]
+            if rest:
+                self.consume(rest, time.monotonic(), time.time())
+            loop.add_reader(sock.fileno(), self.readable)
         except (ConnectionError, OSError) as error:
             self.failed = str(error)
-            self.ready.set()
+
+    def readable(self) -> None:
+        try:
+            data, ancillary, _, _ = self.sock.recvmsg(65536, 64)
+        except BlockingIOError:
+            return
+        except OSError:
+            data, ancillary = b"", []
+        if not data:
+            self.close()
+            return
+        arrived = None
+        for level, kind, value in ancillary:
+            if level == socket.SOL_SOCKET and kind == SCM_TIMESTAMPNS:
+                seconds, nanoseconds = TIMESPEC.unpack(value[:TIMESPEC.size])
+                arrived = seconds + nanoseconds / 1e9
+        self.consume(data, time.monotonic(), arrived)
+
+    def consume(self, chunk: bytes, read: float, arrived) -> None:
+        if not self.watch:
+            # Count, don't parse: how many whole frames of each type arrived.
+            data = self.partial + chunk
+            end = data.rfind(b"\n\n") + 2
+            if end < 2:
+                self.partial = data
+                return
+            self.partial = data[end:]
+            for kind in data[:end].split(b"\nevent: ")[1:]:
+                name = kind[:kind.find(b"\n")].decode()
+                self.events[name] = self.events.get(name, 0) + 1
+            return
+        # One regex pass in C over the new bytes and the tail of the last read (a marker split
+        # between two reads): the tool's cost per read must not grow with the payload (a wsx event
+        # carries the message's HTML, an nchan message 200 bytes).
+        data = self.partial + chunk
+        self.partial = data[-40:]
+        for marker in MARKER.findall(data):
+            name = marker.decode()
+            if name not in self.received:
+                self.received[name] = Arrival(read, arrived if arrived is not None else time.time())
+                if self.tally:
+                    self.tally.saw(name)
 
     def close(self) -> None:
-        if self.writer:
-            self.writer.close()
+        if self.sock:
+            try:
+                asyncio.get_running_loop().remove_reader(self.sock.fileno())
+            except (RuntimeError, ValueError):
+                pass
+            self.sock.close()
+            self.sock = None
 
 
 async def open_subscribers(count: int, host: str, port: int, path: str, headers_for,
-                           watch: bool = True) -> tuple[list, list]:
-    """Opens `count` streams in waves; returns (subscribers, their tasks) once all are open."""
-    subscribers = [Subscriber(host, port, path, headers_for(index), watch) for index in range(count)]
-    tasks = []
+                           watch: bool = True) -> tuple[list, Watch]:
+    """Opens `count` streams in waves; returns (subscribers, the watch counting their markers)
+    once all are open."""
+    tally = Watch(count)
+    subscribers = [Subscriber(host, port, path, headers_for(index), watch, tally) for index in range(count)]
     for start in range(0, count, 500):
         wave = subscribers[start:start + 500]
-        tasks += [asyncio.create_task(s.run()) for s in wave]
-        await asyncio.wait_for(asyncio.gather(*(s.ready.wait() for s in wave)), timeout=120)
+        await asyncio.wait_for(asyncio.gather(*(s.run() for s in wave)), timeout=120)
     failed = [s.failed for s in subscribers if s.failed]
     if failed:
+        close_subscribers(subscribers)
         raise RuntimeError(f"{len(failed)} streams failed to open, e.g. {failed[0]}")
-    return subscribers, tasks
+    return subscribers, tally
 
 
-async def wait_for_marker(subscribers: list, marker: str, timeout: float = 30) -> list[float]:
-    """Waits until every subscriber has `marker`; returns their receive times."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if all(marker in s.received for s in subscribers):
-            return [s.received[marker] for s in subscribers]
-        await asyncio.sleep(0.001)
-    missing = sum(1 for s in subscribers if marker not in s.received)
-    raise RuntimeError(f"{missing} of {len(subscribers)} streams did not get {marker} in {timeout} s")
-
-
-def close_subscribers(subscribers: list, tasks: list) -> None:
+def close_subscribers(subscribers: list) -> None:
     """Closes every stream opened by `open_subscribers`."""
     for subscriber in subscribers:
         subscriber.close()
-    for task in tasks:
-        task.cancel()
 
 
-async def publish_and_time(publish, marker: str, subscribers: list, tasks: list) -> list[float]:
-    """Runs `publish` (a blocking call that sends the event carrying `marker`) and returns, per
-    stream, the seconds from just before it until the stream had the marker; then closes them."""
+async def warm_then_time(publish_for, subscribers: list, tally: Watch) -> tuple[list[float], list[float]]:
+    """Times one event to every stream as a running server sees it: a first event (not timed)
+    warms both ends (the publisher's connection path, prepared statements, caches), then the
+    second is timed as `publish_and_time` does. `publish_for(marker)` returns the blocking call
+    that sends an event carrying `marker`."""
+    warm = f"mark-warm{int(time.time() * 1000)}"
+    await publish_and_time(publish_for(warm), warm, subscribers, tally, close=False)
+    await asyncio.sleep(0.5)
+    marker = f"mark-{int(time.time() * 1000)}"
+    return await publish_and_time(publish_for(marker), marker, subscribers, tally)
+
+
+async def publish_and_time(publish, marker: str, subscribers: list, tally: Watch,
+                           timeout: float = 30, close: bool = True) -> tuple[list[float], list[float]]:
+    """Runs `publish` (a blocking call that sends the event carrying `marker`), waits until every
+    stream has the marker, closes them (unless `close` is false), and returns two lists of seconds
+    from just before the publish: until each stream's socket had it (kernel timestamp), and until
+    this tool read it."""
     loop = asyncio.get_running_loop()
-    start = time.monotonic()
+    done = tally.event_for(marker)
+    start_wall, start = time.time(), time.monotonic()
     await loop.run_in_executor(None, publish)
-    times = await wait_for_marker(subscribers, marker)
-    close_subscribers(subscribers, tasks)
-    return [t - start for t in times]
+    try:
+        await asyncio.wait_for(done.wait(), timeout)
+    except asyncio.TimeoutError:
+        missing = sum(1 for s in subscribers if marker not in s.received)
+        raise RuntimeError(f"{missing} of {len(subscribers)} streams did not get {marker} in {timeout} s")
+    except BaseException:
+        close_subscribers(subscribers)
+        raise
+    if close:
+        close_subscribers(subscribers)
+    arrivals = [s.received[marker] for s in subscribers]
+    return [a.socket - start_wall for a in arrivals], [a.read - start for a in arrivals]
