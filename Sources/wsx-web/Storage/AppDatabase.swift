@@ -34,13 +34,18 @@ final class AppDatabase: Sendable {
     }
 
     /// Connection settings: foreign keys on (GRDB's default), wait for a busy writer instead of
-    /// failing, and `synchronous = NORMAL`, which is durable enough in WAL mode and much faster.
+    /// failing, `synchronous = NORMAL`, which is durable enough in WAL mode and much faster, and
+    /// `temp_store = MEMORY`: every post runs in a savepoint of a shared transaction
+    /// (`GroupCommit`), and a savepoint keeps the original of each page it changes in a
+    /// statement journal; in a temporary file that was 9 pages per post, three quarters of all
+    /// the server's writes to disk (strace), for a journal that lives a few microseconds.
     static var configuration: Configuration {
         var config = Configuration()
         config.busyMode = .timeout(10)
         config.maximumReaderCount = 8
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
         return config
     }
