@@ -70,9 +70,9 @@ struct GroupCommitTests {
         /// The labels of the next `count` committed events.
         func nextEvents(_ count: Int) async -> [String] {
             var labels: [String] = []
-            for await committed in database.outbox.committed {
-                labels.append(committed.event.payload)
-                if labels.count == count { break }
+            for await events in database.outbox.committed {
+                labels += events.map(\.event.payload)
+                if labels.count >= count { break }
             }
             return labels
         }

@@ -6,20 +6,22 @@ import Synchronization
 /// table inside the caller's write transaction, so the event exists if and only if the change it
 /// describes committed.
 ///
-/// After the transaction commits, its events are handed, in id order, to `committed`, which the
-/// hub consumes. Commits are serialized by the single SQLite writer, so id order is commit order.
+/// After the transaction commits, its events are handed to `committed` together, in id order, and
+/// the hub consumes them. Commits are serialized by the single SQLite writer, so id order is
+/// commit order.
 /// A savepoint that rolls back while its transaction goes on must drop the events published in
 /// it (`pendingCount` before, `discardPending(after:)` on rollback), as `GroupCommit` does.
 final class EventOutbox: Sendable {
-    /// Every committed event, in id order. Unbounded: the hub drains it as fast as commits happen.
-    let committed: AsyncStream<CommittedEvent>
-    private let continuation: AsyncStream<CommittedEvent>.Continuation
+    /// The events of each committed transaction (never empty), in id order. Unbounded: the hub
+    /// drains it as fast as commits happen.
+    let committed: AsyncStream<[CommittedEvent]>
+    private let continuation: AsyncStream<[CommittedEvent]>.Continuation
     private let clock: WallClock
     /// Events of the transaction in progress; touched only on the writer's queue.
     private let pending = Mutex<[CommittedEvent]>([])
 
     init(clock: WallClock) {
-        (committed, continuation) = AsyncStream.makeStream(of: CommittedEvent.self, bufferingPolicy: .unbounded)
+        (committed, continuation) = AsyncStream.makeStream(of: [CommittedEvent].self, bufferingPolicy: .unbounded)
         self.clock = clock
     }
 
@@ -39,9 +41,8 @@ final class EventOutbox: Sendable {
         }
         if isFirst {
             db.afterNextTransaction(onCommit: { [self] _ in
-                for event in pending.withLock({ list in defer { list.removeAll() }; return list }) {
-                    continuation.yield(event)
-                }
+                let events = pending.withLock { list in defer { list.removeAll() }; return list }
+                if !events.isEmpty { continuation.yield(events) }
             }, onRollback: { [self] _ in
                 pending.withLock { $0.removeAll() }
             })

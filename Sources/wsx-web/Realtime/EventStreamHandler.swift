@@ -351,13 +351,17 @@ struct EventStreamHandle: Sendable {
         self.handler = NIOLoopBound(handler, eventLoop: eventLoop)
     }
 
-    /// Hands `frame` to every stream in `streams`, all on `eventLoop`, in one task on that loop.
-    static func deliver(_ frame: ByteBuffer, to streams: [EventStreamHandle], on eventLoop: any EventLoop) {
+    /// Hands each frame to its streams, all on `eventLoop`, in one task on that loop.
+    static func deliver(_ entries: [DeliveryPlan.Entry], on eventLoop: any EventLoop) {
         eventLoop.execute {
-            for stream in streams { stream.handler.value.deliver(frame) }
-            // Flushing in a later task lets frames of events queued behind this one share a write.
+            for entry in entries {
+                for stream in entry.streams { stream.handler.value.deliver(entry.frame) }
+            }
+            // Flushing in a later task lets frames of commits queued behind this one share a write.
             eventLoop.execute {
-                for stream in streams { stream.handler.value.flushIfNeeded() }
+                for entry in entries {
+                    for stream in entry.streams { stream.handler.value.flushIfNeeded() }
+                }
             }
         }
     }
@@ -366,6 +370,35 @@ struct EventStreamHandle: Sendable {
     func end() {
         let handler = self.handler
         eventLoop.execute { handler.value.end() }
+    }
+}
+
+/// Frames for streams, gathered by event loop, then handed to each loop in one task: what the
+/// hub sends for one commit.
+struct DeliveryPlan {
+    /// One frame and the streams (all on one loop) that get it.
+    struct Entry: Sendable {
+        let frame: ByteBuffer
+        let streams: [EventStreamHandle]
+    }
+
+    private var byLoop: [ObjectIdentifier: (loop: any EventLoop, entries: [Entry])] = [:]
+
+    /// Plans `frame` for `streams`, after what is already planned for them.
+    mutating func add(_ frame: ByteBuffer, to streams: [EventStreamHandle]) {
+        var grouped: [ObjectIdentifier: (loop: any EventLoop, streams: [EventStreamHandle])] = [:]
+        for stream in streams {
+            grouped[ObjectIdentifier(stream.eventLoop), default: (stream.eventLoop, [])].streams.append(stream)
+        }
+        for (key, group) in grouped {
+            byLoop[key, default: (group.loop, [])].entries.append(Entry(frame: frame, streams: group.streams))
+        }
+    }
+
+    /// Hands what is planned to the event loops, and starts an empty plan.
+    mutating func send() {
+        for (_, batch) in byLoop { EventStreamHandle.deliver(batch.entries, on: batch.loop) }
+        byLoop = [:]
     }
 }
 

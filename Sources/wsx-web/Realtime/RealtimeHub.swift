@@ -7,10 +7,11 @@ import Synchronization
 
 /// Fans committed events out to the open SSE streams of the people in each event's audience.
 ///
-/// It learns of events from the outbox (in id order, after commit), keeps who-is-in-which-room
-/// in memory, updated by the events themselves, and so delivers without a database query. Each
-/// event is encoded once; every subscriber gets the same bytes, handed to each event loop in one
-/// task for all of its streams (`EventStreamHandle.deliver`). A stream that falls too far behind
+/// It learns of events from the outbox (a commit's events together, in id order), keeps
+/// who-is-in-which-room in memory, updated by the events themselves, and so delivers without a
+/// database query. Each event is encoded once; every subscriber gets the same bytes, and each
+/// event loop gets one task per commit for all of its streams (`DeliveryPlan`), so the posts of
+/// one group commit reach a stream in one write. A stream that falls too far behind
 /// is disconnected by its handler, never skipped: it reconnects and replays from the outbox.
 actor RealtimeHub: Service {
     /// Bounds and rhythms, from flags.
@@ -102,9 +103,9 @@ actor RealtimeHub: Service {
     }
 
     private func consumeCommittedEvents() async {
-        for await event in outbox.committed {
+        for await events in outbox.committed {
             if isShutDown { return }
-            deliver(event)
+            deliver(events)
         }
     }
 
@@ -113,7 +114,9 @@ actor RealtimeHub: Service {
         while !isShutDown, !Task.isCancelled {
             try? await Task.sleep(for: settings.heartbeat)
             if isShutDown || Task.isCancelled { return }
-            send(frame, to: subscribers.keys)
+            var plan = DeliveryPlan()
+            plan.add(frame, to: streams(subscribers.keys))
+            plan.send()
         }
     }
 
@@ -127,8 +130,17 @@ actor RealtimeHub: Service {
         outbox.finish()
     }
 
-    private func deliver(_ committed: CommittedEvent) {
-        guard committed.id > handledThrough else { return }
+    /// Hands a commit's events to their audiences' streams, applying the membership changes
+    /// they carry in order.
+    private func deliver(_ events: [CommittedEvent]) {
+        var plan = DeliveryPlan()
+        for committed in events where committed.id > handledThrough {
+            apply(committed, to: &plan)
+        }
+        plan.send()
+    }
+
+    private func apply(_ committed: CommittedEvent, to plan: inout DeliveryPlan) {
         let event = committed.event
         if case .added(let room, let users)? = event.membership {
             for user in users {
@@ -141,7 +153,7 @@ actor RealtimeHub: Service {
         case .user(let id): [id]
         case .room(let id): membersByRoom[id] ?? []
         }
-        send(frame, to: recipients.lazy.flatMap { self.subscribersByUser[$0] ?? [] })
+        plan.add(frame, to: streams(recipients.lazy.flatMap { self.subscribersByUser[$0] ?? [] }))
         switch event.membership {
         case .removed(let room, let users)?:
             for user in users {
@@ -156,6 +168,8 @@ actor RealtimeHub: Service {
             break
         }
         if !event.closesSessions.isEmpty {
+            // What is planned so far goes out before these streams end.
+            plan.send()
             let closing = Set(event.closesSessions)
             for (id, subscriber) in subscribers where closing.contains(subscriber.sessionId) {
                 disconnect(id)
@@ -165,16 +179,9 @@ actor RealtimeHub: Service {
         latest.withLock { $0 = committed.id }
     }
 
-    /// Hands `frame` to the streams, one task per event loop.
-    private func send(_ frame: ByteBuffer, to ids: some Sequence<Int>) {
-        var byLoop: [ObjectIdentifier: (loop: any EventLoop, streams: [EventStreamHandle])] = [:]
-        for id in ids {
-            guard let stream = subscribers[id]?.stream else { continue }
-            byLoop[ObjectIdentifier(stream.eventLoop), default: (stream.eventLoop, [])].streams.append(stream)
-        }
-        for (_, batch) in byLoop {
-            EventStreamHandle.deliver(frame, to: batch.streams, on: batch.loop)
-        }
+    /// The open streams of these subscribers.
+    private func streams(_ ids: some Sequence<Int>) -> [EventStreamHandle] {
+        ids.compactMap { subscribers[$0]?.stream }
     }
 
     private func disconnect(_ id: Int) {
