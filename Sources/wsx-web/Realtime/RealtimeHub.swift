@@ -140,6 +140,7 @@ actor RealtimeHub: Service {
         plan.send()
     }
 
+    /// Plans one event for its audience and applies the membership changes it carries.
     private func apply(_ committed: CommittedEvent, to plan: inout DeliveryPlan) {
         let event = committed.event
         if case .added(let room, let users)? = event.membership {
