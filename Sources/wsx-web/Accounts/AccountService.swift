@@ -149,7 +149,7 @@ struct AccountService: Sendable {
 
     /// Remembers the language the user picked.
     func setLanguage(userId: Int64, lang: String) async throws {
-        try await database.writer.write { db in
+        _ = try await database.writer.write { db in
             try User.filter(key: userId).updateAll(db, User.CodingKeys.lang.set(to: lang))
         }
     }

@@ -93,7 +93,7 @@ actor RealtimeHub: Service {
 
     func run() async throws {
         // On graceful shutdown the loops are cancelled and every stream ends.
-        try? await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 group.addTask { await self.consumeCommittedEvents() }
                 group.addTask { await self.beatHearts() }
