@@ -29,7 +29,9 @@ func buildApplication(config: AppConfig, clock: WallClock = .system,
 /// HTTP/1.1 with the event-stream handler in every connection's pipeline, in front of the router.
 func httpServer(_ services: AppServices, logger: Logger) -> HTTPServerBuilder {
     let dependencies = EventStreamHandler.Dependencies(hub: services.hub, log: services.events, sessions: services.sessions,
-                                                       settings: services.config.realtime, logger: logger)
+                                                       settings: services.config.realtime,
+                                                       flushers: StreamFlushers(delay: services.config.realtime.writeDelay),
+                                                       logger: logger)
     return .http1(configuration: .init(additionalChannelHandlers: [EventStreamHandler(dependencies)]))
 }
 

@@ -34,6 +34,8 @@ struct ServeCommand: AsyncParsableCommand {
     var eventRetention: String?
     @Option(name: .customLong("sse-heartbeat"), help: "Seconds between keep-alive comments on event streams (env WSX_SSE_HEARTBEAT, default 15).")
     var sseHeartbeat: Double?
+    @Option(name: .customLong("sse-write-delay"), help: "Milliseconds a stream's events may wait, while more keep coming, to share one write (env WSX_SSE_WRITE_DELAY, default 10).")
+    var sseWriteDelay: Int?
     @Option(name: .customLong("sse-buffer"), help: "Unsent bytes an event stream may fall behind before it is disconnected, e.g. 1MB, 256KB (env WSX_SSE_BUFFER, default 1MB).")
     var sseBuffer: String?
     @Option(name: .customLong("signup-coins"), help: "Coins a new account starts with (env WSX_SIGNUP_COINS, default 10).")
@@ -100,6 +102,10 @@ struct ServeCommand: AsyncParsableCommand {
         }) {
             guard heartbeat > 0 else { throw ValidationError("--sse-heartbeat must be positive") }
             config.realtime.heartbeat = .milliseconds(Int(heartbeat * 1000))
+        }
+        if let delay = try sseWriteDelay ?? env.int("WSX_SSE_WRITE_DELAY") {
+            guard (0...1000).contains(delay) else { throw ValidationError("--sse-write-delay must be between 0 and 1000 milliseconds") }
+            config.realtime.writeDelay = .milliseconds(delay)
         }
         if let text = sseBuffer ?? env.string("WSX_SSE_BUFFER") {
             guard let bytes = ByteSizeText.bytes(text), bytes >= 16 * 1024 else {

@@ -38,6 +38,7 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let log: EventLog
         let sessions: SessionStore
         let settings: RealtimeHub.Settings
+        let flushers: StreamFlushers
         let logger: Logger
     }
 
@@ -186,7 +187,8 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
         flushIfNeeded()
 
         let hub = dependencies.hub
-        let handle = EventStreamHandle(handler: self, eventLoop: context.eventLoop)
+        let handle = EventStreamHandle(handler: self, eventLoop: context.eventLoop,
+                                       flusher: dependencies.flushers.flusher(on: context.eventLoop))
         let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
         Task {
             let subscription = await hub.subscribe(userId: stream.userId, sessionId: stream.sessionId, stream: handle)
@@ -342,28 +344,32 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
 /// The hub's reference to an open stream: which event loop it lives on, and the handler, touched
 /// only on that loop.
-struct EventStreamHandle: Sendable {
+struct EventStreamHandle: Sendable, FlushableStream {
     let eventLoop: any EventLoop
     private let handler: NIOLoopBound<EventStreamHandler>
+    /// Sends the frames of this loop's streams to their sockets.
+    let flusher: NIOLoopBound<StreamFlusher<EventStreamHandle>>
 
-    init(handler: EventStreamHandler, eventLoop: any EventLoop) {
+    init(handler: EventStreamHandler, eventLoop: any EventLoop, flusher: NIOLoopBound<StreamFlusher<EventStreamHandle>>) {
         self.eventLoop = eventLoop
         self.handler = NIOLoopBound(handler, eventLoop: eventLoop)
+        self.flusher = flusher
     }
 
-    /// Hands each frame to its streams, all on `eventLoop`, in one task on that loop.
+    /// Hands each frame to its streams, all on `eventLoop`, in one task on that loop; the loop's
+    /// flusher sends them.
     static func deliver(_ entries: [DeliveryPlan.Entry], on eventLoop: any EventLoop) {
         eventLoop.execute {
             for entry in entries {
                 for stream in entry.streams { stream.handler.value.deliver(entry.frame) }
             }
-            // Flushing in a later task lets frames of commits queued behind this one share a write.
-            eventLoop.execute {
-                for entry in entries {
-                    for stream in entry.streams { stream.handler.value.flushIfNeeded() }
-                }
-            }
+            entries.first?.streams.first?.flusher.value.flush(entries.lazy.flatMap(\.streams))
         }
+    }
+
+    /// Sends what was queued for the stream (on its loop).
+    func flushIfNeeded() {
+        handler.value.flushIfNeeded()
     }
 
     /// Ends the stream.

@@ -20,6 +20,10 @@ actor RealtimeHub: Service {
         var bufferBytes = 1 << 20
         /// A comment line this often keeps idle streams open through proxies.
         var heartbeat: Duration = .seconds(15)
+        /// While events keep coming, how long a stream's frames may wait to share one write
+        /// (`StreamFlusher`); after a quiet spell they go at once. Ten milliseconds is less than
+        /// one frame of a 60 Hz screen.
+        var writeDelay: Duration = .milliseconds(10)
     }
 
     /// An open stream's side of the hub.
