@@ -95,25 +95,16 @@ class Subscriber:
             rest = head[head.find(b"\r\n\r\n") + 4:]
             if rest:
                 self.consume(rest, time.monotonic(), time.time())
-            loop.add_reader(sock.fileno(), self.readable_counting if self.counted else self.readable)
+            loop.add_reader(sock.fileno(), self.readable)
         except (ConnectionError, OSError) as error:
             self.failed = str(error)
 
-    def readable_counting(self) -> None:
-        try:
-            data = self.sock.recv(262144)
-        except BlockingIOError:
-            return
-        except OSError:
-            data = b""
-        if not data:
-            self.close()
-            return
-        self.consume(data, 0, None)
-
     def readable(self) -> None:
         try:
-            data, ancillary, _, _ = self.sock.recvmsg(65536, 64)
+            if self.counted:
+                data, ancillary = self.sock.recv(262144), []
+            else:
+                data, ancillary, _, _ = self.sock.recvmsg(65536, 64)
         except BlockingIOError:
             return
         except OSError:

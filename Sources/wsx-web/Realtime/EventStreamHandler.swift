@@ -342,8 +342,8 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 }
 
-/// The hub's reference to an open stream: which event loop it lives on, and the handler, touched
-/// only on that loop.
+/// The hub's reference to an open stream: which event loop it lives on, the handler, touched
+/// only on that loop, and that loop's flusher.
 struct EventStreamHandle: Sendable, FlushableStream {
     let eventLoop: any EventLoop
     private let handler: NIOLoopBound<EventStreamHandler>
@@ -356,14 +356,14 @@ struct EventStreamHandle: Sendable, FlushableStream {
         self.flusher = flusher
     }
 
-    /// Hands each frame to its streams, all on `eventLoop`, in one task on that loop; the loop's
-    /// flusher sends them.
-    static func deliver(_ entries: [DeliveryPlan.Entry], on eventLoop: any EventLoop) {
-        eventLoop.execute {
+    /// Hands each frame to its streams, all on the flusher's loop, in one task on that loop;
+    /// the flusher then sends them.
+    static func deliver(_ entries: [DeliveryPlan.Entry], flushedBy flusher: NIOLoopBound<StreamFlusher<EventStreamHandle>>) {
+        flusher.eventLoop.execute {
             for entry in entries {
                 for stream in entry.streams { stream.handler.value.deliver(entry.frame) }
             }
-            entries.first?.streams.first?.flusher.value.flush(entries.lazy.flatMap(\.streams))
+            flusher.value.flush(entries.lazy.flatMap(\.streams))
         }
     }
 
@@ -388,22 +388,23 @@ struct DeliveryPlan {
         let streams: [EventStreamHandle]
     }
 
-    private var byLoop: [ObjectIdentifier: (loop: any EventLoop, entries: [Entry])] = [:]
+    private typealias Flusher = NIOLoopBound<StreamFlusher<EventStreamHandle>>
+    private var byLoop: [ObjectIdentifier: (flusher: Flusher, entries: [Entry])] = [:]
 
     /// Plans `frame` for `streams`, after what is already planned for them.
     mutating func add(_ frame: ByteBuffer, to streams: [EventStreamHandle]) {
-        var grouped: [ObjectIdentifier: (loop: any EventLoop, streams: [EventStreamHandle])] = [:]
+        var grouped: [ObjectIdentifier: (flusher: Flusher, streams: [EventStreamHandle])] = [:]
         for stream in streams {
-            grouped[ObjectIdentifier(stream.eventLoop), default: (stream.eventLoop, [])].streams.append(stream)
+            grouped[ObjectIdentifier(stream.eventLoop), default: (stream.flusher, [])].streams.append(stream)
         }
         for (key, group) in grouped {
-            byLoop[key, default: (group.loop, [])].entries.append(Entry(frame: frame, streams: group.streams))
+            byLoop[key, default: (group.flusher, [])].entries.append(Entry(frame: frame, streams: group.streams))
         }
     }
 
     /// Hands what is planned to the event loops, and starts an empty plan.
     mutating func send() {
-        for (_, batch) in byLoop { EventStreamHandle.deliver(batch.entries, on: batch.loop) }
+        for (_, batch) in byLoop { EventStreamHandle.deliver(batch.entries, flushedBy: batch.flusher) }
         byLoop = [:]
     }
 }

@@ -54,7 +54,7 @@ final class StreamFlushers: Sendable {
     private let byLoop = Mutex<[ObjectIdentifier: NIOLoopBound<StreamFlusher<EventStreamHandle>>]>([:])
 
     init(delay: Duration) {
-        self.delay = .nanoseconds(Int64(delay.components.seconds) * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)
+        self.delay = TimeAmount(delay)
     }
 
     /// The flusher of `eventLoop` (called on that loop).
