@@ -6,6 +6,17 @@ import GRDB
 struct SessionStore: Sendable {
     let database: AppDatabase
     let clock: WallClock
+    /// Sessions and their users as last read, by token hash: every request asks `find`, and
+    /// while nothing was written the answer cannot have changed.
+    private let recent: VersionedCache<String, Found>
+
+    typealias Found = (session: Session, user: User)
+
+    init(database: AppDatabase, clock: WallClock) {
+        self.database = database
+        self.clock = clock
+        recent = VersionedCache(version: database.version, clock: clock, capacity: 4096, lifetime: 10)
+    }
 
     static let lifetime: TimeInterval = 30 * 24 * 60 * 60
     /// A session's expiry is pushed forward at most this often, so browsing is not a write per page.
@@ -25,10 +36,12 @@ struct SessionStore: Sendable {
     /// The live session of a cookie token and its user; nil for unknown or expired tokens.
     /// Synchronous (a read on the calling thread), so the event-stream handler can ask it on its
     /// event loop.
-    func find(token: String) throws -> (session: Session, user: User)? {
+    func find(token: String) throws -> Found? {
         let now = clock.now()
         let hash = SecretToken.hash(token)
-        return try database.read { db in
+        if let found = recent.value(for: hash), found.session.expiresAt > now { return found }
+        let readAt = database.version.current
+        let found: Found? = try database.read { db in
             // Every request asks this: cached statements skip SQL generation and preparation.
             guard let session = try Session.fetchOne(db.cachedStatement(sql: "SELECT * FROM sessions WHERE token_hash = ?"),
                                                      arguments: [hash]),
@@ -38,6 +51,8 @@ struct SessionStore: Sendable {
             else { return nil }
             return (session, user)
         }
+        if let found { recent.store(found, for: hash, readAt: readAt) }
+        return found
     }
 
     /// Pushes the expiry 30 days past now when the last push is older than `refreshInterval`.

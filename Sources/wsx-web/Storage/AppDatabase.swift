@@ -12,12 +12,15 @@ final class AppDatabase: Sendable {
     let outbox: EventOutbox
     /// Shared transactions for writes that arrive together (message posts).
     let groupCommit: GroupCommit
+    /// Counts the writer's commits, so caches of reads know when they went stale.
+    let version = DataVersion()
 
     /// Wraps `writer` and brings its schema up to date.
     init(_ writer: any DatabaseWriter, clock: WallClock = .system) throws {
         self.writer = writer
         outbox = EventOutbox(clock: clock)
         groupCommit = GroupCommit(writer: writer, outbox: outbox)
+        writer.add(transactionObserver: version, extent: .databaseLifetime)
         try Self.migrator.migrate(writer)
     }
 

@@ -1,0 +1,69 @@
+import Foundation
+import Synchronization
+
+/// Results of database reads, kept while the database is unchanged (`DataVersion`) and for at
+/// most `lifetime`, so a repeated read can be answered from memory and is never answered with
+/// anything a fresh read would not give.
+///
+/// Store a result with the version read *before* the read that produced it; a commit that lands
+/// meanwhile makes the entry stale at once. Only entries of the current version are kept: the
+/// first store after a commit drops the rest, so memory holds at most `capacity` values of now.
+final class VersionedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    private struct Entry {
+        let storedAt: Date
+        let value: Value
+    }
+
+    private struct State {
+        var entries: [Key: Entry] = [:]
+        /// The version every entry in `entries` was stored at.
+        var version: UInt64 = 0
+    }
+
+    let version: DataVersion
+    let clock: WallClock
+    let capacity: Int
+    let lifetime: TimeInterval
+    private let state = Mutex(State())
+
+    init(version: DataVersion, clock: WallClock, capacity: Int, lifetime: TimeInterval) {
+        self.version = version
+        self.clock = clock
+        self.capacity = capacity
+        self.lifetime = lifetime
+    }
+
+    /// The value stored for `key`, unless the database changed or `lifetime` passed since.
+    func value(for key: Key) -> Value? {
+        let current = version.current, now = clock.now()
+        return state.withLock { state in
+            guard let entry = state.entries[key] else { return nil }
+            guard state.version == current, entry.storedAt <= now, now.timeIntervalSince(entry.storedAt) < lifetime else {
+                state.entries[key] = nil
+                return nil
+            }
+            return entry.value
+        }
+    }
+
+    /// Keeps `value`, read from the database after `readAt` was taken from `version.current`.
+    func store(_ value: Value, for key: Key, readAt: UInt64) {
+        let now = clock.now()
+        state.withLock { state in
+            // Already stale: a commit landed while the value was being read.
+            guard readAt == version.current else { return }
+            if state.version != readAt {
+                state.entries.removeAll(keepingCapacity: true)
+                state.version = readAt
+            }
+            if state.entries.count >= capacity, state.entries[key] == nil {
+                state.entries = state.entries.filter { now.timeIntervalSince($0.value.storedAt) < lifetime }
+                if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
+            }
+            state.entries[key] = Entry(storedAt: now, value: value)
+        }
+    }
+
+    /// How many values are kept now.
+    var count: Int { state.withLock { $0.entries.count } }
+}
