@@ -29,6 +29,8 @@ struct AppServices: Sendable {
     let throttle: LoginThrottle
     let cookies: CookiePolicy
     let pages: Pages
+    /// Signed-in pages kept while the database is unchanged (`RenderedPageMiddleware`).
+    let renderedPages: VersionedCache<RenderedPage.Key, RenderedPage>
     let hub: RealtimeHub
     let events: EventLog
     let clock: WallClock
@@ -56,6 +58,7 @@ struct AppServices: Sendable {
         let assets = try StaticAssets(source: config.publicDirectory.map { .directory($0) }
             ?? .files(EmbeddedFiles.files(in: "Public")))
         let hub = self.hub
+        renderedPages = VersionedCache(version: database.version, clock: clock, capacity: 256, lifetime: 10)
         pages = Pages(renderer: renderer, assets: assets, sidebar: SidebarSource(database: database),
                       lastEventId: { hub.latestEventId })
         let lists = MessageListRenderer(pages: pages)

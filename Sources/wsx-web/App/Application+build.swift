@@ -54,6 +54,7 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
         path.wholeMatch(of: /\/w\/\d+\/(c|dm)\/\d+\/messages/) != nil || path == "/profile"
             || path.wholeMatch(of: /\/w\/\d+(\/c\/\d+)?\/settings/) != nil
     }))
+    router.add(middleware: RenderedPageMiddleware(pages: services.renderedPages))
 
     home.addRoutes(to: router)
     EventsController().addRoutes(to: router)

@@ -119,8 +119,11 @@ struct RoomsController: Sendable {
         page.attachHint = strings.format("attach_hint", policy.maximumFiles, limit)
         page.tooLargeText = strings.format("error_file_too_large", limit)
         page.tooManyText = strings.format("error_too_many_files", policy.maximumFiles)
+        // The plain page (not one answering a refused post) can be served again until a commit.
+        var headers = HTTPFields()
+        if status == .ok, content.isEmpty, contentError == nil { RenderedPage.markReusable(&headers) }
         return try await pages.render(.room, title: target.title, page: page, request: request, context: context,
-                                      place: place, status: status, preloaded: preloaded)
+                                      place: place, status: status, headers: headers, preloaded: preloaded)
     }
 
     // MARK: Posting
