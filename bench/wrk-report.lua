@@ -1,8 +1,18 @@
 -- Prints wrk's summary as one JSON line (requests/s, latency percentiles in ms, errors), and
 -- when WRK_METHOD/WRK_BODY/WRK_HEADERS are set, sends that request instead of a GET.
+-- With WRK_UNIQUE set, every request asks for a new address (`?fresh=N`), so the server cannot
+-- answer from a page it kept and renders each one.
 local method = os.getenv("WRK_METHOD")
 local body = os.getenv("WRK_BODY")
 local headers = os.getenv("WRK_HEADERS")
+
+if os.getenv("WRK_UNIQUE") then
+  local counter = 0
+  function request()
+    counter = counter + 1
+    return wrk.format(nil, wrk.path .. "?fresh=" .. counter)
+  end
+end
 
 function init(args)
   if method then wrk.method = method end
