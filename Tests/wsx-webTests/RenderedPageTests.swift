@@ -26,6 +26,33 @@ struct RenderedPageTests {
         #expect(database.version.current == start + 1)
     }
 
+    @Test("a version of some tables counts only the commits that changed them, deletions of every row included")
+    func versionOfTables() async throws {
+        let database = try AppDatabase(DatabaseQueue())
+        let accounts = database.accountsVersion
+        let start = accounts.current
+        try await database.writer.write { db in
+            try db.execute(sql: """
+                INSERT INTO users (email, email_key, nickname, password_hash, created_at, updated_at)
+                VALUES ('a@example.com', 'a@example.com', 'A', 'x', 0, 0)
+                """)
+        }
+        #expect(accounts.current == start + 1)
+        let everything = database.version.current
+        try await database.writer.write { db in
+            try db.execute(sql: "INSERT INTO events (type, user_id, payload, created_at) VALUES ('x', 1, '{}', 0)")
+        }
+        #expect(accounts.current == start + 1)
+        #expect(database.version.current == everything + 1)
+        try? await database.writer.write { db in
+            try db.execute(sql: "UPDATE users SET nickname = 'B'")
+            throw CancellationError()
+        }
+        #expect(accounts.current == start + 1)
+        try await database.writer.write { db in try db.execute(sql: "DELETE FROM users") }
+        #expect(accounts.current == start + 2)
+    }
+
     @Test("a cached value goes stale with a commit, with its lifetime, or before it is stored")
     func cacheValidity() async throws {
         let database = try AppDatabase(DatabaseQueue())

@@ -7,7 +7,7 @@ struct SessionStore: Sendable {
     let database: AppDatabase
     let clock: WallClock
     /// Sessions and their users as last read, by token hash: every request asks `find`, and
-    /// while nothing was written the answer cannot have changed.
+    /// while neither table was written the answer cannot have changed (posting writes neither).
     private let recent: VersionedCache<String, Found>
 
     typealias Found = (session: Session, user: User)
@@ -15,7 +15,7 @@ struct SessionStore: Sendable {
     init(database: AppDatabase, clock: WallClock) {
         self.database = database
         self.clock = clock
-        recent = VersionedCache(version: database.version, clock: clock, capacity: 4096, lifetime: 10)
+        recent = VersionedCache(version: database.accountsVersion, clock: clock, capacity: 4096, lifetime: 10)
     }
 
     static let lifetime: TimeInterval = 30 * 24 * 60 * 60
@@ -40,7 +40,7 @@ struct SessionStore: Sendable {
         let now = clock.now()
         let hash = SecretToken.hash(token)
         if let found = recent.value(for: hash), found.session.expiresAt > now { return found }
-        let readAt = database.version.current
+        let readAt = recent.version.current
         let found: Found? = try database.read { db in
             // Every request asks this: cached statements skip SQL generation and preparation.
             guard let session = try Session.fetchOne(db.cachedStatement(sql: "SELECT * FROM sessions WHERE token_hash = ?"),

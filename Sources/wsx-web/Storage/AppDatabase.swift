@@ -14,6 +14,8 @@ final class AppDatabase: Sendable {
     let groupCommit: GroupCommit
     /// Counts the writer's commits, so caches of reads know when they went stale.
     let version = DataVersion()
+    /// Counts the commits that changed accounts or sessions, which posting messages never does.
+    let accountsVersion = DataVersion(watching: ["users", "sessions"])
 
     /// Wraps `writer` and brings its schema up to date.
     init(_ writer: any DatabaseWriter, clock: WallClock = .system) throws {
@@ -21,6 +23,7 @@ final class AppDatabase: Sendable {
         outbox = EventOutbox(clock: clock)
         groupCommit = GroupCommit(writer: writer, outbox: outbox)
         writer.add(transactionObserver: version, extent: .databaseLifetime)
+        writer.add(transactionObserver: accountsVersion, extent: .databaseLifetime)
         try Self.migrator.migrate(writer)
     }
 
