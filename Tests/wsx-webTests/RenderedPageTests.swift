@@ -79,7 +79,7 @@ struct RenderedPageTests {
         clock.advance(by: 1)
         #expect(cache.value(for: "c") == nil)
 
-        // Full: the oldest go first, and the count never passes the capacity.
+        // Full: expired values go first, else all of them; the count never passes the capacity.
         for (index, key) in ["d", "e", "f"].enumerated() {
             cache.store(index, for: key, readAt: database.version.current)
         }
