@@ -53,6 +53,51 @@ struct RenderedPageTests {
         #expect(accounts.current == start + 2)
     }
 
+    @Test("posts move no membership version; renaming, creating, joining and leaving channels do")
+    func membershipVersion() async throws {
+        try await TestApp().run { app in
+            let (a, b, wid, general) = try await MessagingTests.team(app)
+            let path = "/w/\(wid)/c/\(general)"
+            let version = app.database.membershipVersion
+            let start = version.current
+            _ = try await MessagingTests.say(a, path, "unread counts and read markers move")
+            _ = try await MessagingTests.say(b, path, "and again")
+            #expect(version.current == start)
+
+            try await a.get("/w/\(wid)/c/\(general)/settings")
+            #expect(try await a.post("/w/\(wid)/c/\(general)/settings", [("name", "lobby"), ("description", "")]).status == .seeOther)
+            #expect(version.current > start)
+            let renamed = version.current
+            #expect(try await b.get(path).text.contains("lobby"))
+
+            let side = try await a.createChannel(in: wid, "side")
+            let sidePath = "/w/\(wid)/c/\(side)"
+            let created = version.current
+            #expect(created > renamed)
+            try await b.get(sidePath)
+            #expect(try await b.post(sidePath + "/join").status == .seeOther)
+            #expect(version.current > created)
+            #expect(try await MessagingTests.say(b, sidePath, "joined").status == .seeOther)
+            let joined = version.current
+            #expect(try await b.confirm(sidePath + "/leave").status == .seeOther)
+            #expect(version.current > joined)
+            #expect(try await b.post(sidePath + "/messages", [("content", "after leaving")]).status == .notFound)
+        }
+    }
+
+    @Test("someone removed from a workspace cannot post in it on their very next request")
+    func removalIsImmediate() async throws {
+        try await TestApp().run { app in
+            let (a, b, wid, general) = try await MessagingTests.team(app)
+            let path = "/w/\(wid)/c/\(general)"
+            #expect(try await MessagingTests.say(b, path, "still here").status == .seeOther)
+            let bob = try await app.userId("b@example.com")
+            #expect(try await a.confirm("/w/\(wid)/members/\(bob)/remove").status == .seeOther)
+            #expect(try await b.post(path + "/messages", [("content", "gone")]).status == .notFound)
+            #expect(try await b.get(path).status == .notFound)
+        }
+    }
+
     @Test("a cached value goes stale with a commit, with its lifetime, or before it is stored")
     func cacheValidity() async throws {
         let database = try AppDatabase(DatabaseQueue())

@@ -16,6 +16,15 @@ final class AppDatabase: Sendable {
     let version = DataVersion()
     /// Counts the commits that changed accounts or sessions, which posting messages never does.
     let accountsVersion = DataVersion(watching: ["users", "sessions"])
+    /// Counts the commits that changed workspaces, rooms or who is in them; not read markers and
+    /// unread counts, which every post moves.
+    let membershipVersion = DataVersion { change in
+        let table = change.tableName
+        if case .update("room_members", let columns) = change {
+            return !columns.allSatisfy { ["unread_count", "last_read_message_id"].contains($0.lowercased()) }
+        }
+        return ["workspaces", "workspace_members", "rooms", "room_members"].contains(table)
+    }
 
     /// Wraps `writer` and brings its schema up to date.
     init(_ writer: any DatabaseWriter, clock: WallClock = .system) throws {
@@ -24,6 +33,7 @@ final class AppDatabase: Sendable {
         groupCommit = GroupCommit(writer: writer, outbox: outbox)
         writer.add(transactionObserver: version, extent: .databaseLifetime)
         writer.add(transactionObserver: accountsVersion, extent: .databaseLifetime)
+        writer.add(transactionObserver: membershipVersion, extent: .databaseLifetime)
         try Self.migrator.migrate(writer)
     }
 

@@ -6,6 +6,19 @@ import GRDB
 struct ChannelService: Sendable {
     let database: AppDatabase
     let clock: WallClock
+    /// Channel views as last read, by workspace, person and channel: every visit and every post
+    /// asks one, and none of what it holds changes with a post.
+    private let views: VersionedCache<ViewKey, View>
+
+    private struct ViewKey: Hashable, Sendable {
+        let workspaceId: Int64, userId: Int64, channelId: Int64
+    }
+
+    init(database: AppDatabase, clock: WallClock) {
+        self.database = database
+        self.clock = clock
+        views = VersionedCache(version: database.membershipVersion, clock: clock, capacity: 4096, lifetime: 10)
+    }
 
     private var membership: RoomMembership { RoomMembership(outbox: database.outbox) }
 
@@ -64,9 +77,14 @@ struct ChannelService: Sendable {
     /// The workspace through `userId`'s membership and the channel in it, in one read (the
     /// channel page asks this on every visit).
     func channel(workspaceId: Int64, userId: Int64, id: Int64) async throws -> View {
-        try database.read { db in
+        let key = ViewKey(workspaceId: workspaceId, userId: userId, channelId: id)
+        if let view = views.value(for: key) { return view }
+        let readAt = views.version.current
+        let view = try database.read { db in
             try Self.view(db, try WorkspaceAccess.find(db, workspaceId: workspaceId, userId: userId), id: id)
         }
+        views.store(view, for: key, readAt: readAt)
+        return view
     }
 
     static func view(_ db: Database, _ access: WorkspaceAccess, id: Int64) throws -> View {
