@@ -91,10 +91,14 @@ struct RenderedPageTests {
             let (a, b, wid, general) = try await MessagingTests.team(app)
             let path = "/w/\(wid)/c/\(general)"
             #expect(try await MessagingTests.say(b, path, "still here").status == .seeOther)
+            #expect(try await b.get("/w/\(wid)").status == .ok)
+            #expect(try await b.get("/w/\(wid)/unread").status == .ok)
             let bob = try await app.userId("b@example.com")
             #expect(try await a.confirm("/w/\(wid)/members/\(bob)/remove").status == .seeOther)
             #expect(try await b.post(path + "/messages", [("content", "gone")]).status == .notFound)
             #expect(try await b.get(path).status == .notFound)
+            #expect(try await b.get("/w/\(wid)/unread").status == .notFound)
+            #expect(try await b.get("/w/\(wid)").status == .notFound)
         }
     }
 

@@ -46,6 +46,15 @@ final class VersionedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable 
         }
     }
 
+    /// The value kept for `key`, or else what `read` reads from the database, kept for next time.
+    func value(for key: Key, orRead read: () throws -> Value) rethrows -> Value {
+        if let value = value(for: key) { return value }
+        let readAt = version.current
+        let value = try read()
+        store(value, for: key, readAt: readAt)
+        return value
+    }
+
     /// Keeps `value`, read from the database after `readAt` was taken from `version.current`.
     func store(_ value: Value, for key: Key, readAt: UInt64) {
         let now = clock.now()

@@ -77,14 +77,11 @@ struct ChannelService: Sendable {
     /// The workspace through `userId`'s membership and the channel in it, in one read (the
     /// channel page asks this on every visit).
     func channel(workspaceId: Int64, userId: Int64, id: Int64) async throws -> View {
-        let key = ViewKey(workspaceId: workspaceId, userId: userId, channelId: id)
-        if let view = views.value(for: key) { return view }
-        let readAt = views.version.current
-        let view = try database.read { db in
-            try Self.view(db, try WorkspaceAccess.find(db, workspaceId: workspaceId, userId: userId), id: id)
+        try views.value(for: ViewKey(workspaceId: workspaceId, userId: userId, channelId: id)) {
+            try database.read { db in
+                try Self.view(db, try WorkspaceAccess.find(db, workspaceId: workspaceId, userId: userId), id: id)
+            }
         }
-        views.store(view, for: key, readAt: readAt)
-        return view
     }
 
     static func view(_ db: Database, _ access: WorkspaceAccess, id: Int64) throws -> View {

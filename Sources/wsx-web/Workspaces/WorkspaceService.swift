@@ -8,12 +8,28 @@ struct WorkspaceService: Sendable {
     let clock: WallClock
     /// Coins a new workspace costs (`--workspace-price`).
     let price: Int
+    /// Memberships as last read: every page and post inside a workspace asks one, and a post
+    /// changes none.
+    private let accesses: VersionedCache<AccessKey, WorkspaceAccess>
+
+    private struct AccessKey: Hashable, Sendable {
+        let workspaceId: Int64, userId: Int64
+    }
+
+    init(database: AppDatabase, clock: WallClock, price: Int) {
+        self.database = database
+        self.clock = clock
+        self.price = price
+        accesses = VersionedCache(version: database.membershipVersion, clock: clock, capacity: 4096, lifetime: 10)
+    }
 
     private var ledger: CoinLedger { CoinLedger(outbox: database.outbox) }
     private var membership: RoomMembership { RoomMembership(outbox: database.outbox) }
 
     func access(workspaceId: Int64, userId: Int64) async throws -> WorkspaceAccess {
-        try database.read { db in try WorkspaceAccess.find(db, workspaceId: workspaceId, userId: userId) }
+        try accesses.value(for: AccessKey(workspaceId: workspaceId, userId: userId)) {
+            try database.read { db in try WorkspaceAccess.find(db, workspaceId: workspaceId, userId: userId) }
+        }
     }
 
     /// The workspaces a person belongs to, by name.
