@@ -86,11 +86,11 @@ struct MessageService: Sendable {
     }
 
     static func unreadCounts(_ db: Database, workspaceId: Int64, userId: Int64) throws -> [Int64: Int] {
-        let rows = try Row.fetchAll(db, sql: """
+        let rows = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT room_members.room_id, room_members.unread_count AS unread
             FROM room_members JOIN rooms ON rooms.id = room_members.room_id
             WHERE room_members.user_id = ? AND rooms.workspace_id = ?
-            """, arguments: [userId, workspaceId])
+            """), arguments: [userId, workspaceId])
         return Dictionary(uniqueKeysWithValues: rows.map { ($0["room_id"], $0["unread"]) })
     }
 
@@ -171,11 +171,13 @@ struct MessageService: Sendable {
     func markRead(room: Room, userId: Int64, upTo: Int64? = nil) async throws {
         let outbox = database.outbox
         try await database.writer.write { db in
-            let newest = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM messages WHERE room_id = ?", arguments: [room.id!]) ?? 0
+            // Cached statements: a page view after every post runs this.
+            let newest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(id) FROM messages WHERE room_id = ?"),
+                                            arguments: [room.id!]) ?? 0
             let target = min(upTo ?? newest, newest)
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 UPDATE room_members SET last_read_message_id = ? WHERE room_id = ? AND user_id = ? AND last_read_message_id < ?
-                """, arguments: [target, room.id!, userId, target])
+                """).execute(arguments: [target, room.id!, userId, target])
             guard db.changesCount > 0 else { return }
             let unread = try Self.unreadCounts(db, workspaceId: room.workspaceId, userId: userId)[room.id!] ?? 0
             try outbox.publish(OutgoingEvent(.roomRead, to: .user(userId),
