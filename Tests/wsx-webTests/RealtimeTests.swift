@@ -324,7 +324,9 @@ struct RealtimeTests {
             let browser = try await app.signedInBrowser(email: "old@example.com")
             let me = try await Self.userId(app, "old@example.com")
             try await Self.publish(app, Self.note("ancient", to: .user(me), type: .userUpdated))
-            let ancient = app.services.hub.latestEventId
+            // The hub takes committed events asynchronously: wait until it has this one.
+            let ancient = Int64(try await app.count("SELECT MAX(id) FROM events"))
+            #expect(await eventually { app.services.hub.latestEventId == ancient })
             app.clock.advance(by: 8 * 24 * 60 * 60)
             try await Self.publish(app, Self.note("recent", to: .user(me), type: .userUpdated))
             #expect(try await app.services.events.prune(olderThan: app.services.config.eventRetention) > 0)
