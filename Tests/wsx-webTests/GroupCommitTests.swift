@@ -54,11 +54,15 @@ struct GroupCommitTests {
             }
             let deadline = ContinuousClock.now + .seconds(10)
             while !entered.withLock({ $0 }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
-            let tasks = writes.map { write in Task { () -> Result<T, any Error> in
-                do { return .success(try await write()) } catch { return .failure(error) }
-            } }
-            while database.groupCommit.waitingCount < writes.count, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(1))
+            // One at a time, so they queue in the order given (tasks may start in any order).
+            var tasks: [Task<Result<T, any Error>, Never>] = []
+            for write in writes {
+                tasks.append(Task { () -> Result<T, any Error> in
+                    do { return .success(try await write()) } catch { return .failure(error) }
+                })
+                while database.groupCommit.waitingCount < tasks.count, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(1))
+                }
             }
             gate.signal()
             _ = try await first.value

@@ -281,7 +281,7 @@ struct MessagingTests {
             let (a, b, wid, general) = try await Self.team(app)
             let outsider = try await app.signedInBrowser(email: "out@example.com")
             let port = app.client.port!
-            let start = app.services.hub.latestEventId
+            let start = try await app.settledEventId()
             let path = "/w/\(wid)/c/\(general)"
             try await a.get(path)
             try await b.get(path)

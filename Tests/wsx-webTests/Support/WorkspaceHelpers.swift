@@ -12,6 +12,17 @@ extension TestSession {
         }
     }
 
+    /// The id of the newest committed event, once the hub has taken it (the hub takes commits
+    /// asynchronously, so its latest id can lag the database for a moment).
+    func settledEventId() async throws -> Int64 {
+        let newest = Int64(try await count("SELECT COALESCE(MAX(id), 0) FROM events"))
+        let deadline = ContinuousClock.now + .seconds(5)
+        while services.hub.latestEventId < newest, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        return newest
+    }
+
     /// A count from SQL, for assertions on what the database holds.
     func count(_ sql: String, _ arguments: StatementArguments = []) async throws -> Int {
         try await database.writer.read { db in try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 0 }
