@@ -15,7 +15,7 @@ struct SessionStore: Sendable {
     init(database: AppDatabase, clock: WallClock) {
         self.database = database
         self.clock = clock
-        recent = VersionedCache(version: database.accountsVersion, clock: clock, capacity: 4096, lifetime: 10)
+        recent = VersionedCache(version: database.accountsVersion, clock: clock, capacity: 4096)
     }
 
     static let lifetime: TimeInterval = 30 * 24 * 60 * 60

@@ -58,7 +58,7 @@ struct AppServices: Sendable {
         let assets = try StaticAssets(source: config.publicDirectory.map { .directory($0) }
             ?? .files(EmbeddedFiles.files(in: "Public")))
         let hub = self.hub
-        renderedPages = VersionedCache(version: database.version, clock: clock, capacity: 256, lifetime: 10)
+        renderedPages = VersionedCache(version: database.version, clock: clock, capacity: 256)
         pages = Pages(renderer: renderer, assets: assets, sidebar: SidebarSource(database: database),
                       lastEventId: { hub.latestEventId })
         let lists = MessageListRenderer(pages: pages)

@@ -120,8 +120,7 @@ struct RoomsController: Sendable {
         page.tooLargeText = strings.format("error_file_too_large", limit)
         page.tooManyText = strings.format("error_too_many_files", policy.maximumFiles)
         // The plain page (not one answering a refused post) can be served again until a commit.
-        var headers = HTTPFields()
-        if status == .ok, content.isEmpty, contentError == nil { RenderedPage.markReusable(&headers) }
+        let headers = status == .ok && content.isEmpty && contentError == nil ? RenderedPage.reusable : [:]
         return try await pages.render(.room, title: target.title, page: page, request: request, context: context,
                                       place: place, status: status, headers: headers, preloaded: preloaded)
     }

@@ -61,10 +61,9 @@ struct WorkspacesController: Sendable {
                                      channels: links.filter { link in rooms.contains { $0.id == link.id && $0.isChannel } },
                                      dms: links.filter { link in rooms.contains { $0.id == link.id && !$0.isChannel } })
         page.coverURL = access.workspace.coverFileId.map { "/files/\($0)/thumb" }
-        var headers = HTTPFields()
-        RenderedPage.markReusable(&headers)
         return try await pages.render(.workspaceHome, title: access.workspace.name, page: page, request: request,
-                                      context: context, place: .workspace(access.workspaceId), headers: headers)
+                                      context: context, place: .workspace(access.workspaceId),
+                                      headers: RenderedPage.reusable)
     }
 
     @Sendable func settings(_ request: Request, context: SignedInContext) async throws -> Response {

@@ -22,9 +22,8 @@ struct RenderedPage: Sendable {
     /// the language and the address (no side effects, no one-time content). Never sent.
     static let reusableMarker = HTTPField.Name("X-WSX-Reusable-Page")!
 
-    static func markReusable(_ headers: inout HTTPFields) {
-        headers[reusableMarker] = "1"
-    }
+    /// The headers a route passes to mark its page reusable.
+    static let reusable: HTTPFields = [reusableMarker: "1"]
 }
 
 /// Answers a signed-in GET from the `RenderedPage`s the routes marked reusable, when nothing was

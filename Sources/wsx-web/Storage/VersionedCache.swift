@@ -26,7 +26,9 @@ final class VersionedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable 
     let lifetime: TimeInterval
     private let state = Mutex(State())
 
-    init(version: DataVersion, clock: WallClock, capacity: Int, lifetime: TimeInterval) {
+    /// `lifetime` defaults to 10 s: how long a change made by another process on the same file
+    /// (which `version` does not count) can go unseen.
+    init(version: DataVersion, clock: WallClock, capacity: Int, lifetime: TimeInterval = 10) {
         self.version = version
         self.clock = clock
         self.capacity = capacity

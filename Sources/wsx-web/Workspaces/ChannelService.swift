@@ -17,7 +17,7 @@ struct ChannelService: Sendable {
     init(database: AppDatabase, clock: WallClock) {
         self.database = database
         self.clock = clock
-        views = VersionedCache(version: database.membershipVersion, clock: clock, capacity: 4096, lifetime: 10)
+        views = VersionedCache(version: database.membershipVersion, clock: clock, capacity: 4096)
     }
 
     private var membership: RoomMembership { RoomMembership(outbox: database.outbox) }

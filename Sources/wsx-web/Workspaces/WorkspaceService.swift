@@ -20,7 +20,7 @@ struct WorkspaceService: Sendable {
         self.database = database
         self.clock = clock
         self.price = price
-        accesses = VersionedCache(version: database.membershipVersion, clock: clock, capacity: 4096, lifetime: 10)
+        accesses = VersionedCache(version: database.membershipVersion, clock: clock, capacity: 4096)
     }
 
     private var ledger: CoinLedger { CoinLedger(outbox: database.outbox) }
