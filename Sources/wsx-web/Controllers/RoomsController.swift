@@ -83,14 +83,21 @@ struct RoomsController: Sendable {
         // would): each read is a transaction with its own cost.
         let eventId = pages.lastEventId()
         let room = target.isMember ? target.room : nil
-        let (loadedPage, sidebar) = try messages.database.read { db in
-            (try room.map { try MessageService.page(db, roomId: $0.id!, anchor: anchor, readerId: context.userId) },
-             try SidebarSource.lists(db, userId: context.userId, place: place))
+        // Whole messages are read only for fragments not rendered before.
+        let (loaded, sidebar) = try messages.database.read { [lists, messages] db in
+            var loaded: (MessagePage, ListParts)?
+            if let roomId = room?.id {
+                let page = try messages.page(db, roomId: roomId, anchor: anchor, readerId: context.userId)
+                loaded = (page, try lists.parts(for: page.messages, editing: editing) {
+                    try MessageService.rows(db, roomId: roomId, ids: $0)
+                })
+            }
+            return (loaded, try SidebarSource.lists(db, userId: context.userId, place: place))
         }
         var preloaded = Pages.Preloaded(lastEventId: eventId, sidebar: sidebar)
-        if let room, let page = loadedPage {
+        if let room, let (page, parts) = loaded {
             let lastRead = page.lastRead
-            html = lists.list(page.messages, viewer: context.userId, isWorkspaceOwner: target.access.isOwner,
+            html = lists.list(page.messages, parts: parts, viewer: context.userId, isWorkspaceOwner: target.access.isOwner,
                               workspaceId: target.access.workspaceId, lastRead: lastRead, editing: editing,
                               roomPath: target.path, request: request, visitor: context.visitor)
             isEmpty = page.messages.isEmpty

@@ -55,8 +55,35 @@ struct MessageRow: Sendable, FetchableRecord, Decodable {
         """
 }
 
+/// A message without its text and files: what a page needs to place it (day, unread line,
+/// controls) and to find its already rendered fragment. Reading these instead of whole rows
+/// spares a page the text and attachments of every message it has rendered before.
+struct MessageStamp: Sendable, FetchableRecord {
+    let id: Int64
+    let authorId: Int64?
+    let authorNickname: String?
+    let authorAvatarId: Int64?
+    let createdAt: Date
+    let editedAt: Date?
+
+    init(row: Row) throws {
+        (id, authorId, authorNickname, authorAvatarId, createdAt, editedAt) = (row[0], row[1], row[2], row[3], row[4], row[5])
+    }
+
+    init(_ row: MessageRow) {
+        (id, authorId, authorNickname, authorAvatarId) = (row.id, row.authorId, row.authorNickname, row.authorAvatarId)
+        (createdAt, editedAt) = (row.createdAt, row.editedAt)
+    }
+
+    /// The columns a stamp query selects, in the order `init(row:)` reads them.
+    static let columns = """
+        messages.id, messages.author_id, users.nickname AS author_nickname, users.avatar_file_id AS author_avatar_id,
+        messages.created_at, messages.edited_at
+        """
+}
+
 /// Where a page of messages is anchored: the newest, before or after a message, or around one.
-enum MessageAnchor: Equatable, Sendable {
+enum MessageAnchor: Hashable, Sendable {
     case latest
     case before(Int64)
     case after(Int64)
@@ -78,7 +105,7 @@ enum MessageAnchor: Equatable, Sendable {
 
 /// One page of a room's messages, oldest first.
 struct MessagePage: Sendable {
-    let messages: [MessageRow]
+    let messages: [MessageStamp]
     let hasOlder: Bool
     let hasNewer: Bool
     /// The reader's marker, when the page was read for one (0: nothing read).

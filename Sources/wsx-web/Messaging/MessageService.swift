@@ -8,8 +8,20 @@ struct MessageService: Sendable {
     let clock: WallClock
     /// Renders a message's viewer-neutral HTML (the same bytes for every reader).
     let fragment: @Sendable (MessageRow) -> String
+    /// Pages of stamps by room and anchor, kept until messages or their authors change: viewing
+    /// a room again, or another member viewing it, reads no messages.
+    let keptPages: VersionedCache<PageKey, MessagePage>
+
+    struct PageKey: Hashable, Sendable {
+        let roomId: Int64, anchor: MessageAnchor
+    }
 
     static let pageSize = 50
+
+    init(database: AppDatabase, clock: WallClock, fragment: @escaping @Sendable (MessageRow) -> String) {
+        (self.database, self.clock, self.fragment) = (database, clock, fragment)
+        keptPages = VersionedCache(version: database.messagesVersion, clock: clock, capacity: 1024)
+    }
 
     // MARK: Rooms a person may write in
 
@@ -27,19 +39,23 @@ struct MessageService: Sendable {
 
     // MARK: Reading
 
-    /// A page of a room's messages, with `readerId`'s read marker read in the same snapshot.
-    func page(roomId: Int64, anchor: MessageAnchor, readerId: Int64? = nil, size: Int = pageSize) async throws -> MessagePage {
-        try database.read { db in try Self.page(db, roomId: roomId, anchor: anchor, readerId: readerId, size: size) }
+    /// A page of a room's messages (their stamps) as kept or read in `db`, with `readerId`'s read
+    /// marker read in that read.
+    func page(_ db: Database, roomId: Int64, anchor: MessageAnchor, readerId: Int64) throws -> MessagePage {
+        var page = try keptPages.value(for: PageKey(roomId: roomId, anchor: anchor)) {
+            try Self.page(db, roomId: roomId, anchor: anchor)
+        }
+        page.lastRead = try Self.lastRead(db, roomId: roomId, userId: readerId)
+        return page
     }
 
-    /// The same, inside a caller's read.
-    static func page(_ db: Database, roomId: Int64, anchor: MessageAnchor, readerId: Int64? = nil,
-                     size: Int = pageSize) throws -> MessagePage {
-        let select = "SELECT \(MessageRow.columns) FROM messages LEFT JOIN users ON users.id = messages.author_id WHERE messages.room_id = ?"
-        func fetch(_ condition: String, _ order: String, _ cursor: Int64?, limit: Int) throws -> [MessageRow] {
+    /// A page of a room's messages (their stamps), read in `db`.
+    static func page(_ db: Database, roomId: Int64, anchor: MessageAnchor, size: Int = pageSize) throws -> MessagePage {
+        let select = "SELECT \(MessageStamp.columns) FROM messages LEFT JOIN users ON users.id = messages.author_id WHERE messages.room_id = ?"
+        func fetch(_ condition: String, _ order: String, _ cursor: Int64?, limit: Int) throws -> [MessageStamp] {
             var arguments: StatementArguments = [roomId]
             if let cursor { arguments += [cursor] }
-            return try MessageRow.fetchAll(
+            return try MessageStamp.fetchAll(
                 db.cachedStatement(sql: "\(select) \(condition) ORDER BY messages.id \(order) LIMIT \(limit)"),
                 arguments: arguments)
         }
@@ -67,10 +83,17 @@ struct MessageService: Sendable {
             page = MessagePage(messages: older.prefix(half).reversed() + newer.prefix(half),
                                hasOlder: older.count > half, hasNewer: newer.count > half)
         }
-        var result = MessagePage(messages: try Self.withAttachments(db, page.messages), hasOlder: page.hasOlder,
-                                 hasNewer: page.hasNewer)
-        if let readerId { result.lastRead = try Self.lastRead(db, roomId: roomId, userId: readerId) }
-        return result
+        return page
+    }
+
+    /// Whole messages of a room by id, with their files, oldest first.
+    static func rows(_ db: Database, roomId: Int64, ids: [Int64]) throws -> [MessageRow] {
+        guard !ids.isEmpty else { return [] }
+        let rows = try MessageRow.fetchAll(db, sql: """
+            SELECT \(MessageRow.columns) FROM messages LEFT JOIN users ON users.id = messages.author_id
+            WHERE messages.room_id = ? AND messages.id IN (\(databaseQuestionMarks(count: ids.count))) ORDER BY messages.id
+            """, arguments: [roomId] + StatementArguments(ids))
+        return try withAttachments(db, rows)
     }
 
     /// The viewer's read marker in a room (0 when never read).

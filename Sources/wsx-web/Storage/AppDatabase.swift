@@ -16,6 +16,9 @@ final class AppDatabase: Sendable {
     let version = DataVersion()
     /// Counts the commits that changed accounts or sessions, which posting messages never does.
     let accountsVersion = DataVersion(watching: ["users", "sessions"])
+    /// Counts the commits that changed messages or their authors' names and photos: what a page
+    /// of a room lists. Read markers, sessions and memberships leave it alone.
+    let messagesVersion = DataVersion(watching: ["messages", "users"])
     /// Counts the commits that changed workspaces, rooms or who is in them; not read markers and
     /// unread counts, which every post moves.
     let membershipVersion = DataVersion { change in
@@ -34,6 +37,7 @@ final class AppDatabase: Sendable {
         writer.add(transactionObserver: version, extent: .databaseLifetime)
         writer.add(transactionObserver: accountsVersion, extent: .databaseLifetime)
         writer.add(transactionObserver: membershipVersion, extent: .databaseLifetime)
+        writer.add(transactionObserver: messagesVersion, extent: .databaseLifetime)
         try Self.migrator.migrate(writer)
     }
 
