@@ -47,4 +47,33 @@ struct KeptReadsTests {
             #expect(form.text.contains(">words to &lt;fix&gt;</textarea>"))
         }
     }
+
+    @Test("the sidebar shows a teammate's new post at once, and a DM partner's new name")
+    func sidebarCountsAndNames() async throws {
+        try await TestApp().run { app in
+            let (a, b, wid, general) = try await MessagingTests.team(app)
+            let side = try await a.createChannel(in: wid, "side")
+            let sidePath = "/w/\(wid)/c/\(side)"
+            try await b.get(sidePath)
+            #expect(try await b.post(sidePath + "/join").status == .seeOther)
+            let alice = try await app.userId("a@example.com")
+            let dmPath = "/w/\(wid)/dm/\(alice)"
+            _ = try await MessagingTests.say(b, dmPath, "hello Alice")
+            let generalPath = "/w/\(wid)/c/\(general)"
+            try await b.get(generalPath)
+            let before = try await b.get(generalPath).text
+            #expect(before.contains(#"data-unread="\#(side)" hidden>0</span>"#))
+            #expect(before.contains(#"href="\#(dmPath)" data-room-link"#))
+            #expect(app.services.pages.sidebar.keptLists.count >= 1)
+
+            _ = try await MessagingTests.say(a, sidePath, "ping")
+            #expect(try await b.get(generalPath).text.contains(#"<span class="badge" data-unread="\#(side)">1</span>"#))
+
+            try await a.get("/profile")
+            #expect(try await a.post("/profile", [("nickname", "Alicia"), ("phone", "")]).status == .seeOther)
+            let renamed = try await b.get(generalPath).text
+            let dmLink = try #require(renamed.firstRange(of: #"href="\#(dmPath)""#))
+            #expect(renamed[dmLink.upperBound...].prefix(80).contains(">Alicia</a>"))
+        }
+    }
 }

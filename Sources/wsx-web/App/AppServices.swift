@@ -59,7 +59,7 @@ struct AppServices: Sendable {
             ?? .files(EmbeddedFiles.files(in: "Public")))
         let hub = self.hub
         renderedPages = VersionedCache(version: database.version, clock: clock, capacity: 256)
-        pages = Pages(renderer: renderer, assets: assets, sidebar: SidebarSource(database: database),
+        pages = Pages(renderer: renderer, assets: assets, sidebar: SidebarSource(database: database, clock: clock),
                       lastEventId: { hub.latestEventId })
         let lists = MessageListRenderer(pages: pages)
         messageLists = lists

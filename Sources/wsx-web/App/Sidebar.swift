@@ -91,25 +91,52 @@ struct SidebarLists: Sendable {
 /// rooms they are in.
 struct SidebarSource: Sendable {
     let database: AppDatabase
+    /// The lists without unread counts, by person and workspace, kept until memberships, rooms
+    /// or names change. The counts, which every post moves, are read each time.
+    let keptLists: VersionedCache<Key, Kept>
+
+    struct Key: Hashable, Sendable {
+        let userId: Int64, workspaceId: Int64?
+    }
+
+    struct Kept: Sendable {
+        let workspaces: [SidebarWorkspace]
+        let rooms: [RoomSummary]
+    }
+
+    init(database: AppDatabase, clock: WallClock) {
+        self.database = database
+        keptLists = VersionedCache(version: database.directoryVersion, clock: clock, capacity: 4096)
+    }
 
     func load(userId: Int64, place: PagePlace) async throws -> SidebarLists {
-        try database.read { db in try Self.lists(db, userId: userId, place: place) }
+        try database.read { db in try lists(db, userId: userId, place: place) }
     }
 
     /// The sidebar's lists, read inside a caller's read (the channel page reads them with its messages).
-    static func lists(_ db: Database, userId: Int64, place: PagePlace) throws -> SidebarLists {
+    func lists(_ db: Database, userId: Int64, place: PagePlace) throws -> SidebarLists {
+        let workspaceId = place.workspaceId
+        let lists = try keptLists.value(for: Key(userId: userId, workspaceId: workspaceId)) {
+            try Self.read(db, userId: userId, workspaceId: workspaceId)
+        }
+        guard let workspaceId else { return SidebarLists(workspaces: lists.workspaces, rooms: []) }
+        let unread = try MessageService.unreadCounts(db, workspaceId: workspaceId, userId: userId)
+        return SidebarLists(workspaces: lists.workspaces, rooms: lists.rooms.map { room in
+            SidebarRoom(id: room.id, name: room.name, url: room.url, isCurrent: room.id == place.roomId,
+                        unread: unread[room.id] ?? 0, isDM: !room.isChannel)
+        })
+    }
+
+    private static func read(_ db: Database, userId: Int64, workspaceId: Int64?) throws -> Kept {
         let workspaces = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT workspaces.id, workspaces.name FROM workspaces
             JOIN workspace_members ON workspace_members.workspace_id = workspaces.id
             WHERE workspace_members.user_id = ? ORDER BY workspaces.name_key, workspaces.id
             """), arguments: [userId]).map { row in
-            SidebarWorkspace(id: row["id"], name: row["name"], isCurrent: row["id"] == place.workspaceId)
+            SidebarWorkspace(id: row[0], name: row[1], isCurrent: row[0] == workspaceId)
         }
-        guard let workspaceId = place.workspaceId else { return SidebarLists(workspaces: workspaces, rooms: []) }
-        let rooms = try RoomDirectory.rooms(db, workspaceId: workspaceId, userId: userId, lastMessages: false).map { room in
-            SidebarRoom(id: room.id, name: room.name, url: room.url, isCurrent: room.id == place.roomId,
-                        unread: room.unread, isDM: !room.isChannel)
-        }
-        return SidebarLists(workspaces: workspaces, rooms: rooms)
+        guard let workspaceId else { return Kept(workspaces: workspaces, rooms: []) }
+        return Kept(workspaces: workspaces,
+                    rooms: try RoomDirectory.rooms(db, workspaceId: workspaceId, userId: userId, lastMessages: false))
     }
 }

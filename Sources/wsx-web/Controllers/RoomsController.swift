@@ -84,7 +84,7 @@ struct RoomsController: Sendable {
         let eventId = pages.lastEventId()
         let room = target.isMember ? target.room : nil
         // Whole messages are read only for fragments not rendered before.
-        let (loaded, sidebar) = try messages.database.read { [lists, messages] db in
+        let (loaded, sidebar) = try messages.database.read { [lists, messages, pages] db in
             var loaded: (MessagePage, ListParts)?
             if let roomId = room?.id {
                 let page = try messages.page(db, roomId: roomId, anchor: anchor, readerId: context.userId)
@@ -92,7 +92,7 @@ struct RoomsController: Sendable {
                     try MessageService.rows(db, roomId: roomId, ids: $0)
                 })
             }
-            return (loaded, try SidebarSource.lists(db, userId: context.userId, place: place))
+            return (loaded, try pages.sidebar.lists(db, userId: context.userId, place: place))
         }
         var preloaded = Pages.Preloaded(lastEventId: eventId, sidebar: sidebar)
         if let room, let (page, parts) = loaded {

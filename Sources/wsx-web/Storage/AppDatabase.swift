@@ -21,12 +21,15 @@ final class AppDatabase: Sendable {
     let messagesVersion = DataVersion(watching: ["messages", "users"])
     /// Counts the commits that changed workspaces, rooms or who is in them; not read markers and
     /// unread counts, which every post moves.
-    let membershipVersion = DataVersion { change in
-        let table = change.tableName
+    let membershipVersion = DataVersion(counting: changesMembership)
+    /// Counts the same commits, and those that changed people (the names DMs are listed by).
+    let directoryVersion = DataVersion { changesMembership($0) || $0.tableName == "users" }
+
+    private static func changesMembership(_ change: DatabaseEventKind) -> Bool {
         if case .update("room_members", let columns) = change {
             return !columns.allSatisfy { ["unread_count", "last_read_message_id"].contains($0.lowercased()) }
         }
-        return ["workspaces", "workspace_members", "rooms", "room_members"].contains(table)
+        return ["workspaces", "workspace_members", "rooms", "room_members"].contains(change.tableName)
     }
 
     /// Wraps `writer` and brings its schema up to date.
@@ -38,6 +41,7 @@ final class AppDatabase: Sendable {
         writer.add(transactionObserver: accountsVersion, extent: .databaseLifetime)
         writer.add(transactionObserver: membershipVersion, extent: .databaseLifetime)
         writer.add(transactionObserver: messagesVersion, extent: .databaseLifetime)
+        writer.add(transactionObserver: directoryVersion, extent: .databaseLifetime)
         try Self.migrator.migrate(writer)
     }
 
