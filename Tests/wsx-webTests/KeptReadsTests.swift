@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import Views
 @testable import wsx_web
 
 /// What a room's page reads once and keeps (which messages a page lists, the sidebar's lists)
@@ -45,6 +46,33 @@ struct KeptReadsTests {
             try await a.get(path + "?around=\(id)")
             let form = try await a.get(path + "?around=\(id)&edit=\(id)")
             #expect(form.text.contains(">words to &lt;fix&gt;</textarea>"))
+        }
+    }
+
+    @Test("a message's controls carry each session's own CSRF token and language")
+    func controlsPerSession() async throws {
+        try await TestApp().run { app in
+            let (a, _, wid, general) = try await MessagingTests.team(app)
+            let path = "/w/\(wid)/c/\(general)"
+            _ = try await MessagingTests.say(a, path, "mine")
+            let id = try await app.count("SELECT id FROM messages WHERE body = 'mine'")
+            func deleteForm(_ page: String) throws -> Substring {
+                let form = try #require(page.firstRange(of: #"action="/w/\#(wid)/m/\#(id)/delete""#))
+                return page[form.upperBound...].prefix(200)
+            }
+            let first = try await a.get(path).text
+            #expect(try deleteForm(first).contains(#"name="_csrf" value="\#(try #require(a.csrfToken))""#))
+
+            // The same person signed in a second time: another session, with its own token.
+            let again = app.browser(acceptLanguage: "ko-KR,ko;q=0.9")
+            #expect(try await again.logIn(email: "a@example.com", password: "correct horse").status == .seeOther)
+            let second = try await again.get(path).text
+            let secondToken = try #require(again.csrfToken)
+            #expect(secondToken != a.csrfToken)
+            #expect(try deleteForm(second).contains(#"name="_csrf" value="\#(secondToken)""#))
+            let korean = try #require(Lang.ko.strings.table["message_delete"])
+            #expect(try deleteForm(second).contains(">\(korean)</button>"))
+            #expect(try deleteForm(try await a.get(path).text).contains(">\(korean)</button>") == false)
         }
     }
 

@@ -10,6 +10,13 @@ struct MessageListRenderer: Sendable {
     /// Rendered fragments by everything they show: a message is rendered once, then every page
     /// and event that shows it reuses the bytes (template rendering dominated page time).
     let cache = FragmentCache(capacity: 20_000)
+    /// A message's controls by everything they show (language, the session's CSRF token, the
+    /// room, which controls): each person's pages render theirs once.
+    let controls = BoundedMemo<ControlsKey, IdSlots>(capacity: 1024)
+
+    struct ControlsKey: Hashable, Sendable {
+        let lang: Lang, csrfToken: String, workspaceId: Int64, roomPath: String, canEdit: Bool
+    }
 
     /// The fragment every reader gets, the same bytes for all.
     func neutral(_ row: MessageRow) -> String {
@@ -36,8 +43,8 @@ struct MessageListRenderer: Sendable {
     func parts(for stamps: [MessageStamp], editing: Int64?, read: ([Int64]) throws -> [MessageRow]) rethrows -> ListParts {
         var parts = ListParts()
         var missing: [Int64] = []
-        for stamp in stamps {
-            if stamp.id != editing, let kept = cache.kept(FragmentCache.Key(stamp)) {
+        for (stamp, kept) in zip(stamps, cache.kept(stamps.map(FragmentCache.Key.init))) {
+            if stamp.id != editing, let kept {
                 parts.kept[stamp.id] = kept
             } else {
                 missing.append(stamp.id)
@@ -50,16 +57,21 @@ struct MessageListRenderer: Sendable {
     /// A page's list. `lastRead` places the unread line; `editing` opens that message's form.
     func list(_ rows: [MessageStamp], parts: ListParts, viewer: Int64, isWorkspaceOwner: Bool, workspaceId: Int64, lastRead: Int64?,
               editing: Int64?, roomPath: String, request: Request, visitor: Visitor) -> String {
-        // The controls are the same for every message but the id: render them once per kind.
-        func controls(canEdit: Bool) -> String {
-            let id = Self.idPlaceholder
-            let actions = MessageActions(messageId: id, workspaceId: workspaceId, canEdit: canEdit, canDelete: true,
-                                         editing: false, body: "", cancelURL: "",
-                                         editURL: "\(roomPath)?around=\(id)&edit=\(id)#m-\(id)")
-            return pages.fragment(.messageActions, page: actions, request: request, visitor: visitor)
+        // The controls are the same for every message but the id: rendered once per kind.
+        func controls(canEdit: Bool) -> IdSlots {
+            let key = ControlsKey(lang: visitor.lang, csrfToken: visitor.csrfToken, workspaceId: workspaceId,
+                                  roomPath: roomPath, canEdit: canEdit)
+            return self.controls.value(for: key) {
+                let id = Self.idPlaceholder
+                let actions = MessageActions(messageId: id, workspaceId: workspaceId, canEdit: canEdit, canDelete: true,
+                                             editing: false, body: "", cancelURL: "",
+                                             editURL: "\(roomPath)?around=\(id)&edit=\(id)#m-\(id)")
+                return IdSlots(pages.fragment(.messageActions, page: actions, request: request, visitor: visitor),
+                               placeholder: id)
+            }
         }
-        let ownControls = rows.contains { $0.authorId == viewer } ? IdSlots(controls(canEdit: true), placeholder: Self.idPlaceholder) : nil
-        let moderatorControls = isWorkspaceOwner ? IdSlots(controls(canEdit: false), placeholder: Self.idPlaceholder) : nil
+        let ownControls = rows.contains { $0.authorId == viewer } ? controls(canEdit: true) : nil
+        let moderatorControls = isWorkspaceOwner ? controls(canEdit: false) : nil
         var html = ""
         // Room for every fragment and its controls, so the list is not copied as it grows.
         html.reserveCapacity(rows.reduce(0) { total, row in
@@ -198,6 +210,11 @@ final class FragmentCache: Sendable {
         state.withLock { $0.entries[key]?.html }
     }
 
+    /// The same for each of `keys`, under one lock.
+    func kept(_ keys: [Key]) -> [RenderedMessage?] {
+        state.withLock { state in keys.map { state.entries[$0]?.html } }
+    }
+
     func fragment(for row: MessageRow, render: () -> RenderedMessage) -> RenderedMessage {
         let key = Key(MessageStamp(row))
         if let hit = kept(key) { return hit }
@@ -224,5 +241,24 @@ final class FragmentCache: Sendable {
         init(_ stamp: MessageStamp) {
             (id, editedAt, author, avatarId) = (stamp.id, stamp.editedAt, stamp.authorNickname, stamp.authorAvatarId)
         }
+    }
+}
+
+/// Values computed from their key alone, kept up to `capacity` (then all dropped at once: what
+/// is still in use is computed again on its next use).
+final class BoundedMemo<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    private let entries = Mutex<[Key: Value]>([:])
+    private let capacity: Int
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    func value(for key: Key, compute: () -> Value) -> Value {
+        if let kept = entries.withLock({ $0[key] }) { return kept }
+        let value = compute()
+        entries.withLock { entries in
+            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            entries[key] = value
+        }
+        return value
     }
 }

@@ -114,7 +114,7 @@ struct MessageService: Sendable {
             FROM room_members JOIN rooms ON rooms.id = room_members.room_id
             WHERE room_members.user_id = ? AND rooms.workspace_id = ?
             """), arguments: [userId, workspaceId])
-        return Dictionary(uniqueKeysWithValues: rows.map { ($0["room_id"], $0["unread"]) })
+        return Dictionary(uniqueKeysWithValues: rows.map { ($0[0], $0[1]) })
     }
 
     // MARK: Writing
