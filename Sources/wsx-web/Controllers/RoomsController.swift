@@ -97,7 +97,7 @@ struct RoomsController: Sendable {
         var preloaded = Pages.Preloaded(lastEventId: eventId, sidebar: sidebar)
         if let room, let (page, parts) = loaded {
             let lastRead = page.lastRead
-            html = lists.list(page.messages, parts: parts, viewer: context.userId, isWorkspaceOwner: target.access.isOwner,
+            html = lists.list(parts, viewer: context.userId, isWorkspaceOwner: target.access.isOwner,
                               workspaceId: target.access.workspaceId, lastRead: lastRead, editing: editing,
                               roomPath: target.path, request: request, visitor: context.visitor)
             isEmpty = page.messages.isEmpty

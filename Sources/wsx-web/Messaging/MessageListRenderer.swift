@@ -41,22 +41,20 @@ struct MessageListRenderer: Sendable {
     /// What `stamps` need to be listed: their kept fragments, and whole rows, through `read`, for
     /// the others and for the message being edited (its form shows the text).
     func parts(for stamps: [MessageStamp], editing: Int64?, read: ([Int64]) throws -> [MessageRow]) rethrows -> ListParts {
-        var parts = ListParts()
+        var kept = cache.kept(stamps.map(FragmentCache.Key.init))
         var missing: [Int64] = []
-        for (stamp, kept) in zip(stamps, cache.kept(stamps.map(FragmentCache.Key.init))) {
-            if stamp.id != editing, let kept {
-                parts.kept[stamp.id] = kept
-            } else {
-                missing.append(stamp.id)
-            }
+        for (index, stamp) in stamps.enumerated() where kept[index] == nil || stamp.id == editing {
+            kept[index] = nil
+            missing.append(stamp.id)
         }
-        for row in try read(missing) { parts.rows[row.id] = row }
-        return parts
+        let rows = try read(missing)
+        return ListParts(stamps: stamps, kept: kept, rows: Dictionary(rows.map { ($0.id, $0) }) { first, _ in first })
     }
 
     /// A page's list. `lastRead` places the unread line; `editing` opens that message's form.
-    func list(_ rows: [MessageStamp], parts: ListParts, viewer: Int64, isWorkspaceOwner: Bool, workspaceId: Int64, lastRead: Int64?,
+    func list(_ parts: ListParts, viewer: Int64, isWorkspaceOwner: Bool, workspaceId: Int64, lastRead: Int64?,
               editing: Int64?, roomPath: String, request: Request, visitor: Visitor) -> String {
+        let rows = parts.stamps
         // The controls are the same for every message but the id: rendered once per kind.
         func controls(canEdit: Bool) -> IdSlots {
             let key = ControlsKey(lang: visitor.lang, csrfToken: visitor.csrfToken, workspaceId: workspaceId,
@@ -74,12 +72,10 @@ struct MessageListRenderer: Sendable {
         let moderatorControls = isWorkspaceOwner ? controls(canEdit: false) : nil
         var html = ""
         // Room for every fragment and its controls, so the list is not copied as it grows.
-        html.reserveCapacity(rows.reduce(0) { total, row in
-            total + (parts.kept[row.id]?.whole.utf8.count ?? 2048) + 1024
-        })
+        html.reserveCapacity(parts.kept.reduce(0) { total, kept in total + (kept?.whole.utf8.count ?? 2048) + 1024 })
         var day = ""
         var unreadPlaced = false
-        for row in rows {
+        for (index, row) in rows.enumerated() {
             let rowDay = Timestamps.utcDay(row.createdAt)
             if rowDay != day {
                 html += #"<li class="day-separator" data-day="\#(rowDay)"><span>\#(rowDay)</span></li>"#
@@ -90,7 +86,7 @@ struct MessageListRenderer: Sendable {
                 unreadPlaced = true
             }
             // Both come from the read that produced the stamps, so one of them is there.
-            guard let fragment = parts.kept[row.id] ?? parts.rows[row.id].map(rendered) else { continue }
+            guard let fragment = parts.kept[index] ?? parts.rows[row.id].map(rendered) else { continue }
             let mine = row.authorId == viewer
             guard let controls = mine ? ownControls : moderatorControls, let around = fragment.aroundMarker else {
                 html += fragment.whole
@@ -176,8 +172,10 @@ struct IdSlots: Sendable {
 
 /// What a page's list is made of: fragments rendered before, and whole rows for the rest.
 struct ListParts: Sendable {
-    var kept: [Int64: RenderedMessage] = [:]
-    var rows: [Int64: MessageRow] = [:]
+    let stamps: [MessageStamp]
+    /// For each stamp, in order, its kept fragment (nil: render it from `rows`).
+    let kept: [RenderedMessage?]
+    let rows: [Int64: MessageRow]
 }
 
 /// A message's rendered fragment, whole and split around the actions marker.
@@ -240,6 +238,12 @@ final class FragmentCache: Sendable {
 
         init(_ stamp: MessageStamp) {
             (id, editedAt, author, avatarId) = (stamp.id, stamp.editedAt, stamp.authorNickname, stamp.authorAvatarId)
+        }
+
+        /// The id alone spreads the keys (equality still compares everything); hashing the
+        /// author's name for each of a page's fifty lookups showed in its profile.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(id)
         }
     }
 }
