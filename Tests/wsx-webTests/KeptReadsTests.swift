@@ -36,6 +36,27 @@ struct KeptReadsTests {
         }
     }
 
+    @Test("the unread line sits before a teammate's new messages, though the reader's markers were kept")
+    func unreadLineAfterNewMessages() async throws {
+        try await TestApp().run { app in
+            let (a, b, wid, general) = try await MessagingTests.team(app)
+            let path = "/w/\(wid)/c/\(general)"
+            _ = try await MessagingTests.say(a, path, "read already")
+            try await b.get(path)
+            let quiet = try await b.get(path).text
+            #expect(quiet.contains("unread-line") == false)
+            #expect(app.services.messages.markers.kept.count >= 1)
+
+            _ = try await MessagingTests.say(a, path, "new for Bob")
+            let page = try await b.get(path).text
+            let line = try #require(page.range(of: #"<li class="unread-line""#))
+            let old = try #require(page.range(of: "read already")), new = try #require(page.range(of: "new for Bob"))
+            #expect(old.lowerBound < line.lowerBound && line.lowerBound < new.lowerBound)
+            // That view read them: the next one has no line.
+            #expect(try await b.get(path).text.contains("unread-line") == false)
+        }
+    }
+
     @Test("the edit form of a message shows its text when the rest of the page comes from memory")
     func editFormHasTheText() async throws {
         try await TestApp().run { app in

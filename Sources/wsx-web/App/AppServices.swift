@@ -59,11 +59,12 @@ struct AppServices: Sendable {
             ?? .files(EmbeddedFiles.files(in: "Public")))
         let hub = self.hub
         renderedPages = VersionedCache(version: database.version, clock: clock, capacity: 256)
-        pages = Pages(renderer: renderer, assets: assets, sidebar: SidebarSource(database: database, clock: clock),
+        let markers = ReadMarkers(database: database, clock: clock)
+        pages = Pages(renderer: renderer, assets: assets, sidebar: SidebarSource(database: database, clock: clock, markers: markers),
                       lastEventId: { hub.latestEventId })
         let lists = MessageListRenderer(pages: pages)
         messageLists = lists
-        messages = MessageService(database: database, clock: clock, fragment: { lists.neutral($0) })
+        messages = MessageService(database: database, clock: clock, markers: markers, fragment: { lists.neutral($0) })
         directRooms = DirectRooms(database: database, clock: clock)
         let receiver = UploadReceiver(policy: config.uploads, store: try FileStore(dataDirectory: config.dataDirectory),
                                       sniffer: try ContentSniffer())

@@ -91,6 +91,8 @@ struct SidebarLists: Sendable {
 /// rooms they are in.
 struct SidebarSource: Sendable {
     let database: AppDatabase
+    /// Where the badges' counts come from.
+    let markers: ReadMarkers
     /// The lists without unread counts, by person and workspace, kept until memberships, rooms
     /// or names change. The counts, which every post moves, are read each time.
     let keptLists: VersionedCache<Key, Kept>
@@ -104,26 +106,27 @@ struct SidebarSource: Sendable {
         let rooms: [RoomSummary]
     }
 
-    init(database: AppDatabase, clock: WallClock) {
-        self.database = database
+    init(database: AppDatabase, clock: WallClock, markers: ReadMarkers) {
+        (self.database, self.markers) = (database, markers)
         keptLists = VersionedCache(version: database.directoryVersion, clock: clock, capacity: 4096)
     }
 
     func load(userId: Int64, place: PagePlace) async throws -> SidebarLists {
-        try database.read { db in try lists(db, userId: userId, place: place) }
+        try database.readKept { db in try lists(db, userId: userId, place: place) }
     }
 
-    /// The sidebar's lists, read inside a caller's read (the channel page reads them with its messages).
-    func lists(_ db: Database, userId: Int64, place: PagePlace) throws -> SidebarLists {
+    /// The sidebar's lists, from memory, or else read in a caller's read (`db` nil: memory only;
+    /// the channel page reads them with its messages).
+    func lists(_ db: Database?, userId: Int64, place: PagePlace) throws -> SidebarLists {
         let workspaceId = place.workspaceId
-        let lists = try keptLists.value(for: Key(userId: userId, workspaceId: workspaceId)) {
+        let lists = try keptLists.value(for: Key(userId: userId, workspaceId: workspaceId), in: db) { db in
             try Self.read(db, userId: userId, workspaceId: workspaceId)
         }
         guard let workspaceId else { return SidebarLists(workspaces: lists.workspaces, rooms: []) }
-        let unread = try MessageService.unreadCounts(db, workspaceId: workspaceId, userId: userId)
+        let markers = try markers.markers(db, userId: userId, workspaceId: workspaceId)
         return SidebarLists(workspaces: lists.workspaces, rooms: lists.rooms.map { room in
             SidebarRoom(id: room.id, name: room.name, url: room.url, isCurrent: room.id == place.roomId,
-                        unread: unread[room.id] ?? 0, isDM: !room.isChannel)
+                        unread: markers[room.id]?.unread ?? 0, isDM: !room.isChannel)
         })
     }
 

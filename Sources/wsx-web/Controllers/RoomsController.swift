@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Hummingbird
 import NIOCore
 import Uploads
@@ -40,6 +41,13 @@ struct RoomsController: Sendable {
         let joinURL: String?
     }
 
+    /// What a room's page reads from the database (or from memory).
+    private struct RoomReads {
+        var sidebar: SidebarLists
+        var messages: (page: MessagePage, parts: ListParts)?
+        var lastRead: Int64 = 0
+    }
+
     // MARK: Targets
 
     private func channelTarget(_ context: SignedInContext) async throws -> Target {
@@ -79,24 +87,30 @@ struct RoomsController: Sendable {
         var html = "", isEmpty = true, olderURL: String?, newerURL: String?, isLatest = true
         let place: PagePlace = target.room.map { .room(workspace: target.access.workspaceId, room: $0.id!) }
             ?? .workspace(target.access.workspaceId)
-        // The messages and the sidebar in one read (the event id read before it, as the chrome
-        // would): each read is a transaction with its own cost.
+        // The messages, the reader's marker and the sidebar: from memory when nothing they show
+        // changed since they were last read, else in one read transaction; the event id is read
+        // before either, as the chrome would. Whole messages are read only for fragments not
+        // rendered before.
         let eventId = pages.lastEventId()
         let room = target.isMember ? target.room : nil
-        // Whole messages are read only for fragments not rendered before.
-        let (loaded, sidebar) = try messages.database.read { [lists, messages, pages] db in
-            var loaded: (MessagePage, ListParts)?
+        let load = { [lists, messages, pages] (db: Database?) throws -> RoomReads in
+            var reads = RoomReads(sidebar: try pages.sidebar.lists(db, userId: context.userId, place: place))
             if let roomId = room?.id {
-                let page = try messages.page(db, roomId: roomId, anchor: anchor, readerId: context.userId)
-                loaded = (page, try lists.parts(for: page.messages, editing: editing) {
-                    try MessageService.rows(db, roomId: roomId, ids: $0)
+                let page = try messages.page(db, roomId: roomId, anchor: anchor)
+                reads.messages = (page, try lists.parts(for: page.messages, editing: editing) { ids in
+                    guard !ids.isEmpty else { return [] }
+                    guard let db else { throw NotKeptInMemory() }
+                    return try MessageService.rows(db, roomId: roomId, ids: ids)
                 })
+                let markers = try messages.markers.markers(db, userId: context.userId, workspaceId: target.access.workspaceId)
+                reads.lastRead = markers[roomId]?.lastRead ?? 0
             }
-            return (loaded, try pages.sidebar.lists(db, userId: context.userId, place: place))
+            return reads
         }
-        var preloaded = Pages.Preloaded(lastEventId: eventId, sidebar: sidebar)
-        if let room, let (page, parts) = loaded {
-            let lastRead = page.lastRead
+        let reads = try messages.database.readKept(load)
+        var preloaded = Pages.Preloaded(lastEventId: eventId, sidebar: reads.sidebar)
+        if let room, let (page, parts) = reads.messages {
+            let lastRead = reads.lastRead
             html = lists.list(parts, viewer: context.userId, isWorkspaceOwner: target.access.isOwner,
                               workspaceId: target.access.workspaceId, lastRead: lastRead, editing: editing,
                               roomPath: target.path, request: request, visitor: context.visitor)

@@ -108,6 +108,4 @@ struct MessagePage: Sendable {
     let messages: [MessageStamp]
     let hasOlder: Bool
     let hasNewer: Bool
-    /// The reader's marker, when the page was read for one (0: nothing read).
-    var lastRead: Int64 = 0
 }

@@ -8,6 +8,8 @@ struct MessageService: Sendable {
     let clock: WallClock
     /// Renders a message's viewer-neutral HTML (the same bytes for every reader).
     let fragment: @Sendable (MessageRow) -> String
+    /// Unread counts and read markers, as last read.
+    let markers: ReadMarkers
     /// Pages of stamps by room and anchor, kept until messages or their authors change: viewing
     /// a room again, or another member viewing it, reads no messages.
     let keptPages: VersionedCache<PageKey, MessagePage>
@@ -18,8 +20,8 @@ struct MessageService: Sendable {
 
     static let pageSize = 50
 
-    init(database: AppDatabase, clock: WallClock, fragment: @escaping @Sendable (MessageRow) -> String) {
-        (self.database, self.clock, self.fragment) = (database, clock, fragment)
+    init(database: AppDatabase, clock: WallClock, markers: ReadMarkers, fragment: @escaping @Sendable (MessageRow) -> String) {
+        (self.database, self.clock, self.markers, self.fragment) = (database, clock, markers, fragment)
         keptPages = VersionedCache(version: database.messagesVersion, clock: clock, capacity: 1024)
     }
 
@@ -39,14 +41,12 @@ struct MessageService: Sendable {
 
     // MARK: Reading
 
-    /// A page of a room's messages (their stamps) as kept or read in `db`, with `readerId`'s read
-    /// marker read in that read.
-    func page(_ db: Database, roomId: Int64, anchor: MessageAnchor, readerId: Int64) throws -> MessagePage {
-        var page = try keptPages.value(for: PageKey(roomId: roomId, anchor: anchor)) {
+    /// A page of a room's messages (their stamps), from memory, or else read in `db` (nil:
+    /// memory only).
+    func page(_ db: Database?, roomId: Int64, anchor: MessageAnchor) throws -> MessagePage {
+        try keptPages.value(for: PageKey(roomId: roomId, anchor: anchor), in: db) { db in
             try Self.page(db, roomId: roomId, anchor: anchor)
         }
-        page.lastRead = try Self.lastRead(db, roomId: roomId, userId: readerId)
-        return page
     }
 
     /// A page of a room's messages (their stamps), read in `db`.
@@ -96,12 +96,6 @@ struct MessageService: Sendable {
         return try withAttachments(db, rows)
     }
 
-    /// The viewer's read marker in a room (0 when never read).
-    static func lastRead(_ db: Database, roomId: Int64, userId: Int64) throws -> Int64 {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT last_read_message_id FROM room_members WHERE room_id = ? AND user_id = ?"),
-                           arguments: [roomId, userId]) ?? 0
-    }
-
     /// Unread messages per room of the workspace for `userId`: messages after their marker, not
     /// counting their own.
     func unreadCounts(workspaceId: Int64, userId: Int64) async throws -> [Int64: Int] {
@@ -109,12 +103,7 @@ struct MessageService: Sendable {
     }
 
     static func unreadCounts(_ db: Database, workspaceId: Int64, userId: Int64) throws -> [Int64: Int] {
-        let rows = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT room_members.room_id, room_members.unread_count AS unread
-            FROM room_members JOIN rooms ON rooms.id = room_members.room_id
-            WHERE room_members.user_id = ? AND rooms.workspace_id = ?
-            """), arguments: [userId, workspaceId])
-        return Dictionary(uniqueKeysWithValues: rows.map { ($0[0], $0[1]) })
+        try ReadMarkers.read(db, userId: userId, workspaceId: workspaceId).mapValues(\.unread)
     }
 
     // MARK: Writing

@@ -19,6 +19,9 @@ final class AppDatabase: Sendable {
     /// Counts the commits that changed messages or their authors' names and photos: what a page
     /// of a room lists. Read markers, sessions and memberships leave it alone.
     let messagesVersion = DataVersion(watching: ["messages", "users"])
+    /// Counts the commits that changed room memberships, unread counts or read markers: every
+    /// post, and every read.
+    let readMarkersVersion = DataVersion(watching: ["room_members"])
     /// Counts the commits that changed workspaces, rooms or who is in them; not read markers and
     /// unread counts, which every post moves.
     let membershipVersion = DataVersion(counting: changesMembership)
@@ -42,6 +45,7 @@ final class AppDatabase: Sendable {
         writer.add(transactionObserver: membershipVersion, extent: .databaseLifetime)
         writer.add(transactionObserver: messagesVersion, extent: .databaseLifetime)
         writer.add(transactionObserver: directoryVersion, extent: .databaseLifetime)
+        writer.add(transactionObserver: readMarkersVersion, extent: .databaseLifetime)
         try Self.migrator.migrate(writer)
     }
 
@@ -84,6 +88,16 @@ final class AppDatabase: Sendable {
     /// would deadlock (seen under load). A test keeps `writer.read` out of `Sources/`.
     func read<T>(_ block: (Database) throws -> T) throws -> T {
         try writer.read(block)
+    }
+
+    /// `block` answered from memory alone (`db` nil) when everything it needs is kept in caches
+    /// (`VersionedCache.value(for:in:orRead:)`), else run again in one read transaction.
+    func readKept<T>(_ block: (Database?) throws -> T) throws -> T {
+        do {
+            return try block(nil)
+        } catch is NotKeptInMemory {
+            return try read { try block($0) }
+        }
     }
 
     /// Names of the migrations already applied, oldest first.

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Synchronization
 
 /// Results of database reads, kept while the database is unchanged (`DataVersion`) and for at
@@ -57,6 +58,14 @@ final class VersionedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable 
         return value
     }
 
+    /// The value kept for `key`, or else what `read` reads in `db`, kept for next time. Without a
+    /// database (`db` nil) only memory answers: a value not kept throws `NotKeptInMemory`.
+    func value(for key: Key, in db: Database?, orRead read: (Database) throws -> Value) throws -> Value {
+        if let value = value(for: key) { return value }
+        guard let db else { throw NotKeptInMemory() }
+        return try value(for: key) { try read(db) }
+    }
+
     /// Keeps `value`, read from the database after `readAt` was taken from `version.current`.
     func store(_ value: Value, for key: Key, readAt: UInt64) {
         let now = clock.now()
@@ -78,3 +87,7 @@ final class VersionedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable 
     /// How many values are kept now.
     var count: Int { state.withLock { $0.entries.count } }
 }
+
+/// Thrown by a read asked to answer from memory alone when what it needs is not kept: the
+/// caller reads again in a transaction.
+struct NotKeptInMemory: Error {}
