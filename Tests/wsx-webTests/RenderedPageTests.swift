@@ -53,6 +53,36 @@ struct RenderedPageTests {
         #expect(accounts.current == start + 2)
     }
 
+    @Test("a version counts every run of a cached statement, in savepoints too, and the changes of triggers")
+    func versionCountsStatementRuns() async throws {
+        let database = try AppDatabase(DatabaseQueue())
+        try await database.writer.write { db in
+            try db.execute(sql: """
+                CREATE TABLE origin (x INTEGER); CREATE TABLE copied (y INTEGER);
+                CREATE TRIGGER origin_copied AFTER INSERT ON origin BEGIN INSERT INTO copied VALUES (new.x); END;
+                """)
+        }
+        let copied = DataVersion(watching: ["copied"])
+        database.writer.add(transactionObserver: copied, extent: .databaseLifetime)
+        let start = copied.current
+        for run in 1 ... 3 {
+            try await database.writer.write { db in
+                try db.cachedStatement(sql: "INSERT INTO origin VALUES (?)").execute(arguments: [run])
+            }
+            #expect(copied.current == start + UInt64(run))
+        }
+        // As a group commit runs each post.
+        try await database.writer.write { db in
+            try db.inSavepoint {
+                try db.cachedStatement(sql: "INSERT INTO origin VALUES (?)").execute(arguments: [4])
+                return .commit
+            }
+        }
+        #expect(copied.current == start + 4)
+        try await database.writer.write { db in try db.execute(sql: "UPDATE origin SET x = x + 1") }
+        #expect(copied.current == start + 4)
+    }
+
     @Test("posts move no membership version; renaming, creating, joining and leaving channels do")
     func membershipVersion() async throws {
         try await TestApp().run { app in
