@@ -54,7 +54,6 @@ struct MessageListRenderer: Sendable {
     /// A page's list. `lastRead` places the unread line; `editing` opens that message's form.
     func list(_ parts: ListParts, viewer: Int64, isWorkspaceOwner: Bool, workspaceId: Int64, lastRead: Int64?,
               editing: Int64?, roomPath: String, request: Request, visitor: Visitor) -> String {
-        let rows = parts.stamps
         // The controls are the same for every message but the id: rendered once per kind.
         func controls(canEdit: Bool) -> IdSlots {
             let key = ControlsKey(lang: visitor.lang, csrfToken: visitor.csrfToken, workspaceId: workspaceId,
@@ -68,14 +67,14 @@ struct MessageListRenderer: Sendable {
                                placeholder: id)
             }
         }
-        let ownControls = rows.contains { $0.authorId == viewer } ? controls(canEdit: true) : nil
+        let ownControls = parts.stamps.contains { $0.authorId == viewer } ? controls(canEdit: true) : nil
         let moderatorControls = isWorkspaceOwner ? controls(canEdit: false) : nil
         var html = ""
         // Room for every fragment and its controls, so the list is not copied as it grows.
         html.reserveCapacity(parts.kept.reduce(0) { total, kept in total + (kept?.whole.utf8.count ?? 2048) + 1024 })
         var day = ""
         var unreadPlaced = false
-        for (index, row) in rows.enumerated() {
+        for (index, row) in parts.stamps.enumerated() {
             let rowDay = Timestamps.utcDay(row.createdAt)
             if rowDay != day {
                 html += #"<li class="day-separator" data-day="\#(rowDay)"><span>\#(rowDay)</span></li>"#
@@ -245,24 +244,5 @@ final class FragmentCache: Sendable {
         func hash(into hasher: inout Hasher) {
             hasher.combine(id)
         }
-    }
-}
-
-/// Values computed from their key alone, kept up to `capacity` (then all dropped at once: what
-/// is still in use is computed again on its next use).
-final class BoundedMemo<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    private let entries = Mutex<[Key: Value]>([:])
-    private let capacity: Int
-
-    init(capacity: Int) { self.capacity = capacity }
-
-    func value(for key: Key, compute: () -> Value) -> Value {
-        if let kept = entries.withLock({ $0[key] }) { return kept }
-        let value = compute()
-        entries.withLock { entries in
-            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-            entries[key] = value
-        }
-        return value
     }
 }

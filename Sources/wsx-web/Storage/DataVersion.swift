@@ -2,8 +2,8 @@ import GRDB
 import Synchronization
 
 /// A number that goes up with every transaction committed on the app's writer (or, when made
-/// for some changes, with every commit that made one of them): while it stays the same, any read
-/// of the database (of what those changes touch) gives the same answer.
+/// for some changes, with every commit that ran a statement that may make one of them): while it
+/// stays the same, any read of the database (of what those changes touch) gives the same answer.
 ///
 /// Caches of what was read (`VersionedCache`) note the version read *before* their database
 /// read and keep the result only while the version is unchanged, so a commit racing with the

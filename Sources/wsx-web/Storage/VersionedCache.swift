@@ -52,10 +52,7 @@ final class VersionedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable 
     /// The value kept for `key`, or else what `read` reads from the database, kept for next time.
     func value(for key: Key, orRead read: () throws -> Value) rethrows -> Value {
         if let value = value(for: key) { return value }
-        let readAt = version.current
-        let value = try read()
-        store(value, for: key, readAt: readAt)
-        return value
+        return try readAndKeep(key, read)
     }
 
     /// The value kept for `key`, or else what `read` reads in `db`, kept for next time. Without a
@@ -63,7 +60,14 @@ final class VersionedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable 
     func value(for key: Key, in db: Database?, orRead read: (Database) throws -> Value) throws -> Value {
         if let value = value(for: key) { return value }
         guard let db else { throw NotKeptInMemory() }
-        return try value(for: key) { try read(db) }
+        return try readAndKeep(key) { try read(db) }
+    }
+
+    private func readAndKeep(_ key: Key, _ read: () throws -> Value) rethrows -> Value {
+        let readAt = version.current
+        let value = try read()
+        store(value, for: key, readAt: readAt)
+        return value
     }
 
     /// Keeps `value`, read from the database after `readAt` was taken from `version.current`.
