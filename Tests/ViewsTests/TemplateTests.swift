@@ -62,6 +62,19 @@ struct TemplateTests {
         #expect(try render("<div>\n  {{> row}}\n</div>", Inner(), partials: partials) == "<div>\n  <i>inside</i>\n</div>")
     }
 
+    struct Tree { var label: String; var children: [Tree] }
+
+    @Test("a partial may include itself, and a partial or section ends where it should")
+    func recursionAndNesting() throws {
+        let tree = Tree(label: "root", children: [Tree(label: "a", children: [Tree(label: "a1", children: [])]),
+                                                  Tree(label: "b", children: [])])
+        let partials = ["node": "{{label}}{{#children}}({{> node}}){{/children}}"]
+        #expect(try render("{{> node}}!", tree, partials: partials) == "root(a(a1))(b)!")
+        // Text after nested sections and partials belongs to the enclosing level, once.
+        let nested = "{{#rows}}[{{#inner}}{{only}}{{/inner}}{{label}}{{> row}}]{{/rows}}{{^no}}end{{/no}}"
+        #expect(try render(nested, partials: ["row": "<{{label}}>"]) == "[inner onlyone<one>][inner onlytwo<two>]end")
+    }
+
     @Test("a broken template is refused with its file and line")
     func errors() {
         func failure(_ text: String, partials: [String: String] = [:]) -> String {
