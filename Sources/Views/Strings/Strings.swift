@@ -25,25 +25,26 @@ public struct Strings: Sendable {
     }
 
     /// The text for `key` with `{0}`, `{1}`, … replaced by `arguments`.
-    /// One pass over the text (the channel page formats four texts per request), so an argument
-    /// that itself contains `{1}` is left as it is.
+    /// One pass over the text's UTF-8 (the channel page formats four texts per request, and
+    /// walking Korean text by characters showed in its profile), so an argument that itself
+    /// contains `{1}` is left as it is.
     public func format(_ key: String, arguments: [any CustomStringConvertible]) -> String {
         let text = self[key]
+        let utf8 = text.utf8
         var output = ""
-        var rest = text[...]
-        while let open = rest.firstIndex(of: "{") {
-            output += rest[..<open]
-            let afterOpen = rest.index(after: open)
-            if let close = rest[afterOpen...].firstIndex(of: "}"), let index = Int(rest[afterOpen..<close]),
-               arguments.indices.contains(index) {
-                output += arguments[index].description
-                rest = rest[rest.index(after: close)...]
-            } else {
-                output += "{"
-                rest = rest[afterOpen...]
-            }
+        var plainStart = utf8.startIndex
+        var searchFrom = plainStart
+        while let open = utf8[searchFrom...].firstIndex(of: UInt8(ascii: "{")) {
+            let afterOpen = utf8.index(after: open)
+            searchFrom = afterOpen
+            guard let close = utf8[afterOpen...].firstIndex(of: UInt8(ascii: "}")),
+                  let index = Int(Substring(utf8[afterOpen..<close])), arguments.indices.contains(index) else { continue }
+            output += Substring(utf8[plainStart..<open])
+            output += arguments[index].description
+            plainStart = utf8.index(after: close)
+            searchFrom = plainStart
         }
-        output += rest
+        output += Substring(utf8[plainStart...])
         return output
     }
 }
