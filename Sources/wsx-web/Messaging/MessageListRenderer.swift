@@ -72,12 +72,13 @@ struct MessageListRenderer: Sendable {
         var html = ""
         // Room for every fragment and its controls, so the list is not copied as it grows.
         html.reserveCapacity(parts.kept.reduce(0) { total, kept in total + (kept?.whole.utf8.count ?? 2048) + 1024 })
-        var day = ""
+        var day: Int?
         var unreadPlaced = false
         for (index, row) in parts.stamps.enumerated() {
-            let rowDay = Timestamps.utcDay(row.createdAt)
+            let rowDay = Timestamps.dayNumber(row.createdAt)
             if rowDay != day {
-                html += #"<li class="day-separator" data-day="\#(rowDay)"><span>\#(rowDay)</span></li>"#
+                let text = Timestamps.utcDay(row.createdAt)
+                html += #"<li class="day-separator" data-day="\#(text)"><span>\#(text)</span></li>"#
                 day = rowDay
             }
             if let lastRead, !unreadPlaced, row.id > lastRead, row.authorId != viewer {
@@ -87,11 +88,11 @@ struct MessageListRenderer: Sendable {
             // Both come from the read that produced the stamps, so one of them is there.
             guard let fragment = parts.kept[index] ?? parts.rows[row.id].map(rendered) else { continue }
             let mine = row.authorId == viewer
-            guard let controls = mine ? ownControls : moderatorControls, let around = fragment.aroundMarker else {
+            guard let controls = mine ? ownControls : moderatorControls, let marker = fragment.marker else {
                 html += fragment.whole
                 continue
             }
-            html += around.before
+            html += fragment.whole[..<marker.lowerBound]
             if mine && editing == row.id, let body = parts.rows[row.id]?.body {
                 html += pages.fragment(.messageActions, page: MessageActions(
                     messageId: String(row.id), workspaceId: workspaceId, canEdit: true, canDelete: true, editing: true,
@@ -100,7 +101,7 @@ struct MessageListRenderer: Sendable {
             } else {
                 controls.append(id: String(row.id), to: &html)
             }
-            html += around.after
+            html += fragment.whole[marker.upperBound...]
         }
         return html
     }
@@ -177,14 +178,15 @@ struct ListParts: Sendable {
     let rows: [Int64: MessageRow]
 }
 
-/// A message's rendered fragment, whole and split around the actions marker.
-struct RenderedMessage: Sendable {
+/// A message's rendered fragment and where its actions marker is. A class, so the fifty a page
+/// lists are passed around by one reference each (copying them showed in the page's profile).
+final class RenderedMessage: Sendable {
     let whole: String
-    let aroundMarker: (before: Substring, after: Substring)?
+    let marker: Range<String.Index>?
 
     init(_ html: String, marker: String) {
         whole = html
-        aroundMarker = html.firstRange(of: marker).map { (html[..<$0.lowerBound], html[$0.upperBound...]) }
+        self.marker = html.firstRange(of: marker)
     }
 }
 

@@ -23,14 +23,25 @@ enum Timestamps {
         UTCParts(date).day
     }
 
+    /// Which UTC day `date` falls on, as days since 1970-01-01: the same number for the same
+    /// `utcDay`, found without writing the day out (a list writes it only where it changes).
+    static func dayNumber(_ date: Date) -> Int {
+        UTCParts.split(date).days
+    }
+
     private struct UTCParts {
         let day: String
         let hour: Int, minute: Int, second: Int
 
-        init(_ date: Date) {
+        /// Whole days since the epoch and the seconds into the last of them.
+        static func split(_ date: Date) -> (days: Int, inDay: Int) {
             let seconds = Int(date.timeIntervalSince1970.rounded(.down))
             let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-            let inDay = seconds - days * 86_400
+            return (days, seconds - days * 86_400)
+        }
+
+        init(_ date: Date) {
+            let (days, inDay) = Self.split(date)
             (hour, minute, second) = (inDay / 3600, inDay % 3600 / 60, inDay % 60)
             // civil_from_days, from Howard Hinnant's date algorithms.
             let shifted = days + 719_468
