@@ -86,7 +86,7 @@ struct AuthController: Sendable {
     /// The language this browser picked with the switch (not merely its Accept-Language): an
     /// account without a choice of its own adopts it.
     private func chosenLanguage(_ request: Request) -> String? {
-        request.cookies[CookiePolicy.language].flatMap { Lang(rawValue: $0.value)?.rawValue }
+        RequestCookies(request)[CookiePolicy.language].flatMap { Lang(rawValue: $0)?.rawValue }
     }
 
     /// Starts a session for `user` and sends them on.

@@ -40,7 +40,7 @@ struct InviteController: Sendable {
         // Signing up through the invitation: the address is the invited one, whatever was posted.
         var input = SignupInput(form: context.visitor.form ?? FormData(fields: []))
         input.email = invite.email
-        input.lang = request.cookies[CookiePolicy.language].flatMap { Lang(rawValue: $0.value)?.rawValue }
+        input.lang = RequestCookies(request)[CookiePolicy.language].flatMap { Lang(rawValue: $0)?.rawValue }
         let user: User
         do {
             user = try await accounts.signUp(input)

@@ -30,10 +30,10 @@ struct SessionMiddleware: RouterMiddleware {
         var context = context
         var visitor = Visitor()
         var outgoing: [Cookie] = []
-        let jar = request.cookies
+        let jar = RequestCookies(request)
 
         visitor.address = clientAddress(request, peer: context.peerAddress)
-        if let token = jar[CookiePolicy.session]?.value, !token.isEmpty {
+        if let token = jar[CookiePolicy.session], !token.isEmpty {
             if let (session, user) = try sessions.find(token: token) {
                 visitor.session = session
                 visitor.user = user
@@ -46,7 +46,7 @@ struct SessionMiddleware: RouterMiddleware {
             }
         }
         if visitor.session == nil {
-            if let token = jar[CookiePolicy.anonymousCSRF]?.value, Self.isWellFormedToken(token) {
+            if let token = jar[CookiePolicy.anonymousCSRF], Self.isWellFormedToken(token) {
                 visitor.csrfToken = token
             } else {
                 visitor.csrfToken = SecretToken.generate()
@@ -54,10 +54,10 @@ struct SessionMiddleware: RouterMiddleware {
             }
         }
         visitor.lang = visitor.user?.lang.flatMap(Lang.init(rawValue:))
-            ?? jar[CookiePolicy.language].flatMap { Lang(rawValue: $0.value) }
+            ?? jar[CookiePolicy.language].flatMap { Lang(rawValue: $0) }
             ?? Lang.preferred(byAcceptLanguage: request.headers[.acceptLanguage])
             ?? .fallback
-        if let key = jar[CookiePolicy.flash]?.value, !key.isEmpty {
+        if let key = jar[CookiePolicy.flash], !key.isEmpty {
             visitor.flash = visitor.strings.table[key]
             outgoing.append(cookies.expire(CookiePolicy.flash, for: request))
         }
