@@ -30,7 +30,7 @@ let package = Package(
         .executableTarget(
             name: "wsx-web",
             dependencies: [
-                "Views", "Uploads", "Assets",
+                "Views", "Uploads", "Assets", "CMalloc",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -66,6 +66,8 @@ let package = Package(
                            .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
+        // glibc's mallopt, to keep freed heap between requests (App/HeapTrimming.swift).
+        .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "CMagic", pkgConfig: "libmagic", providers: [.apt(["libmagic-dev"])]),
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .target(name: "VipsShim", dependencies: ["CVips"]),

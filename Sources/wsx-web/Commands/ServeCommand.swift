@@ -165,6 +165,7 @@ struct ServeCommand: AsyncParsableCommand {
         let host = config.host
         var logger = Logger(label: "wsx-web")
         logger.logLevel = config.logLevel
+        HeapTrimming.apply()
         let descriptors = DescriptorTable.prepare()
         logger.info("open files", metadata: ["limit": "\(descriptors.limit)", "was": "\(descriptors.previousLimit)",
                                              "table": "\(descriptors.reserved)"])

@@ -1,0 +1,2 @@
+// glibc allocator tuning (mallopt) for HeapTrimming.
+#include <malloc.h>
