@@ -73,18 +73,23 @@ final class VersionedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable 
     /// Keeps `value`, read from the database after `readAt` was taken from `version.current`.
     func store(_ value: Value, for key: Key, readAt: UInt64) {
         let now = clock.now()
-        state.withLock { state in
+        // The entries dropped are handed out of the lock and released there: freeing a few
+        // hundred kept pages under it made the other core's requests wait.
+        _ = state.withLock { state -> [Key: Entry] in
             // Already stale: a commit landed while the value was being read.
-            guard readAt == version.current else { return }
+            guard readAt == version.current else { return [:] }
+            var dropped: [Key: Entry] = [:]
             if state.version != readAt {
-                state.entries.removeAll(keepingCapacity: true)
+                swap(&dropped, &state.entries)
                 state.version = readAt
             }
             if state.entries.count >= capacity, state.entries[key] == nil {
-                state.entries = state.entries.filter { now.timeIntervalSince($0.value.storedAt) < lifetime }
-                if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
+                dropped = state.entries
+                state.entries = dropped.filter { now.timeIntervalSince($0.value.storedAt) < lifetime }
+                if state.entries.count >= capacity { state.entries = [:] }
             }
             state.entries[key] = Entry(storedAt: now, value: value)
+            return dropped
         }
     }
 
