@@ -163,9 +163,10 @@ struct IdSlots: Sendable {
 
     /// The controls with `id` in every slot, appended to `html`.
     func append(id: String, to html: inout String) {
-        for (position, piece) in pieces.enumerated() {
-            if position > 0 { html += id }
-            html += piece
+        html += pieces[0]
+        for index in 1 ..< pieces.count {
+            html += id
+            html += pieces[index]
         }
     }
 }
