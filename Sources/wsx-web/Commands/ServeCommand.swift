@@ -166,6 +166,9 @@ struct ServeCommand: AsyncParsableCommand {
         var logger = Logger(label: "wsx-web")
         logger.logLevel = config.logLevel
         HeapTrimming.apply()
+        if !TasksOnEventLoops.install() {
+            logger.notice("route handlers run on Swift's global pool: this runtime has no hook for running them on the event loops")
+        }
         let descriptors = DescriptorTable.prepare()
         logger.info("open files", metadata: ["limit": "\(descriptors.limit)", "was": "\(descriptors.previousLimit)",
                                              "table": "\(descriptors.reserved)"])
