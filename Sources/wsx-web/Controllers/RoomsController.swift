@@ -206,11 +206,11 @@ struct RoomsController: Sendable {
         var prepared: [PreparedFile] = []
         if let upload = submission.upload { prepared = try await files.prepare(upload) }
         do {
-            let row = try await messages.post(in: try await room(), authorId: context.userId, text: content, files: prepared)
+            let posted = try await messages.post(in: try await room(), authorId: context.userId, text: content, files: prepared)
             if Self.wantsJSON(request) {
-                return Self.json(["id": .int(row.id), "html": .string(lists.neutral(row))], status: .created)
+                return Self.json(["html": .string(posted.html), "id": .int(posted.id)], status: .created)
             }
-            return Pages.redirect(to: "\(target.path)#m-\(row.id)")
+            return Pages.redirect(to: "\(target.path)#m-\(posted.id)")
         } catch let problems as FormProblems {
             return try await refuse(target, request, context, problems: problems, content: content)
         }
@@ -252,7 +252,7 @@ struct RoomsController: Sendable {
     @Sendable func unread(_ request: Request, context: SignedInContext) async throws -> Response {
         let access = try await context.workspaceAccess(workspaces)
         let counts = try await messages.unreadCounts(workspaceId: access.workspaceId, userId: context.userId)
-        return Self.json(Dictionary(uniqueKeysWithValues: counts.map { (String($0.key), JSONValue.int($0.value)) }))
+        return Self.json(Dictionary(uniqueKeysWithValues: counts.map { (String($0.key), CompactJSON.Value.int($0.value)) }))
     }
 
     // MARK: JSON
@@ -261,23 +261,10 @@ struct RoomsController: Sendable {
         request.headers[.accept]?.contains("application/json") == true
     }
 
-    enum JSONValue: Encodable {
-        case int(Int64)
-        case string(String)
-
-        static func int(_ value: Int) -> JSONValue { .int(Int64(value)) }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            switch self {
-            case .int(let value): try container.encode(value)
-            case .string(let value): try container.encode(value)
-            }
-        }
-    }
-
-    static func json(_ object: [String: JSONValue], status: HTTPResponse.Status = .ok) -> Response {
-        Response(status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-                 body: .init(byteBuffer: ByteBuffer(string: OutgoingEvent.json(object))))
+    /// A JSON object answer, keys sorted.
+    static func json(_ object: [String: CompactJSON.Value], status: HTTPResponse.Status = .ok) -> Response {
+        let fields = object.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
+        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+                        body: .init(byteBuffer: ByteBuffer(string: CompactJSON.object(fields))))
     }
 }

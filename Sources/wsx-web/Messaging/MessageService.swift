@@ -110,28 +110,27 @@ struct MessageService: Sendable {
 
     /// Posts a message with up to five prepared files. Throws `FormProblems` for over-long text,
     /// or empty text without files; nothing is stored then.
-    func post(in room: Room, authorId: Int64, text rawText: String, files: [PreparedFile] = []) async throws -> MessageRow {
+    func post(in room: Room, authorId: Int64, text rawText: String, files: [PreparedFile] = []) async throws -> PostedMessage {
         let text = try Self.checked(rawText, allowEmpty: !files.isEmpty)
         let now = clock.now(), outbox = database.outbox, fragment = self.fragment
         // Posts arriving together share a transaction (each in its own savepoint).
         return try await database.groupCommit.write { db in
             let rendered = MessageText.render(text, members: try Self.mentionable(db, text, workspaceId: room.workspaceId))
-            let message = try Message(id: nil, roomId: room.id!, authorId: authorId, body: text, bodyHtml: rendered.html,
-                                      createdAt: now, editedAt: nil).inserted(db)
-            try SearchIndex.index(db, messageId: message.id!, roomId: room.id!, text: text)
+            let messageId = try Self.insert(db, roomId: room.id!, authorId: authorId, text: text, html: rendered.html, at: now)
+            try SearchIndex.index(db, messageId: messageId, roomId: room.id!, text: text)
             for (position, file) in try FileService.insert(db, files, uploader: authorId, at: now).enumerated() {
                 try db.execute(sql: "INSERT INTO message_files (message_id, file_id, position) VALUES (?, ?, ?)",
-                               arguments: [message.id!, file.id!, position])
+                               arguments: [messageId, file.id!, position])
             }
             // Writing is reading: the author's marker moves past their own message.
             try db.cachedStatement(sql: """
                 UPDATE room_members SET last_read_message_id = ? WHERE room_id = ? AND user_id = ? AND last_read_message_id < ?
-                """).execute(arguments: [message.id!, room.id!, authorId, message.id!])
-            let row = try Self.row(db, id: message.id!)
+                """).execute(arguments: [messageId, room.id!, authorId, messageId])
+            let row = try Self.row(db, id: messageId, hasFiles: !files.isEmpty)
+            let html = fragment(row)
             try outbox.publish(OutgoingEvent(.messageCreated, to: .room(room.id!),
-                                             payload: MessagePayload(row, room: room, html: fragment(row),
-                                                                     mentions: rendered.mentioned)), in: db)
-            return row
+                                             json: MessagePayload(row, room: room, html: html, mentions: rendered.mentioned).json), in: db)
+            return PostedMessage(row: row, html: html)
         }
     }
 
@@ -149,7 +148,7 @@ struct MessageService: Sendable {
                                                          Message.CodingKeys.editedAt.set(to: now))
             let row = try Self.row(db, id: messageId)
             try outbox.publish(OutgoingEvent(.messageUpdated, to: .room(room.id!),
-                                             payload: MessagePayload(row, room: room, html: fragment(row), mentions: [])), in: db)
+                                             json: MessagePayload(row, room: room, html: fragment(row), mentions: []).json), in: db)
             return row
         }
     }
@@ -207,11 +206,22 @@ struct MessageService: Sendable {
         return text
     }
 
-    static func row(_ db: Database, id: Int64) throws -> MessageRow {
+    /// The message as lists show it; `hasFiles` false skips looking for attachments it cannot have.
+    static func row(_ db: Database, id: Int64, hasFiles: Bool = true) throws -> MessageRow {
         guard let row = try MessageRow.fetchOne(db.cachedStatement(sql: """
             SELECT \(MessageRow.columns) FROM messages LEFT JOIN users ON users.id = messages.author_id WHERE messages.id = ?
             """), arguments: [id]) else { throw AppError.notFound }
-        return try withAttachments(db, [row])[0]
+        return hasFiles ? try withAttachments(db, [row])[0] : row
+    }
+
+    /// Stores a new message; returns its id. A cached statement rather than `Message.inserted`:
+    /// posts run this in the writer's turn, which every post waits for, and the record's
+    /// Codable encoding and column lookup cost more than the insert itself (perf).
+    static func insert(_ db: Database, roomId: Int64, authorId: Int64, text: String, html: String, at now: Date) throws -> Int64 {
+        try db.cachedStatement(sql: """
+            INSERT INTO messages (room_id, author_id, body, body_html, created_at, edited_at) VALUES (?, ?, ?, ?, ?, NULL)
+            """).execute(arguments: [roomId, authorId, text, html, now])
+        return db.lastInsertedRowID
     }
 
     static func withAttachments(_ db: Database, _ rows: [MessageRow]) throws -> [MessageRow] {
@@ -247,6 +257,15 @@ struct MessageService: Sendable {
 
 // MARK: Event payloads
 
+/// A message just posted, and its HTML as every member's list shows it (sent with its event,
+/// and to the author's tab in the answer to the post).
+struct PostedMessage: Sendable {
+    let row: MessageRow
+    let html: String
+
+    var id: Int64 { row.id }
+}
+
 struct MessagePayload: Codable, Sendable {
     let workspaceId: Int64
     let roomId: Int64
@@ -271,6 +290,17 @@ struct MessagePayload: Codable, Sendable {
         self.html = html
         self.mentions = mentions
         snippet = MessageText.snippet(row.body)
+    }
+
+    /// The payload as `JSONEncoder` would write it (keys sorted), written directly: posts encode
+    /// it in the writer's turn.
+    var json: String {
+        CompactJSON.object([
+            "authorId": .optional(authorId), "authorNickname": .string(authorNickname), "html": .string(html),
+            "mentions": .ints(mentions), "messageId": .int(messageId), "roomId": .int(roomId),
+            "roomKind": .string(roomKind), "roomName": .string(roomName), "snippet": .string(snippet),
+            "workspaceId": .int(workspaceId),
+        ])
     }
 }
 

@@ -76,9 +76,15 @@ struct OutgoingEvent: Sendable {
 
     init(_ type: EventType, to audience: Audience, payload: some Encodable, membership: MembershipChange? = nil,
          closesSessions: [Int64] = []) {
+        self.init(type, to: audience, json: Self.json(payload), membership: membership, closesSessions: closesSessions)
+    }
+
+    /// An event whose payload is already compact JSON (`CompactJSON`).
+    init(_ type: EventType, to audience: Audience, json payload: String, membership: MembershipChange? = nil,
+         closesSessions: [Int64] = []) {
         self.type = type
         self.audience = audience
-        self.payload = Self.json(payload)
+        self.payload = payload
         self.membership = membership
         self.closesSessions = closesSessions
     }
