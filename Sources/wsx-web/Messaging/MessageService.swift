@@ -220,7 +220,7 @@ struct MessageService: Sendable {
     static func insert(_ db: Database, roomId: Int64, authorId: Int64, text: String, html: String, at now: Date) throws -> Int64 {
         try db.cachedStatement(sql: """
             INSERT INTO messages (room_id, author_id, body, body_html, created_at, edited_at) VALUES (?, ?, ?, ?, ?, NULL)
-            """).execute(arguments: [roomId, authorId, text, html, now])
+            """).execute(arguments: [roomId, authorId, text, html, Timestamps.database(now)])
         return db.lastInsertedRowID
     }
 

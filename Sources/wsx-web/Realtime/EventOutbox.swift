@@ -33,7 +33,7 @@ final class EventOutbox: Sendable {
         case .user(let id): (nil, id)
         }
         try db.cachedStatement(sql: "INSERT INTO events (type, room_id, user_id, payload, created_at) VALUES (?, ?, ?, ?, ?)")
-            .execute(arguments: [event.type.rawValue, roomId, userId, event.payload, clock.now()])
+            .execute(arguments: [event.type.rawValue, roomId, userId, event.payload, Timestamps.database(clock.now())])
         let id = db.lastInsertedRowID
         let isFirst = pending.withLock { list in
             list.append(CommittedEvent(id: id, event: event))

@@ -18,6 +18,16 @@ enum Timestamps {
         return "\(parts.day) \(padded(parts.hour, 2)):\(padded(parts.minute, 2)) UTC"
     }
 
+    /// `2026-11-22 07:05:09.123`: how GRDB stores a `Date` (UTC, to the nearest millisecond), for
+    /// inserts on the writer's turn, where GRDB's own `DateFormatter` showed in profiles of posting.
+    static func database(_ date: Date) -> String {
+        // Whole milliseconds first, rounded as GRDB's formatter rounds them: halves up, also before 1970.
+        let milliseconds = Int((date.timeIntervalSince1970 * 1000 + 0.5).rounded(.down))
+        let fraction = milliseconds - Int((Double(milliseconds) / 1000).rounded(.down)) * 1000
+        let parts = UTCParts(Date(timeIntervalSince1970: Double(milliseconds - fraction) / 1000))
+        return "\(parts.day) \(padded(parts.hour, 2)):\(padded(parts.minute, 2)):\(padded(parts.second, 2)).\(padded(fraction, 3))"
+    }
+
     /// `2026-11-22`.
     static func utcDay(_ date: Date) -> String {
         UTCParts(date).day
