@@ -22,9 +22,9 @@ struct MessagesController: Sendable {
         let (_, room) = try await messages.visibleMessage(id: mid, access)
         let path = Self.path(of: room, for: context.userId)
         do {
-            let row = try await messages.edit(messageId: mid, in: access, text: context.form["content"] ?? "")
+            let edited = try await messages.edit(messageId: mid, in: access, text: context.form["content"] ?? "")
             if RoomsController.wantsJSON(request) {
-                return RoomsController.json(["id": .int(row.id), "html": .string(lists.neutral(row))])
+                return RoomsController.json(["html": .string(edited.html), "id": .int(edited.id)])
             }
             return Pages.redirect(to: "\(path)?around=\(mid)#m-\(mid)")
         } catch let problems as FormProblems {

@@ -110,7 +110,7 @@ struct MessageService: Sendable {
 
     /// Posts a message with up to five prepared files. Throws `FormProblems` for over-long text,
     /// or empty text without files; nothing is stored then.
-    func post(in room: Room, authorId: Int64, text rawText: String, files: [PreparedFile] = []) async throws -> PostedMessage {
+    func post(in room: Room, authorId: Int64, text rawText: String, files: [PreparedFile] = []) async throws -> WrittenMessage {
         let text = try Self.checked(rawText, allowEmpty: !files.isEmpty)
         let now = clock.now(), outbox = database.outbox, fragment = self.fragment
         // Posts arriving together share a transaction (each in its own savepoint).
@@ -130,12 +130,12 @@ struct MessageService: Sendable {
             let html = fragment(row)
             try outbox.publish(OutgoingEvent(.messageCreated, to: .room(room.id!),
                                              json: MessagePayload(row, room: room, html: html, mentions: rendered.mentioned).json), in: db)
-            return PostedMessage(row: row, html: html)
+            return WrittenMessage(row: row, html: html)
         }
     }
 
     /// Replaces the text of the author's own message.
-    func edit(messageId: Int64, in access: WorkspaceAccess, text rawText: String) async throws -> MessageRow {
+    func edit(messageId: Int64, in access: WorkspaceAccess, text rawText: String) async throws -> WrittenMessage {
         let text = try Self.checked(rawText)
         let now = clock.now(), outbox = database.outbox, fragment = self.fragment
         return try await database.writer.write { db in
@@ -147,9 +147,10 @@ struct MessageService: Sendable {
                                                          Message.CodingKeys.bodyHtml.set(to: rendered.html),
                                                          Message.CodingKeys.editedAt.set(to: now))
             let row = try Self.row(db, id: messageId)
+            let html = fragment(row)
             try outbox.publish(OutgoingEvent(.messageUpdated, to: .room(room.id!),
-                                             json: MessagePayload(row, room: room, html: fragment(row), mentions: []).json), in: db)
-            return row
+                                             json: MessagePayload(row, room: room, html: html, mentions: []).json), in: db)
+            return WrittenMessage(row: row, html: html)
         }
     }
 
@@ -257,9 +258,9 @@ struct MessageService: Sendable {
 
 // MARK: Event payloads
 
-/// A message just posted, and its HTML as every member's list shows it (sent with its event,
-/// and to the author's tab in the answer to the post).
-struct PostedMessage: Sendable {
+/// A message just posted or edited, and its HTML as every member's list shows it (sent with its
+/// event, and to the author's tab in the answer), rendered once on the writer's turn.
+struct WrittenMessage: Sendable {
     let row: MessageRow
     let html: String
 
