@@ -94,13 +94,3 @@ struct Pages: Sendable {
         Response(status: .seeOther, headers: [.location: path])
     }
 }
-
-/// Where a `next` parameter may send someone after signing in: only a path on this site.
-enum LocalPath {
-    static func validated(_ candidate: String?) -> String? {
-        guard let candidate, candidate.hasPrefix("/"), !candidate.hasPrefix("//"), !candidate.hasPrefix("/\\"),
-              !candidate.contains(where: { $0.isNewline || $0 == "\0" })
-        else { return nil }
-        return candidate
-    }
-}
