@@ -39,7 +39,7 @@ func httpServer(_ services: AppServices, logger: Logger) -> HTTPServerBuilder {
 /// layers; pages also get the session, error pages and the CSRF check.
 func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
-    router.add(middleware: LogRequestsMiddleware(.info))
+    router.add(middleware: RequestLogMiddleware(.info))
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: LastResortMiddleware())
 

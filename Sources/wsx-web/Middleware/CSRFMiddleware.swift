@@ -52,7 +52,7 @@ struct CSRFMiddleware: RouterMiddleware {
         guard let offered, !context.visitor.csrfToken.isEmpty,
               SecretToken.constantTimeEquals(offered, context.visitor.csrfToken)
         else {
-            context.logger.notice("CSRF token missing or wrong", metadata: ["path": "\(request.uri.path)"])
+            context.logger.notice("CSRF token missing or wrong", metadata: ["route": "\(context.endpointPath ?? "NotFound")"])
             throw AppError.csrfRejected
         }
         if context.visitor.form == nil { context.visitor.form = FormData(fields: []) }

@@ -5,10 +5,16 @@ import Synchronization
 /// Collects the log lines of a test app so tests can assert what operators would read.
 final class CapturedLogs: Sendable {
     private let lines = Mutex<[String]>([])
+    /// The lowest level kept (the app's `--log-level`).
+    let level: Logger.Level
+
+    init(level: Logger.Level = .info) {
+        self.level = level
+    }
 
     func logger() -> Logger {
-        var logger = Logger(label: "wsx-test") { _ in CapturingHandler(sink: self) }
-        logger.logLevel = .info
+        var logger = Logger(label: "wsx-test") { _ in CapturingHandler(sink: self, logLevel: self.level) }
+        logger.logLevel = level
         return logger
     }
 
@@ -19,8 +25,13 @@ final class CapturedLogs: Sendable {
 
 private struct CapturingHandler: LogHandler {
     let sink: CapturedLogs
+
+    init(sink: CapturedLogs, logLevel: Logger.Level) {
+        self.sink = sink
+        self.logLevel = logLevel
+    }
     var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .info
+    var logLevel: Logger.Level
 
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }

@@ -20,7 +20,7 @@ struct TestApp {
         configure(&config)
         self.config = config
         clock = ManualClock()
-        logs = CapturedLogs()
+        logs = CapturedLogs(level: config.logLevel)
     }
 
     /// Runs `body` against the app in-process (Hummingbird's router test client).

@@ -1,0 +1,45 @@
+import Foundation
+import Logging
+import Testing
+@testable import wsx_web
+
+/// Class: secrets in logs. Paths and query strings carry one-time tokens (password resets,
+/// invitations); request logs name the route's template instead, at every level.
+@Suite("Secrets in logs")
+struct SecretsInLogsTests {
+    @Test("request logs name route templates, never the tokens in paths or query strings, even at trace level")
+    func noTokensInLogs() async throws {
+        try await TestApp(configure: { $0.logLevel = .trace }).run { app in
+            let owner = try await app.signedInBrowser(email: "owner@example.com")
+            let workspace = try await owner.createWorkspace("Logs")
+            _ = try await app.signedInBrowser(email: "reset@example.com", password: "first password")
+            let reset = try await app.services.accounts.createPasswordReset(email: "reset@example.com")
+            let access = try await app.services.workspaces.access(workspaceId: workspace, userId: try await app.userId("owner@example.com"))
+            guard case .link(let invite) = try await app.services.members.invite(access, email: "new@example.com") else {
+                Issue.record("expected an invitation link")
+                return
+            }
+            let made = "0123456789abcdefghijABCDEFGHIJ-_0123456789x"   // a well-formed token nobody issued
+
+            let visitor = app.browser()
+            #expect(try await visitor.get("/reset/\(reset)").status == .ok)
+            #expect(try await visitor.post("/reset/\(reset)", [("password", "x"), ("password_confirm", "y")]).status
+                    == .unprocessableContent)
+            #expect(try await visitor.post("/reset/\(reset)", [("password", "x")], csrf: .value("wrong")).status == .forbidden)
+            #expect(try await visitor.get("/invite/\(invite)").status == .ok)
+            #expect(try await visitor.get("/invite/\(made)").status == .notFound)
+            #expect(try await visitor.get("/login?next=%2Freset%2F\(reset)").status == .ok)
+            #expect(try await visitor.get("/no/such/\(made)?token=\(reset)").status == .notFound)
+            #expect(try await visitor.get("/files/\(made)").status != .ok)
+
+            let lines = app.logs.all
+            for secret in [reset, invite, made] {
+                #expect(!lines.contains { $0.contains(secret) }, "a log line carries \(secret)")
+            }
+            #expect(lines.contains { $0.contains("route=/reset/{token}") && $0.contains("status=200") })
+            #expect(lines.contains { $0.contains("route=/invite/{token}") && $0.contains("status=404") })
+            #expect(lines.contains { $0.contains("route=NotFound") })
+            #expect(lines.contains { $0.contains("CSRF token missing or wrong") && $0.contains("route=/reset/{token}") })
+        }
+    }
+}
