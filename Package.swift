@@ -63,7 +63,7 @@ let package = Package(
         // Uploads: sniffing, policy, thumbnails, file store. Pure, tested against fixture files.
         .target(
             name: "Uploads",
-            dependencies: ["CMagic", "VipsShim", .product(name: "NIOCore", package: "swift-nio"),
+            dependencies: ["CMagic", "VipsShim", "Views", .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),

@@ -1,4 +1,5 @@
 import Foundation
+import Views
 
 /// What wsx accepts: a few file types, decided by their bytes, within size and pixel limits.
 public struct UploadPolicy: Sendable {
@@ -40,8 +41,11 @@ public struct UploadPolicy: Sendable {
 }
 
 /// A file name as given by a client, made safe to keep and show: NFC (macOS sends NFD), no
-/// path, no control characters, at most 200 characters; never used as a path on disk.
+/// path, no control characters, at most 200 characters (and their bytes, without stacked marks:
+/// `TextLimit`); never used as a path on disk.
 public enum FileName {
+    public static let limit = TextLimit(characters: 200)
+
     public static func clean(_ raw: String?) -> String {
         let base = (raw ?? "").split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
         let scalars = base.precomposedStringWithCanonicalMapping.unicodeScalars.filter { scalar in
@@ -50,6 +54,6 @@ public enum FileName {
         }
         let cleaned = String(String.UnicodeScalarView(scalars)).trimmingCharacters(in: .whitespacesAndNewlines)
         let name = cleaned.isEmpty || cleaned == "." || cleaned == ".." ? "file" : cleaned
-        return String(name.prefix(200))
+        return limit.clamped(name)
     }
 }

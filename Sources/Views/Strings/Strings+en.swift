@@ -223,6 +223,7 @@ extension Strings {
         "message_send": "Send",
         "error_message_empty": "Write a message first.",
         "error_message_long": "A message can be at most 5000 characters.",
+        "error_text_marks": "This text has a character with too many accents or marks stacked on it.",
         "error_message_author_only": "You can only edit your own messages.",
         "error_message_delete_rights": "You can only delete your own messages (the workspace owner can delete any).",
         "confirm_delete_message": "Delete this message?",

@@ -223,6 +223,7 @@ extension Strings {
         "message_send": "보내기",
         "error_message_empty": "메시지를 입력하세요.",
         "error_message_long": "메시지는 5000자 이하여야 합니다.",
+        "error_text_marks": "글자 하나에 부호가 너무 많이 붙어 있습니다.",
         "error_message_author_only": "자신이 쓴 메시지만 수정할 수 있습니다.",
         "error_message_delete_rights": "자신의 메시지만 삭제할 수 있습니다 (워크스페이스 소유자는 모든 메시지).",
         "confirm_delete_message": "이 메시지를 삭제할까요?",

@@ -1,11 +1,12 @@
 import Foundation
+import Views
 
 /// What a valid account looks like. The rules live here once and every form that touches an
 /// account (sign-up, profile, password change, reset, invitation) applies them through these.
 enum AccountRules {
-    static let nicknameLength = 1...30
+    static let nickname = TextLimit(characters: 30)
     static let minimumPasswordLength = 8
-    static let maximumEmailLength = 254
+    static let email = TextLimit(characters: 254)
     static let maximumPhoneLength = 20
 
     /// A plausible address: one `@`, something before it, a dot-separated domain after it, no spaces.
@@ -17,15 +18,13 @@ enum AccountRules {
     }
 
     static func checkEmail(_ email: String, into problems: inout FormProblems) {
-        if email.count > maximumEmailLength {
-            problems.add(.email, "error_email_long")
-        } else if !isPlausibleEmail(email) {
-            problems.add(.email, "error_email_invalid")
-        }
+        problems.check(email, fits: Self.email, .email, tooLongKey: "error_email_long")
+        if !isPlausibleEmail(email) { problems.add(.email, "error_email_invalid") }
     }
 
     static func checkNickname(_ nickname: String, into problems: inout FormProblems) {
-        if !nicknameLength.contains(nickname.count) { problems.add(.nickname, "error_nickname_length") }
+        if nickname.isEmpty { problems.add(.nickname, "error_nickname_length") }
+        problems.check(nickname, fits: Self.nickname, .nickname, tooLongKey: "error_nickname_length")
     }
 
     /// Digits, spaces, `+`, `-` and parentheses; empty means no phone.

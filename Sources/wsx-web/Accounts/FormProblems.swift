@@ -1,3 +1,5 @@
+import Views
+
 /// A form field wsx validates; the raw value is the field's name in the form.
 enum FormField: String, Sendable, CaseIterable {
     case email, nickname, phone, password
@@ -20,6 +22,16 @@ struct FormProblems: Error, Sendable, Equatable {
     /// Records `key` for `field` unless the field already has a message (the first problem wins).
     mutating func add(_ field: FormField, _ key: String) {
         if messages[field] == nil { messages[field] = key }
+    }
+
+    /// Records a problem for `field` when `text` does not fit `limit`: `tooLongKey` for too many
+    /// characters or bytes, `error_text_marks` for a character of stacked marks.
+    mutating func check(_ text: String, fits limit: TextLimit, _ field: FormField, tooLongKey: String) {
+        switch limit.check(text) {
+        case .fits: break
+        case .tooLong: add(field, tooLongKey)
+        case .tooManyMarks: add(field, "error_text_marks")
+        }
     }
 
     /// Throws self when any field has a message.

@@ -16,8 +16,10 @@ struct SearchController: Sendable {
         let access = try await context.workspaceAccess(workspaces)
         let parameters = request.uri.queryParameters
         let query = (parameters["q"].map(String.init) ?? "").cleanedLine
-        guard query.count <= SearchService.maximumQueryLength else {
-            throw AppError(status: .unprocessableContent, messageKey: "error_search_long")
+        switch SearchService.queryLimit.check(query) {
+        case .fits: break
+        case .tooLong: throw AppError(status: .unprocessableContent, messageKey: "error_search_long")
+        case .tooManyMarks: throw AppError(status: .unprocessableContent, messageKey: "error_text_marks")
         }
         func cursor(_ name: String) throws -> Int64? {
             guard let text = parameters[Substring(name)] else { return nil }

@@ -203,7 +203,9 @@ struct MessageService: Sendable {
     static func checked(_ raw: String, allowEmpty: Bool = false) throws -> String {
         let text = MessageText.clean(raw)
         if text.isEmpty, !allowEmpty { throw FormProblems([.content: "error_message_empty"]) }
-        if text.count > MessageText.maximumLength { throw FormProblems([.content: "error_message_long"]) }
+        var problems = FormProblems()
+        problems.check(text, fits: MessageText.limit, .content, tooLongKey: "error_message_long")
+        try problems.throwIfAny()
         return text
     }
 

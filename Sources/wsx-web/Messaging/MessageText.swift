@@ -5,7 +5,7 @@ import Views
 /// addresses made links (`rel="noopener noreferrer nofollow"`), and `@nickname` of a member
 /// marked as a mention. Line breaks stay as text (the stylesheet keeps them).
 enum MessageText {
-    static let maximumLength = 5000
+    static let limit = TextLimit(characters: 5000)
 
     /// The result: HTML, and who was mentioned.
     struct Rendered: Equatable, Sendable {

@@ -8,7 +8,7 @@ import GRDB
 struct SearchService: Sendable {
     let database: AppDatabase
 
-    static let maximumQueryLength = 100
+    static let queryLimit = TextLimit(characters: 100)
     static let pageSize = 50
 
     struct ChannelHit: Sendable, FetchableRecord, Decodable {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Views
 
 /// A signed-in person's standing in one workspace, found through their membership: every
 /// `/w/{wid}/…` route starts here, so a stranger gets a 404 and there is no check to forget.
@@ -36,16 +37,16 @@ extension AppError {
 
 /// Names: trimmed, NFC, no control characters, within a length; unique by a lowercased key.
 enum NameRules {
-    static let workspaceName = 1...50
-    static let channelName = 1...30
-    static let maximumDescription = 500
+    static let workspaceName = TextLimit(characters: 50)
+    static let channelName = TextLimit(characters: 30)
+    static let description = TextLimit(characters: 500)
 
     static func key(_ name: String) -> String { name.lowercased() }
 
     /// The name and description as stored (trimmed, NFC, no control characters), or
     /// `FormProblems` saying what is wrong with them.
     static func cleaned(name rawName: String, description rawDescription: String,
-                        allowed: ClosedRange<Int>) throws -> (name: String, description: String) {
+                        allowed: TextLimit) throws -> (name: String, description: String) {
         let name = rawName.cleanedLine, description = rawDescription.cleanedText
         var problems = FormProblems()
         check(name: name, allowed: allowed, description: description, into: &problems)
@@ -53,11 +54,11 @@ enum NameRules {
         return (name, description)
     }
 
-    private static func check(name: String, allowed: ClosedRange<Int>, description: String, into problems: inout FormProblems) {
-        if !allowed.contains(name.count) {
-            problems.add(.name, allowed == workspaceName ? "error_workspace_name_length" : "error_channel_name_length")
-        }
-        if description.count > maximumDescription { problems.add(.description, "error_description_long") }
+    private static func check(name: String, allowed: TextLimit, description: String, into problems: inout FormProblems) {
+        let nameKey = allowed == workspaceName ? "error_workspace_name_length" : "error_channel_name_length"
+        if name.isEmpty { problems.add(.name, nameKey) }
+        problems.check(name, fits: allowed, .name, tooLongKey: nameKey)
+        problems.check(description, fits: Self.description, .description, tooLongKey: "error_description_long")
     }
 }
 
