@@ -70,14 +70,18 @@ bench-deps: deps
 bench: bench-deps build-release
 	python3 bench/run.py $(SECTIONS)
 
-## Fuzz the multipart parser with libFuzzer (coverage + AddressSanitizer), a million inputs.
+## Fuzz the multipart parser and the message renderer with libFuzzer (coverage +
+## AddressSanitizer), a million inputs each. The renderer has a per-input time limit: its
+## pathological inputs (fuzz/corpus-text) must render in linear time, so one over a second fails.
 FUZZ_RUNS ?= 1000000
 fuzz: deps
 	cd fuzz && swift build -c release --scratch-path $(CURDIR)/.build-fuzz \
 	  -Xlinker "$$(ls $$(dirname $$(dirname $$(command -v swift)))/lib/clang/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a | head -1)" \
 	  -Xlinker -lstdc++
-	mkdir -p fuzz/corpus-run
+	mkdir -p fuzz/corpus-run fuzz/corpus-text-run
 	$(CURDIR)/.build-fuzz/release/MultipartFuzz -runs=$(FUZZ_RUNS) -max_len=4096 -print_final_stats=1 fuzz/corpus-run fuzz/corpus
+	$(CURDIR)/.build-fuzz/release/MessageTextFuzz -runs=$(FUZZ_RUNS) -max_len=20000 -timeout=1 -print_final_stats=1 \
+	  fuzz/corpus-text-run fuzz/corpus-text
 
 clean:
 	rm -rf .build dist

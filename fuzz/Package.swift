@@ -1,7 +1,8 @@
 // swift-tools-version:6.2
-// libFuzzer target for wsx's multipart parser: `make fuzz` (from the repository root) builds it
-// with coverage instrumentation and runs it. Kept out of the main package so normal builds
-// never link the fuzzer runtime. The parser source is the real one (a symlink), not a copy.
+// libFuzzer targets for wsx's multipart parser and message renderer: `make fuzz` (from the
+// repository root) builds them with coverage instrumentation and runs them. Kept out of the main
+// package so normal builds never link the fuzzer runtime. The sources under test are the real
+// ones (symlinks), not copies.
 
 import PackageDescription
 
@@ -18,6 +19,11 @@ let package = Package(
             // Coverage instrumentation and AddressSanitizer for this module (the parser is in it);
             // the fuzzer runtime without its main() is linked by `make fuzz` (-Xlinker), and
             // FuzzMultipart.swift's main starts it.
+            swiftSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])],
+            linkerSettings: [.unsafeFlags(["-sanitize=address"])]
+        ),
+        .executableTarget(
+            name: "MessageTextFuzz",
             swiftSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])],
             linkerSettings: [.unsafeFlags(["-sanitize=address"])]
         ),

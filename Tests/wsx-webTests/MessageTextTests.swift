@@ -1,34 +1,63 @@
 import Foundation
 import GRDB
 import Testing
+import Views
 @testable import wsx_web
 
 @Suite("Message text")
 struct MessageTextTests {
-    let members: [String: Int64] = ["민아": 1, "Kim Lee": 2, "bob": 3, "bobby": 4]
+    let members = MentionDirectory(["민아": 1, "Kim Lee": 2, "bob": 3, "bobby": 4])
 
     @Test("everything is escaped; <script> stays text")
     func escapes() {
-        #expect(MessageText.render("<script>alert('x')</script> & \"q\"", members: [:]).html
+        #expect(MessageHTML.render("<script>alert('x')</script> & \"q\"", members: .none).html
                 == "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot;")
     }
 
     @Test("addresses become links that open safely; trailing punctuation stays outside")
     func links() {
-        let html = MessageText.render("see https://example.com/a?b=1&c=2. and (http://x.org/p)", members: [:]).html
+        let html = MessageHTML.render("see https://example.com/a?b=1&c=2. and (http://x.org/p)", members: .none).html
         #expect(html.contains(#"<a href="https://example.com/a?b=1&amp;c=2" rel="noopener noreferrer nofollow" target="_blank">https://example.com/a?b=1&amp;c=2</a>."#))
         #expect(html.contains(#"(<a href="http://x.org/p" rel="noopener noreferrer nofollow" target="_blank">http://x.org/p</a>)"#))
-        #expect(!MessageText.render("javascript:alert(1) https://", members: [:]).html.contains("<a"))
-        #expect(!MessageText.render("xhttps://evil.example", members: [:]).html.contains("<a"))
+        #expect(!MessageHTML.render("javascript:alert(1) https://", members: .none).html.contains("<a"))
+        #expect(!MessageHTML.render("xhttps://evil.example", members: .none).html.contains("<a"))
+    }
+
+    @Test("closing brackets stay in an address only when it opened them, however many follow")
+    func brackets() {
+        let link = { (url: String) in #"<a href="\#(url)" rel="noopener noreferrer nofollow" target="_blank">\#(url)</a>"# }
+        #expect(MessageHTML.render("https://a" + String(repeating: ")", count: 4990), members: .none).html
+                == link("https://a") + String(repeating: ")", count: 4990))
+        #expect(MessageHTML.render("(https://en.wikipedia.org/wiki/Seoul_(city)).", members: .none).html
+                == "(" + link("https://en.wikipedia.org/wiki/Seoul_(city)") + ").")
+        #expect(MessageHTML.render("https://a" + String(repeating: "(", count: 10) + String(repeating: ")", count: 12) + "!?",
+                                   members: .none).html
+                == link("https://a" + String(repeating: "(", count: 10) + String(repeating: ")", count: 10)) + "))!?")
+        #expect(MessageHTML.render("https://a.,;:!?", members: .none).html == link("https://a") + ".,;:!?")
+    }
+
+    @Test("pathological texts render to the same text, linked where they should be")
+    func pathological() {
+        let nested = String(repeating: "(https://", count: 600)
+        let rendered = MessageHTML.render(nested, members: .none).html
+        // Each "(" is outside; the first address runs to the end (no whitespace) and is one link.
+        #expect(rendered.hasPrefix("(<a href=\"https://(https://"))
+        #expect(rendered.components(separatedBy: "<a ").count == 2)
+        let ats = String(repeating: "@ ", count: 2500)
+        #expect(MessageHTML.render(ats, members: members).html == HTMLEscaping.escape(ats))
+        let many = String(repeating: "@민아 @bobby, ", count: 300)
+        let mentions = MessageHTML.render(many, members: members)
+        #expect(mentions.mentioned == [1, 4])
+        #expect(mentions.html.components(separatedBy: #"class="mention""#).count == 601)
     }
 
     @Test("mentions of members are marked, longest nickname first, Korean included")
     func mentions() {
-        let rendered = MessageText.render("@민아 @Kim Lee hi @bobby, @nobody", members: members)
+        let rendered = MessageHTML.render("@민아 @Kim Lee hi @bobby, @nobody", members: members)
         #expect(rendered.html == #"<span class="mention" data-user="1">@민아</span> <span class="mention" data-user="2">@Kim Lee</span> hi <span class="mention" data-user="4">@bobby</span>, @nobody"#)
         #expect(rendered.mentioned == [1, 2, 4])
         // Not inside words, and not when more letters follow.
-        #expect(MessageText.render("mail@bob.com @bobx", members: members).mentioned == [])
+        #expect(MessageHTML.render("mail@bob.com @bobx", members: members).mentioned == [])
     }
 
     @Test("text is stored in NFC with line breaks kept and control characters removed")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Views
 import GRDB
 
 /// `wsx-web seed`: fills a data folder with a workspace of generated people, channels and messages
@@ -77,7 +78,7 @@ struct SeedCommand: AsyncParsableCommand {
                     INSERT INTO messages (room_id, author_id, body, body_html, created_at) VALUES (?, ?, ?, ?, ?)
                     """)
                 for row in batchRows {
-                    try insert.execute(arguments: [row.room, row.author, row.text, MessageText.render(row.text, members: [:]).html,
+                    try insert.execute(arguments: [row.room, row.author, row.text, MessageHTML.render(row.text, members: .none).html,
                                                    row.created])
                     try SearchIndex.index(db, messageId: db.lastInsertedRowID, roomId: row.room, text: row.text)
                 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Views
 
 /// Messages in channels and DMs: reading pages, posting, editing, deleting, read markers and
 /// unread counts. Every change is one transaction with the event that tells the room.
@@ -113,9 +114,9 @@ struct MessageService: Sendable {
     func post(in room: Room, authorId: Int64, text rawText: String, files: [PreparedFile] = []) async throws -> WrittenMessage {
         let text = try Self.checked(rawText, allowEmpty: !files.isEmpty)
         let now = clock.now(), outbox = database.outbox, fragment = self.fragment
+        let rendered = try render(text, workspaceId: room.workspaceId)
         // Posts arriving together share a transaction (each in its own savepoint).
         return try await database.groupCommit.write { db in
-            let rendered = MessageText.render(text, members: try Self.mentionable(db, text, workspaceId: room.workspaceId))
             let messageId = try Self.insert(db, roomId: room.id!, authorId: authorId, text: text, html: rendered.html, at: now)
             try SearchIndex.index(db, messageId: messageId, roomId: room.id!, text: text)
             for (position, file) in try FileService.insert(db, files, uploader: authorId, at: now).enumerated() {
@@ -138,10 +139,10 @@ struct MessageService: Sendable {
     func edit(messageId: Int64, in access: WorkspaceAccess, text rawText: String) async throws -> WrittenMessage {
         let text = try Self.checked(rawText)
         let now = clock.now(), outbox = database.outbox, fragment = self.fragment
+        let rendered = try render(text, workspaceId: access.workspaceId)
         return try await database.writer.write { db in
             let (message, room) = try Self.visibleMessage(db, id: messageId, access)
             guard message.authorId == access.userId else { throw AppError.forbidden("error_message_author_only") }
-            let rendered = MessageText.render(text, members: try Self.mentionable(db, text, workspaceId: room.workspaceId))
             try SearchIndex.index(db, messageId: messageId, roomId: room.id!, text: text)
             try Message.filter(key: messageId).updateAll(db, Message.CodingKeys.body.set(to: text),
                                                          Message.CodingKeys.bodyHtml.set(to: rendered.html),
@@ -241,11 +242,16 @@ struct MessageService: Sendable {
         return (message, try memberRoom(db, access, id: message.roomId))
     }
 
-    /// Nicknames of the workspace's members, for mentions.
-    /// The members a text can mention: none without an `@` (no need to read them).
-    static func mentionable(_ db: Database, _ text: String, workspaceId: Int64) throws -> [String: Int64] {
-        text.contains("@") ? try nicknames(db, workspaceId: workspaceId) : [:]
+    /// The HTML of a message's text, rendered before its write transaction begins: every post
+    /// waits for the single writer, so nothing that grows with a text's length runs on its turn.
+    /// The members a text can mention are read first (none without an `@`); a rename committed
+    /// between that read and the write shows the name the author saw.
+    func render(_ text: String, workspaceId: Int64) throws -> MessageHTML.Rendered {
+        let members = text.contains("@") ? try database.read { db in try Self.nicknames(db, workspaceId: workspaceId) } : [:]
+        return MessageHTML.render(text, members: MentionDirectory(members))
     }
+
+    /// Nicknames of the workspace's members, for mentions.
 
     static func nicknames(_ db: Database, workspaceId: Int64) throws -> [String: Int64] {
         let rows = try Row.fetchAll(db, sql: """

@@ -1,0 +1,1 @@
+../../../Sources/Views/Rendering/HTMLEscaping.swift
