@@ -26,6 +26,10 @@ OUT = ROOT / "bench" / "out"
 BINARY = ROOT / ".build" / "release" / "wsx-web"
 BENCH_TOOL = ROOT / ".build" / "release" / "wsx-bench"
 RESULTS: list[str] = []
+# The load tools sign in, stream and connect in bulk from one address and one account: every
+# limit meant for one person is raised here, by its flag.
+BULK_FLAGS = ["--login-max-failures", "100000", "--login-max-failures-per-ip", "1000000",
+              "--max-event-streams-per-account", "100000", "--max-connections-per-address", "1000000"]
 
 
 # ---- helpers ------------------------------------------------------------------------------
@@ -80,8 +84,8 @@ class Server:
         self.data = Path(tempfile.mkdtemp(prefix="wsx-bench-"))
         self.started = time.monotonic()
         self.process = subprocess.Popen(
-            [str(BINARY), "serve", "--port", "0", "--data-dir", str(self.data), "--bcrypt-cost", "4",
-             "--login-max-failures", "100000", "--login-max-failures-per-ip", "1000000", "--log-level", "error", *flags],
+            [str(BINARY), "serve", "--port", "0", "--data-dir", str(self.data), "--bcrypt-cost", "4", *BULK_FLAGS,
+             "--log-level", "error", *flags],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         line = self.process.stdout.readline()
         match = re.search(r"http://[0-9.]+:(\d+)", line)
@@ -276,8 +280,7 @@ class SeededServer(Server):
         shutil.copytree(folder, copy, dirs_exist_ok=True)
         self.data = copy
         self.process = subprocess.Popen(
-            [str(BINARY), "serve", "--port", "0", "--data-dir", str(copy), "--log-level", "error",
-             "--login-max-failures", "100000", "--login-max-failures-per-ip", "1000000", *flags],
+            [str(BINARY), "serve", "--port", "0", "--data-dir", str(copy), "--log-level", "error", *BULK_FLAGS, *flags],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         self.port = int(re.search(r":(\d+)", self.process.stdout.readline()).group(1))
         self.base = f"http://127.0.0.1:{self.port}"

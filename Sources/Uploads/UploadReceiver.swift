@@ -31,8 +31,13 @@ public struct ReceivedForm: Sendable {
 
 /// Why an upload was refused. Nothing it wrote is left behind.
 public enum UploadError: Error, Equatable, Sendable {
-    /// A file or the request was larger than allowed (the limit in bytes).
-    case tooLarge(limit: Int)
+    /// A file was larger than allowed (the limit in bytes).
+    case fileTooLarge(limit: Int)
+    /// A text field of the form was longer than allowed (its name, the limit in bytes).
+    case fieldTooLarge(field: String, limit: Int)
+    /// The whole body was larger than any acceptable form, counted over every byte whatever
+    /// the framing, including bytes after the closing boundary (the limit in bytes).
+    case requestTooLarge(limit: Int)
     case tooManyFiles(limit: Int)
     /// The bytes are not a type wsx accepts (what libmagic said).
     case unsupportedType(String)
@@ -50,9 +55,10 @@ public struct UploadReceiver: Sendable {
     public let policy: UploadPolicy
     public let store: FileStore
     public let sniffer: ContentSniffer
-    /// After a file turns out too large, up to this many more bytes are read and dropped, so the
-    /// browser gets our 413 page rather than a reset connection.
-    public var drainLimit = 8 * 1024 * 1024
+    /// After a refusal for size, up to this many more bytes are read and dropped, so the browser
+    /// gets our 413 page rather than a reset connection.
+    public static let drainAllowance = 8 * 1024 * 1024
+    public var drainLimit = drainAllowance
 
     public init(policy: UploadPolicy, store: FileStore, sniffer: ContentSniffer) {
         self.policy = policy
@@ -69,9 +75,14 @@ public struct UploadReceiver: Sendable {
         var form = ReceivedForm()
         var current: Part?
         var authorized = false
+        var received = 0
         var iterator = body.makeAsyncIterator()
         do {
             while let chunk = try await iterator.next() {
+                // Every byte counts, whatever the framing: chunked bodies have no length to
+                // refuse up front, and bytes after the closing boundary are still bytes.
+                received += chunk.readableBytes
+                if received > policy.maximumRequestBytes { throw UploadError.requestTooLarge(limit: policy.maximumRequestBytes) }
                 for event in try parse(&parser, chunk) {
                     switch event {
                     case .headers(let headers):
@@ -112,7 +123,10 @@ public struct UploadReceiver: Sendable {
         } catch let error as UploadError {
             current?.discard()
             form.discardTemporaries()
-            if case .tooLarge = error { try? await drain(&iterator) }
+            switch error {
+            case .fileTooLarge, .fieldTooLarge, .requestTooLarge: try? await drain(&iterator)
+            default: break
+            }
             throw error
         } catch {
             // A broken-off body or a parse error: nothing stays.
@@ -141,7 +155,9 @@ public struct UploadReceiver: Sendable {
             switch self {
             case .field(let name, var bytes):
                 bytes += slice.readableBytesView
-                if bytes.count > policy.maximumFieldBytes { throw UploadError.tooLarge(limit: policy.maximumFieldBytes) }
+                if bytes.count > policy.maximumFieldBytes {
+                    throw UploadError.fieldTooLarge(field: name, limit: policy.maximumFieldBytes)
+                }
                 self = .field(name, bytes)
             case .file(let sink):
                 try sink.write(slice, limit: policy.maximumFileBytes)
@@ -177,7 +193,7 @@ final class FileSink {
 
     func write(_ slice: ByteBuffer, limit: Int) throws {
         size += slice.readableBytes
-        if size > limit { throw UploadError.tooLarge(limit: limit) }
+        if size > limit { throw UploadError.fileTooLarge(limit: limit) }
         try slice.withUnsafeReadableBytes { bytes in
             hasher.update(bufferPointer: bytes)
             if head.count < ContentSniffer.sniffLength {

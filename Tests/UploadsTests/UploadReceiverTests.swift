@@ -87,7 +87,7 @@ struct UploadReceiverTests {
         let folder = try FixtureFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let small = UploadPolicy(maximumFiles: 2, maximumFileBytes: 10_000)
-        await #expect(throws: UploadError.tooLarge(limit: 10_000)) {
+        await #expect(throws: UploadError.fileTooLarge(limit: 10_000)) {
             _ = try await Self.receiver(folder, policy: small).receive(
                 Self.body([("files", "big.jpg", FixtureFiles.data("photo.jpg"))]),
                 boundary: Self.boundary, fileFields: ["files"], authorize: { _ in true })
@@ -98,6 +98,47 @@ struct UploadReceiverTests {
                 boundary: Self.boundary, fileFields: ["files"], authorize: { _ in true })
         }
         #expect(Self.temporaries(folder).isEmpty)
+    }
+
+    @Test("every body byte counts, whatever the framing: past the request's limit it is refused, junk after the end included")
+    func wholeBodyLimit() async throws {
+        let folder = try FixtureFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let policy = UploadPolicy(maximumFiles: 1, maximumFileBytes: 50_000, maximumFieldBytes: 1_000)
+        let limit = policy.maximumRequestBytes
+        // A valid form, then junk after the closing boundary until the whole is past the limit.
+        let valid = Self.body([("_csrf", nil, Data("ok".utf8)), ("files", "a.png", FixtureFiles.data("image.png"))])
+        let junk = (0..<(limit / 1000 + 2)).map { _ in ByteBuffer(repeating: UInt8(ascii: "x"), count: 1000) }
+        await #expect(throws: UploadError.requestTooLarge(limit: limit)) {
+            _ = try await Self.receiver(folder, policy: policy).receive(
+                Chunks(chunks: valid.chunks + junk, failAfter: nil), boundary: Self.boundary, fileFields: ["files"],
+                authorize: { $0 == "ok" })
+        }
+        // Junk before the first boundary (a preamble) counts too.
+        await #expect(throws: UploadError.requestTooLarge(limit: limit)) {
+            _ = try await Self.receiver(folder, policy: policy).receive(
+                Chunks(chunks: junk + valid.chunks, failAfter: nil), boundary: Self.boundary, fileFields: ["files"],
+                authorize: { $0 == "ok" })
+        }
+        // Within the limit, junk after the end is allowed (RFC 2046's epilogue) and ignored.
+        let form = try await Self.receiver(folder, policy: policy).receive(
+            Chunks(chunks: valid.chunks + [ByteBuffer(string: "epilogue")], failAfter: nil), boundary: Self.boundary,
+            fileFields: ["files"], authorize: { $0 == "ok" })
+        #expect(form.files.count == 1)
+        form.discardTemporaries()
+        #expect(Self.temporaries(folder).isEmpty)
+    }
+
+    @Test("a text field over its limit is named as a field, not as a file")
+    func fieldLimit() async throws {
+        let folder = try FixtureFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let policy = UploadPolicy(maximumFieldBytes: 1_000)
+        await #expect(throws: UploadError.fieldTooLarge(field: "content", limit: 1_000)) {
+            _ = try await Self.receiver(folder, policy: policy).receive(
+                Self.body([("content", nil, Data(repeating: 65, count: 2_000))]), boundary: Self.boundary,
+                fileFields: ["files"], authorize: { _ in true })
+        }
     }
 
     @Test("without the right CSRF token nothing past it is kept")

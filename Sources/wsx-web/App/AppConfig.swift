@@ -31,6 +31,8 @@ struct AppConfig: Sendable {
     /// How long events stay in the outbox for reconnecting clients to replay.
     var eventRetention: TimeInterval = 7 * 24 * 60 * 60
     var realtime = RealtimeHub.Settings()
+    /// Time, rate and count limits of connections (`--request-head-timeout`, `--max-connections`, …).
+    var connections = ConnectionLimits()
     /// Upload limits (`--max-files`, `--max-file-size`, `--max-image-pixels`).
     var uploads = UploadPolicy()
     var payments = PaymentSettings()

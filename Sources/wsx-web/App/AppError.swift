@@ -26,4 +26,10 @@ struct AppError: Error, Sendable {
     static func status(_ code: Int, _ messageKey: String, _ arguments: String...) -> AppError {
         AppError(status: .init(code: code), messageKey: messageKey, arguments: arguments)
     }
+
+    /// A refusal after which the connection closes (`Connection: close`): the rest of an
+    /// oversized body is not worth reading.
+    static func closing(_ code: Int, _ messageKey: String, _ arguments: String...) -> AppError {
+        AppError(status: .init(code: code), messageKey: messageKey, headers: [.connection: "close"], arguments: arguments)
+    }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
+import Uploads
 
 /// Builds the whole server from its configuration; `serve` runs it, tests drive it in-process.
 func buildApplication(config: AppConfig, clock: WallClock = .system,
@@ -14,8 +15,7 @@ func buildApplication(config: AppConfig, clock: WallClock = .system,
     return Application(
         router: router,
         server: httpServer(services, logger: logger),
-        // A deep accept backlog: thousands of event streams reconnect at once after a restart.
-        configuration: .init(address: .hostname(config.host, port: config.port), serverName: "wsx", backlog: 4096),
+        configuration: serverConfiguration(config, logger: logger),
         services: services.backgroundServices,
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? config.port
@@ -26,13 +26,32 @@ func buildApplication(config: AppConfig, clock: WallClock = .system,
     )
 }
 
-/// HTTP/1.1 with the event-stream handler in every connection's pipeline, in front of the router.
+/// The listener: its address, a deep accept backlog (thousands of event streams reconnect at
+/// once after a restart) and the connection cap (`ConnectionCap`).
+func serverConfiguration(_ config: AppConfig, logger: Logger) -> ApplicationConfiguration {
+    let cap = config.connections.connections(forDescriptorLimit: DescriptorTable.openFileLimit())
+    return ApplicationConfiguration(address: .hostname(config.host, port: config.port), serverName: "wsx", backlog: 4096,
+                                    availableConnectionsDelegate: ConnectionCap(maximum: cap, logger: logger))
+}
+
+/// HTTP/1.1 with wsx's connection guards and the event-stream handler in every connection's
+/// pipeline, in front of the router (`GuardedHTTP1Channel`).
 func httpServer(_ services: AppServices, logger: Logger) -> HTTPServerBuilder {
+    let config = services.config
     let dependencies = EventStreamHandler.Dependencies(hub: services.hub, log: services.events, sessions: services.sessions,
-                                                       settings: services.config.realtime,
-                                                       flushers: StreamFlushers(delay: services.config.realtime.writeDelay),
+                                                       settings: config.realtime,
+                                                       flushers: StreamFlushers(delay: config.realtime.writeDelay),
                                                        logger: logger)
-    return .http1(configuration: .init(additionalChannelHandlers: [EventStreamHandler(dependencies)]))
+    let cap = config.connections.connections(forDescriptorLimit: DescriptorTable.openFileLimit())
+    // Behind a trusted proxy every connection comes from the proxy: no per-address cap.
+    let addresses = config.trustProxy ? nil : AddressCounts(limit: config.connections.connectionsPerAddress(cap: cap))
+    var limits = config.connections
+    // The largest body a route accepts, and what a refusal reads on so the browser sees it.
+    limits.maximumBodyBytes = config.uploads.maximumRequestBytes + UploadReceiver.drainAllowance
+    let connectionLimits = limits
+    return HTTPServerBuilder { responder in
+        GuardedHTTP1Channel(responder: responder, limits: connectionLimits, addresses: addresses, streams: dependencies, logger: logger)
+    }
 }
 
 /// The routes, in the order middleware applies: probes and static files see only the outer

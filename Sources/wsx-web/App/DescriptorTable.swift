@@ -55,6 +55,13 @@ enum DescriptorTable {
         return currentSize()
     }
 
+    /// The soft open-file limit now.
+    static func openFileLimit() -> Int {
+        var limits = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limits)
+        return Int(clamping: limits.rlim_cur)
+    }
+
     /// Slots in the descriptor table now (`FDSize` in `/proc/self/status`).
     static func currentSize() -> Int {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }

@@ -12,6 +12,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Port to listen on; 0 picks a free one (env WSX_PORT, default 8080).")
     var port: Int?
     @OptionGroup var data: DataDirectoryOption
+    @OptionGroup var connections: ConnectionOptions
     @Option(name: .customLong("templates-dir"), help: "Development: read templates from this folder, re-read on change (env WSX_TEMPLATES_DIR).")
     var templatesDirectory: String?
     @Option(name: .customLong("public-dir"), help: "Development: serve static files from this folder (env WSX_PUBLIC_DIR).")
@@ -113,6 +114,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
             config.realtime.bufferBytes = bytes
         }
+        try connections.apply(to: &config, environment: env)
         config.signupCoins = try signupCoins ?? env.int("WSX_SIGNUP_COINS") ?? config.signupCoins
         config.workspacePrice = try workspacePrice ?? env.int("WSX_WORKSPACE_PRICE") ?? config.workspacePrice
         guard config.signupCoins >= 0, config.workspacePrice >= 0 else {
@@ -172,6 +174,10 @@ struct ServeCommand: AsyncParsableCommand {
         let descriptors = DescriptorTable.prepare()
         logger.info("open files", metadata: ["limit": "\(descriptors.limit)", "was": "\(descriptors.previousLimit)",
                                              "table": "\(descriptors.reserved)"])
+        let cap = config.connections.connections(forDescriptorLimit: descriptors.limit)
+        logger.info("connections", metadata: [
+            "max": "\(cap)", "per_address": config.trustProxy ? "off (behind a proxy)" : "\(config.connections.connectionsPerAddress(cap: cap))",
+            "event_streams_per_account": "\(config.realtime.maxStreamsPerAccount)"])
         if descriptors.limit < 4096 {
             logger.warning("the open-file limit allows only about \(descriptors.limit) connections, event streams included; raise the hard limit (ulimit -Hn, systemd LimitNOFILE=)")
         }

@@ -80,7 +80,8 @@ struct RoomsController: Sendable {
     }
 
     private func show(_ target: Target, _ request: Request, _ context: SignedInContext, content: String = "",
-                      contentError: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+                      contentError: String? = nil, status: HTTPResponse.Status = .ok,
+                      headers extra: HTTPFields = [:]) async throws -> Response {
         let query = request.uri.queryParameters
         let anchor = try MessageAnchor { query[Substring($0)].map(String.init) }
         let editing = query["edit"].flatMap { Int64($0) }
@@ -141,7 +142,7 @@ struct RoomsController: Sendable {
         page.tooLargeText = strings.format("error_file_too_large", limit)
         page.tooManyText = strings.format("error_too_many_files", policy.maximumFiles)
         // The plain page (not one answering a refused post) can be served again until a commit.
-        let headers = status == .ok && content.isEmpty && contentError == nil ? RenderedPage.reusable : [:]
+        let headers = status == .ok && content.isEmpty && contentError == nil ? RenderedPage.reusable : extra
         return try await pages.render(.room, title: target.title, page: page, request: request, context: context,
                                       place: place, status: status, headers: headers, preloaded: preloaded)
     }
@@ -177,7 +178,7 @@ struct RoomsController: Sendable {
             return try await body()
         } catch let error as AppError where [413, 415, 422].contains(error.status.code) && !Self.wantsJSON(request) {
             let message = context.strings.format(error.messageKey ?? "error_\(error.status.code)_body", arguments: error.arguments)
-            return try await show(target, request, context, contentError: message, status: error.status)
+            return try await show(target, request, context, contentError: message, status: error.status, headers: error.headers)
         }
     }
 

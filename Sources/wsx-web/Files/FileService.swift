@@ -29,7 +29,8 @@ struct FileService: Sendable {
             throw AppError.badRequest
         }
         if let length = request.headers[.contentLength].flatMap(Int.init), length > policy.maximumRequestBytes {
-            throw Self.refusal(UploadError.tooLarge(limit: policy.maximumFileBytes), policy: policy)
+            // More than every file at its limit: some file is over it, the more useful thing to say.
+            throw Self.refusal(UploadError.fileTooLarge(limit: policy.maximumFileBytes), policy: policy)
         }
         let expected = visitor.csrfToken
         let headerToken = request.headers[CSRFMiddleware.headerName]
@@ -193,7 +194,11 @@ struct FileService: Sendable {
     /// An upload refusal as the page (or JSON) people see.
     static func refusal(_ error: UploadError, policy: UploadPolicy) -> AppError {
         switch error {
-        case .tooLarge(let limit): .status(413, "error_file_too_large", Self.megabytes(limit))
+        case .fileTooLarge(let limit): .closing(413, "error_file_too_large", Self.megabytes(limit))
+        // A message longer than a message may be is refused like one typed in without files.
+        case .fieldTooLarge("content", _): .status(422, "error_message_long")
+        case .fieldTooLarge(_, let limit): .closing(413, "error_field_too_large", Self.kilobytes(limit))
+        case .requestTooLarge(let limit): .closing(413, "error_request_too_large", Self.megabytes(limit))
         case .tooManyFiles(let limit): .status(413, "error_too_many_files", String(limit))
         case .unsupportedType: .status(415, "error_file_type", UploadPolicy.allowedDescription)
         case .forbidden: .csrfRejected
@@ -208,6 +213,10 @@ struct FileService: Sendable {
         case .unreadable, .unavailable:
             .status(422, "error_image_broken")
         }
+    }
+
+    static func kilobytes(_ bytes: Int) -> String {
+        "\(bytes / 1024) KB"
     }
 
     static func megabytes(_ bytes: Int) -> String {

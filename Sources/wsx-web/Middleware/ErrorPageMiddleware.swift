@@ -38,6 +38,10 @@ struct ErrorPageMiddleware: RouterMiddleware {
         case is FormProblems:
             return await pages.error(status: .unprocessableContent, messageKey: nil, requestId: nil, request: request,
                                      visitor: context.visitor)
+        case _ where ClientDisconnects.explains(error):
+            context.logger.notice("the client broke off its request", metadata: ["error": "\(error)"])
+            return await pages.error(status: .badRequest, messageKey: nil, requestId: nil, request: request,
+                                     visitor: context.visitor)
         default:
             context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
             return await pages.error(status: .internalServerError, messageKey: nil, requestId: context.id, request: request,

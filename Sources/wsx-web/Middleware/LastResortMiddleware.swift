@@ -13,6 +13,9 @@ struct LastResortMiddleware<Context: RequestContext>: RouterMiddleware {
             switch error {
             case let error as AppError: status = error.status
             case let error as any HTTPResponseError where error.status != .internalServerError: status = error.status
+            case _ where ClientDisconnects.explains(error):
+                status = .badRequest
+                context.logger.notice("the client broke off its request", metadata: ["error": "\(error)"])
             default:
                 status = .internalServerError
                 context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])

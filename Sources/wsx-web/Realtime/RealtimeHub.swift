@@ -24,6 +24,11 @@ actor RealtimeHub: Service {
         /// (`StreamFlusher`); after a quiet spell they go at once. Ten milliseconds is less than
         /// one frame of a 60 Hz screen.
         var writeDelay: Duration = .milliseconds(10)
+        /// Open streams one account may have (`--max-event-streams-per-account`); a new one past
+        /// it closes the account's oldest. A browser holds one (its tabs share it), so twenty is
+        /// a person's every browser and device with room to spare; 20,000 from one account took
+        /// every descriptor the server had.
+        var maxStreamsPerAccount = 20
     }
 
     /// An open stream's side of the hub.
@@ -88,6 +93,13 @@ actor RealtimeHub: Service {
         if isShutDown {
             stream.end()
         } else {
+            if let open = subscribersByUser[userId], open.count >= settings.maxStreamsPerAccount {
+                // Ids grow with time: the smallest are the oldest.
+                for oldest in open.sorted().prefix(open.count - settings.maxStreamsPerAccount + 1) {
+                    logger.debug("closing an account's oldest event stream", metadata: ["user": "\(userId)"])
+                    disconnect(oldest)
+                }
+            }
             subscribers[id] = Subscriber(userId: userId, sessionId: sessionId, stream: stream)
             subscribersByUser[userId, default: []].insert(id)
         }

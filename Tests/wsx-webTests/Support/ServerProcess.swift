@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -89,12 +90,17 @@ func fetch(_ url: URL) async throws -> (status: Int, body: String, headers: [Str
 
 /// Signs in over HTTP as a browser would (login form with its CSRF token); returns the Cookie header.
 func signIn(base: URL, email: String, password: String) async throws -> String {
+    // A session of its own: the shared one keeps cookies by host, not port, and another test's
+    // server on 127.0.0.1 would lend it theirs.
+    let session = URLSession(configuration: .ephemeral)
+    defer { session.finishTasksAndInvalidate() }
     var request = URLRequest(url: base.appendingPathComponent("login"))
-    let (page, pageResponse) = try await URLSession.shared.data(for: request)
-    let csrfCookie = ((pageResponse as! HTTPURLResponse).value(forHTTPHeaderField: "Set-Cookie") ?? "")
-        .split(separator: ";")[0]
+    let (page, pageResponse) = try await session.data(for: request)
     let html = String(decoding: page, as: UTF8.self)
-    let token = String(html.firstMatch(of: /name="csrf-token" content="([^"]+)"/)!.1)
+    let pageCookie = (pageResponse as? HTTPURLResponse)?.value(forHTTPHeaderField: "Set-Cookie") ?? ""
+    let csrfCookie = try #require(pageCookie.split(separator: ";").first,
+                                  "the login page set no cookie: \((pageResponse as? HTTPURLResponse)?.statusCode ?? 0) \(html.prefix(200))")
+    let token = String(try #require(html.firstMatch(of: /name="csrf-token" content="([^"]+)"/)).1)
     request = URLRequest(url: base.appendingPathComponent("login"))
     request.httpMethod = "POST"
     request.setValue(String(csrfCookie), forHTTPHeaderField: "Cookie")
@@ -114,4 +120,67 @@ func makeEmptyFolder() throws -> URL {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wsx-bin-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     return folder
+}
+
+/// A server process whose output is read as it comes (so a chatty log never fills the pipe and
+/// stalls it), for tests that load it and read what it logged.
+final class RunningServer: @unchecked Sendable {
+    let process: Process
+    let base: URL
+    private let output: LogBuffer
+
+    fileprivate init(process: Process, base: URL, output: LogBuffer) {
+        self.process = process
+        self.base = base
+        self.output = output
+    }
+
+    /// Everything it wrote to stdout and stderr so far.
+    var log: String { output.text.withLock { $0 } }
+
+    var port: Int { base.port! }
+
+    func stop() {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+}
+
+extension WSXBinary {
+    /// Starts `serve --port 0` (under `prlimit --nofile=N:N` when `openFiles` is given, so the
+    /// server cannot raise its limit) and waits for its "listening on" line.
+    func serveLogged(_ arguments: [String], in directory: URL, openFiles: Int? = nil) throws -> RunningServer {
+        let process = Process()
+        if let openFiles {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+            process.arguments = ["--nofile=\(openFiles):\(openFiles)", path, "serve", "--port", "0"] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: path)
+            process.arguments = ["serve", "--port", "0"] + arguments
+        }
+        process.currentDirectoryURL = directory
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        let output = LogBuffer()
+        pipe.fileHandleForReading.readabilityHandler = { handle in
+            let chunk = handle.availableData
+            if !chunk.isEmpty { output.text.withLock { $0 += String(decoding: chunk, as: UTF8.self) } }
+        }
+        try process.run()
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, process.isRunning {
+            if let match = output.text.withLock({ $0.firstMatch(of: /listening on (http:\/\/[0-9.]+:[0-9]+)/) }) {
+                return RunningServer(process: process, base: URL(string: String(match.1))!, output: output)
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        process.terminate()
+        throw ServerStartError(output: output.text.withLock { $0 })
+    }
+}
+
+/// Text a process writes, collected as it arrives.
+final class LogBuffer: Sendable {
+    let text = Mutex("")
 }

@@ -34,7 +34,7 @@ struct TestApp {
         let router = buildRouter(services)
         extraRoutes(router)
         let app = Application(router: router, server: httpServer(services, logger: logs.logger()),
-                              configuration: .init(address: .hostname("127.0.0.1", port: 0)), services: services.backgroundServices, logger: logs.logger())
+                              configuration: serverConfiguration(config, logger: logs.logger()), services: services.backgroundServices, logger: logs.logger())
         defer { try? FileManager.default.removeItem(atPath: config.dataDirectory) }
         return try await app.test(setup) { client in
             try await body(TestSession(client: client, services: services, clock: clock, logs: logs))

@@ -119,6 +119,8 @@ extension TestBrowser {
         var filename: String
         var data: Data
         var contentType = "application/octet-stream"
+        /// The whole `Content-Disposition` value, for tests of odd ones (else made from field and name).
+        var disposition: String?
     }
 
     /// Posts a multipart form as a browser would: the CSRF field first, then fields, then files.
@@ -139,7 +141,8 @@ extension TestBrowser {
             body += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
         }
         for file in files {
-            body += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.field)\"; filename=\"\(file.filename)\"\r\nContent-Type: \(file.contentType)\r\n\r\n".utf8)
+            let disposition = file.disposition ?? "form-data; name=\"\(file.field)\"; filename=\"\(file.filename)\""
+            body += Data("--\(boundary)\r\nContent-Disposition: \(disposition)\r\nContent-Type: \(file.contentType)\r\n\r\n".utf8)
             body += file.data + Data("\r\n".utf8)
         }
         body += Data("--\(boundary)--\r\n".utf8)

@@ -1,0 +1,137 @@
+import HTTPTypes
+import NIOCore
+import NIOHTTPTypes
+
+/// The front of every connection's pipeline, before the HTTP decoder: admits the connection (or
+/// answers 503 when its address holds too many), and tells its `ConnectionWatch` when bytes
+/// arrive and when the app asks for more, which only this place sees (the decoder shows a
+/// request head only once it is whole).
+final class RawBytesGuard: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private let watch: ConnectionWatch
+    private let addresses: AddressCounts?
+    /// The address this connection was counted under (released when it closes).
+    private var countedAddress: String?
+    private var isRefused = false
+
+    init(watch: ConnectionWatch, addresses: AddressCounts?) {
+        self.watch = watch
+        self.addresses = addresses
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        watch.raw = context
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        if let addresses, let address = context.channel.remoteAddress?.ipAddress {
+            if addresses.admit(address) {
+                countedAddress = address
+            } else {
+                refuse(context)
+            }
+        }
+        if !isRefused { watch.connected() }
+        context.fireChannelActive()
+    }
+
+    /// Over its address's cap: a 503 the client can read, then the connection closes. The write
+    /// side is shut first and the rest waits for the client's end (or a quarter second, while
+    /// what it sends is read and dropped), because closing with its request unread would reset
+    /// the connection and lose the answer.
+    private func refuse(_ context: ChannelHandlerContext) {
+        isRefused = true
+        let body = "Too many connections from your address. Try again shortly.\n"
+        let response = "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 10\r\n"
+            + "Content-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body
+        context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: response)), promise: nil)
+        context.close(mode: .output, promise: nil)
+        context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(250)) { context.close(promise: nil) }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        // A refused connection's request is read and dropped (it never reaches the router).
+        guard !isRefused else { return }
+        watch.bytesArrived()
+        context.fireChannelRead(data)
+    }
+
+    func read(context: ChannelHandlerContext) {
+        if !isRefused { watch.readRequested() }
+        context.read()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if isRefused, case ChannelEvent.inputClosed = event {
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        watch.closed()
+        if let address = countedAddress {
+            addresses?.release(address)
+            countedAddress = nil
+        }
+        context.fireChannelInactive()
+    }
+}
+
+/// After the HTTP codec: tells the `ConnectionWatch` where each request and response stands
+/// (head, body bytes, end), and closes the connection after a response that says
+/// `Connection: close`. Sits in front of `EventStreamHandler`, so it sees a stream's request
+/// but never its end: a stream stays a response in flight.
+final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private let watch: ConnectionWatch
+
+    init(watch: ConnectionWatch) {
+        self.watch = watch
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        watch.http = context
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            let length = head.headerFields[.contentLength].flatMap(Int.init) ?? 0
+            let hasBody = length > 0 || head.headerFields[.transferEncoding] != nil
+            watch.headRead(hasBody: hasBody)
+        case .body(let bytes):
+            guard watch.bodyRead(bytes.readableBytes) else { return }
+        case .end:
+            watch.requestEnded()
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        switch unwrapOutboundIn(data) {
+        case .head(let head):
+            // Interim (1xx) heads are followed by the real one.
+            if head.status.kind != .informational {
+                watch.responseStarted(closing: head.headerFields[.connection]?.lowercased() == "close")
+            }
+            context.write(data, promise: promise)
+        case .body:
+            context.write(data, promise: promise)
+        case .end:
+            guard watch.responseEnded() else { return context.write(data, promise: promise) }
+            let written = promise ?? context.eventLoop.makePromise()
+            written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+            context.write(data, promise: written)
+        }
+    }
+}

@@ -1,0 +1,221 @@
+import Hummingbird
+import HTTPTypes
+import Logging
+import NIOCore
+
+/// One connection's clocks and counts, fed by its two guards: `RawBytesGuard` (bytes as they
+/// arrive, at the front of the pipeline) and `RequestGuard` (HTTP parts, after the codec). Lives
+/// on the connection's event loop and is touched only there.
+///
+/// - The request head must be whole within `requestHeadTimeout` of its first byte (or of the
+///   connection opening); else a 408 and the connection closes.
+/// - Between requests, with no response in flight, the connection may idle `idleTimeout`. An
+///   event stream is a response that never ends, so it is never idle.
+/// - A request body must arrive at `minimumBodyBytesPerSecond`, averaged over `bodyRateWindow`
+///   of time spent waiting for it: time the app was not asking for more (it was busy with what
+///   it had) does not count against the client. And no body may pass `maximumBodyBytes`.
+///
+/// One timer ("watchdog") serves every deadline: it fires at the earliest and, when it finds
+/// the deadline moved (a request came in time), re-arms for the next. So a kept-alive
+/// connection costs no timer per request.
+final class ConnectionWatch {
+    /// Why a connection was cut off; reaches a route still reading the body as an error.
+    enum Cutoff: Error, HTTPResponseError {
+        case headTooSlow, bodyTooSlow, bodyTooLarge
+
+        var status: HTTPResponse.Status {
+            switch self {
+            case .headTooSlow, .bodyTooSlow: .requestTimeout
+            case .bodyTooLarge: .contentTooLarge
+            }
+        }
+
+        func response(from request: Request, context: some RequestContext) throws -> Response {
+            Response(status: status, headers: [.connection: "close"])
+        }
+    }
+
+    private let limits: ConnectionLimits
+    private let logger: Logger
+    /// The front of the pipeline (raw bytes) and the place after the HTTP codec (parts).
+    var raw: ChannelHandlerContext?
+    var http: ChannelHandlerContext?
+
+    /// No `.head` read since the last request ended (or since the connection opened).
+    private var awaitingHead = true
+    /// A request's head was read and its end not yet.
+    private var readingBody = false
+    /// Requests whose response has not ended.
+    private var inFlight = 0
+    /// A response said `Connection: close`: close once it has ended.
+    private var closeAfterResponse = false
+    private var isClosed = false
+
+    private var headStartedAt: NIODeadline?
+    private var idleSince: NIODeadline?
+    private var bodyBytes = 0
+    /// The body-rate window: bytes, and time spent waiting for them.
+    private var windowBytes = 0
+    private var windowWaited = TimeAmount.zero
+    private var nextBodyCheck: NIODeadline?
+    /// Since when the app has been asking for bytes that have not come.
+    private var readRequestedAt: NIODeadline?
+
+    private var watchdog: Scheduled<Void>?
+    private var watchdogAt: NIODeadline?
+
+    init(limits: ConnectionLimits, logger: Logger) {
+        self.limits = limits
+        self.logger = logger
+    }
+
+    // MARK: Events from the guards
+
+    func connected() {
+        headStartedAt = .now()
+        arm(at: .now() + limits.requestHeadTimeout)
+    }
+
+    /// Raw bytes arrived (before the decoder sees them).
+    func bytesArrived() {
+        let now = NIODeadline.now()
+        idleSince = nil
+        if readingBody, let asked = readRequestedAt { windowWaited = windowWaited + (now - asked) }
+        readRequestedAt = nil
+        if awaitingHead, headStartedAt == nil {
+            headStartedAt = now
+            arm(at: now + limits.requestHeadTimeout)
+        }
+    }
+
+    /// The app asked for more bytes.
+    func readRequested() {
+        if readRequestedAt == nil { readRequestedAt = .now() }
+    }
+
+    func headRead(hasBody: Bool) {
+        headStartedAt = nil
+        awaitingHead = false
+        inFlight += 1
+        readingBody = true
+        bodyBytes = 0
+        if hasBody {
+            windowBytes = 0
+            windowWaited = .zero
+            let check = NIODeadline.now() + limits.bodyCheckInterval
+            nextBodyCheck = check
+            arm(at: check)
+        }
+    }
+
+    /// Body bytes of the current request; false when they pass the cap (the connection is being cut).
+    func bodyRead(_ count: Int) -> Bool {
+        bodyBytes += count
+        windowBytes += count
+        if bodyBytes > limits.maximumBodyBytes {
+            cut(.bodyTooLarge)
+            return false
+        }
+        return true
+    }
+
+    func requestEnded() {
+        readingBody = false
+        nextBodyCheck = nil
+        awaitingHead = true
+    }
+
+    func responseStarted(closing: Bool) {
+        if closing { closeAfterResponse = true }
+    }
+
+    /// A response ended; true when the connection should now close (`Connection: close`).
+    func responseEnded() -> Bool {
+        inFlight = max(0, inFlight - 1)
+        if closeAfterResponse { return true }
+        if inFlight == 0, awaitingHead, headStartedAt == nil, !readingBody {
+            let now = NIODeadline.now()
+            idleSince = now
+            arm(at: now + limits.idleTimeout)
+        }
+        return false
+    }
+
+    func closed() {
+        isClosed = true
+        watchdog?.cancel()
+        watchdog = nil
+    }
+
+    // MARK: The watchdog
+
+    /// Makes sure the watchdog fires no later than `deadline`.
+    private func arm(at deadline: NIODeadline) {
+        if let armed = watchdogAt, armed <= deadline, watchdog != nil { return }
+        guard !isClosed, let eventLoop = raw?.eventLoop else { return }
+        watchdog?.cancel()
+        watchdogAt = deadline
+        watchdog = eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
+            watchdog = nil
+            watchdogAt = nil
+            check()
+        }
+    }
+
+    private func check() {
+        guard !isClosed else { return }
+        let now = NIODeadline.now()
+        if let started = headStartedAt, now >= started + limits.requestHeadTimeout {
+            return timeOutHead()
+        }
+        if let since = idleSince, now >= since + limits.idleTimeout {
+            logger.debug("closing an idle connection")
+            return close()
+        }
+        if readingBody, let due = nextBodyCheck, now >= due {
+            if let asked = readRequestedAt {
+                windowWaited = windowWaited + (now - asked)
+                readRequestedAt = now
+            }
+            if windowWaited >= limits.bodyRateWindow {
+                let seconds = Double(windowWaited.nanoseconds) / 1e9
+                if Double(windowBytes) < Double(limits.minimumBodyBytesPerSecond) * seconds {
+                    return cut(.bodyTooSlow)
+                }
+                windowBytes = 0
+                windowWaited = .zero
+            }
+            nextBodyCheck = now + limits.bodyCheckInterval
+        }
+        let next = [headStartedAt.map { $0 + limits.requestHeadTimeout }, idleSince.map { $0 + limits.idleTimeout },
+                    readingBody ? nextBodyCheck : nil].compactMap { $0 }.min()
+        if let next { arm(at: next) }
+    }
+
+    // MARK: Ending
+
+    /// The head did not come in time: a 408 when nothing else is being written, then close.
+    private func timeOutHead() {
+        logger.debug("request head too slow; closing")
+        if inFlight == 0, let raw {
+            raw.writeAndFlush(NIOAny(ByteBuffer(string: Self.requestTimeout)), promise: nil)
+        }
+        close()
+    }
+
+    static let requestTimeout = "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
+
+    /// Ends the connection while a request body is being read: the route reading it gets the
+    /// reason as an error (a plain close would look like the body's end), then it closes.
+    private func cut(_ reason: Cutoff) {
+        logger.debug("cutting a connection off", metadata: ["reason": "\(reason)"])
+        http?.fireErrorCaught(reason)
+        close()
+    }
+
+    private func close() {
+        guard !isClosed else { return }
+        closed()
+        raw?.close(promise: nil)
+    }
+}

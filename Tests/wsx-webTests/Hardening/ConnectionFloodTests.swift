@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+@testable import wsx_web
+
+/// Class: descriptor exhaustion, against the binary as an operator runs it, with a small
+/// open-file limit (`prlimit`) so a test can reach it: floods of half-open connections from
+/// several addresses, an account opening stream after stream, and connections past the limit
+/// itself. `/healthz` keeps answering, the process never dies, and it serves normally after.
+@Suite("Connection floods against the binary", .serialized)
+struct ConnectionFloodTests {
+    /// Opens `count` connections from `address`, each sending half a request head.
+    static func flood(_ port: Int, from address: String, count: Int) async -> [RawClient] {
+        var clients: [RawClient] = []
+        for _ in 0..<count {
+            guard let client = try? await RawClient.connect(port: port, from: address) else { continue }
+            try? await client.send("GET /w/1 HTTP/1.1\r\nHost: wsx\r\nX-Half: ")
+            clients.append(client)
+        }
+        return clients
+    }
+
+    /// `/healthz` from a fresh connection and address: seconds until it answered, nil when it did not within `limit`.
+    static func healthCheck(_ port: Int, from address: String, limit: Duration = .seconds(8)) async -> Duration? {
+        let started = ContinuousClock.now
+        while ContinuousClock.now - started < limit {
+            if let client = try? await RawClient.askingHealth(port: port, from: address) {
+                let answered = await client.waitFor("ok\n", within: .seconds(1))
+                await client.close()
+                if answered { return ContinuousClock.now - started }
+            }
+        }
+        return nil
+    }
+
+    static func openDescriptors(_ process: Process) -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.processIdentifier)/fd").count) ?? -1
+    }
+
+    @Test("256 descriptors: 600 half-open connections from two addresses and 30 streams of one account; /healthz answers throughout")
+    func floodsWithinTheCaps() async throws {
+        let folder = try makeEmptyFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let binary = WSXBinary(path: WSXBinary.builtPath)
+        _ = try binary.run(["user", "create", "--data-dir", "data", "--email", "f@example.com", "--nickname", "F",
+                            "--password", "flood password"], in: folder)
+        let server = try binary.serveLogged(["--data-dir", "data", "--bcrypt-cost", "4", "--request-head-timeout", "2",
+                                             "--max-connections-per-address", "50"], in: folder, openFiles: 256)
+        defer { server.stop() }
+        #expect(server.log.contains("max=128 per_address=50"))
+        let port = server.port
+
+        async let first = Self.flood(port, from: "127.0.0.2", count: 300)
+        async let second = Self.flood(port, from: "127.0.0.3", count: 300)
+        let during = await Self.healthCheck(port, from: "127.0.0.1")
+        let attackers = await first + second
+        #expect(during != nil, "/healthz did not answer during the flood")
+        // Each attacker is answered and closed: a 503 over its address's share (at once, or
+        // once the server-wide cap lets it in), a 408 at the head timeout for the ones held.
+        for client in attackers { _ = await client.closed(within: .seconds(10)) }
+        #expect(attackers.allSatisfy { !$0.channel.isActive })
+        let refused = attackers.filter { $0.received.hasPrefix("HTTP/1.1 503") }.count
+        let timedOut = attackers.filter { $0.received.hasPrefix("HTTP/1.1 408") }.count
+        #expect(refused + timedOut == attackers.count)
+        // How many of each depends on timing (a held one timing out frees a slot for one waiting).
+        #expect(timedOut >= 100 && refused >= 1, "408: \(timedOut), 503: \(refused)")
+        #expect(Self.openDescriptors(server.process) < 256)
+
+        // One account opening stream after stream keeps its newest 20.
+        let cookie = try await signIn(base: server.base, email: "f@example.com", password: "flood password")
+        var streams: [RawClient] = []
+        for _ in 0..<30 {
+            streams.append(try #require(try await RawClient.eventStream(port: port, cookie: cookie)))
+        }
+        for stream in streams.prefix(10) { #expect(await stream.closed(within: .seconds(2))) }
+        #expect(streams.suffix(20).allSatisfy { $0.channel.isActive })
+        #expect(await Self.healthCheck(port, from: "127.0.0.4") != nil)
+        for stream in streams { await stream.close() }
+
+        #expect(server.process.isRunning)
+        #expect(!server.log.contains(" error "), "error lines in the log:\n\(server.log.split(separator: "\n").filter { $0.contains(" error ") }.prefix(5).joined(separator: "\n"))")
+    }
+
+    @Test("a connection cap above the descriptor limit: accept fails for lack of descriptors, the server lives and recovers")
+    func acceptFailsForLackOfDescriptors() async throws {
+        let folder = try makeEmptyFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let binary = WSXBinary(path: WSXBinary.builtPath)
+        let server = try binary.serveLogged(["--data-dir", "data", "--request-head-timeout", "2", "--max-connections", "5000",
+                                             "--max-connections-per-address", "5000"], in: folder, openFiles: 200)
+        defer { server.stop() }
+        let port = server.port
+        // More than the process can hold: accepting fails with EMFILE until some close. The
+        // most descriptors it held at once shows it really ran out.
+        let process = server.process
+        let peak = Task {
+            var most = 0
+            while !Task.isCancelled {
+                most = max(most, Self.openDescriptors(process))
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+            return most
+        }
+        async let first = Self.flood(port, from: "127.0.0.2", count: 300)
+        async let second = Self.flood(port, from: "127.0.0.3", count: 300)
+        let attackers = await first + second
+        try await Task.sleep(for: .milliseconds(200))
+        peak.cancel()
+        #expect(await peak.value >= 195)
+        #expect(server.process.isRunning)
+        // Once the held connections time out, the waiting ones are taken in turn, and /healthz
+        // from a newcomer gets through.
+        #expect(await Self.healthCheck(port, from: "127.0.0.1", limit: .seconds(20)) != nil)
+        for client in attackers { await client.close() }
+        #expect(await Self.healthCheck(port, from: "127.0.0.1") != nil)
+        let login = try await fetch(server.base.appendingPathComponent("login"))
+        #expect(login.status == 200)
+        #expect(server.process.isRunning)
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import NIOCore
+import Testing
+@testable import wsx_web
+
+/// Class: one client holding what everyone needs. Connections that trickle a head, idle, trickle
+/// a body, crowd in from one address, or open stream after stream are bounded, each by its own
+/// limit, while everyone else keeps being served. (The server-wide cap is Hummingbird's
+/// listener's, which its in-process test server leaves out: `ConnectionFloodTests` run the binary.)
+@Suite("Connection limits", .serialized)
+struct ConnectionLimitTests {
+    /// Short limits, so the tests take seconds. (The test client's own connection is held to
+    /// them too: a test that leaves it unused longer than the idle timeout cannot use it again.)
+    static func quick(_ configure: (inout AppConfig) -> Void = { _ in }) -> TestApp {
+        TestApp { config in
+            config.connections.requestHeadTimeout = .milliseconds(600)
+            config.connections.idleTimeout = .milliseconds(800)
+            config.connections.bodyRateWindow = .seconds(1)
+            config.connections.bodyCheckInterval = .milliseconds(200)
+            configure(&config)
+        }
+    }
+
+    static let healthz = "GET /healthz HTTP/1.1\r\nHost: wsx\r\n\r\n"
+
+    @Test("a request head must be whole within its time, however it trickles: nothing, a byte at a time, a pipelined half")
+    func headTimeout() async throws {
+        try await Self.quick().run(.live) { app in
+            let port = app.client.port!
+            let silent = try await RawClient.connect(port: port)
+            let trickling = try await RawClient.connect(port: port)
+            let trickle = Task { try await trickling.trickle("GET /healthz HTTP/1.1\r\nHost: wsx\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n\r\n",
+                                                        pause: .milliseconds(50)) }
+            let pipelined = try await RawClient.connect(port: port)
+            try await pipelined.send(Self.healthz + "GET /healthz HTTP/1.1\r\nHo")
+            let started = ContinuousClock.now
+            #expect(await silent.closed(within: .seconds(3)))
+            #expect(await trickling.closed(within: .seconds(3)))
+            #expect(await pipelined.closed(within: .seconds(3)))
+            trickle.cancel()
+            #expect(ContinuousClock.now - started < .seconds(3))
+            #expect(silent.received.hasPrefix("HTTP/1.1 408"))
+            #expect(trickling.received.hasPrefix("HTTP/1.1 408"))
+            // The pipelined client got its first answer, then the connection ended.
+            #expect(pipelined.received.hasPrefix("HTTP/1.1 200"))
+            // A prompt client is unaffected. (Not the test client: its connection sat unused
+            // past the head timeout too, and was closed like any other.)
+            #expect(try await RawClient.askingHealth(port: port).waitFor("ok\n", within: .seconds(2)))
+        }
+    }
+
+    @Test("a kept-alive connection idles out between requests, but an open event stream never does")
+    func idleTimeout() async throws {
+        try await Self.quick().run(.live) { app in
+            let port = app.client.port!
+            let member = try await app.signedInBrowser(email: "idle@example.com")
+            let keptAlive = try await RawClient.connect(port: port)
+            try await keptAlive.send(Self.healthz)
+            #expect(await keptAlive.waitFor("ok\n", within: .seconds(2)))
+            let stream = try #require(try await RawClient.eventStream(port: port, cookie: member.cookieHeader))
+
+            #expect(await keptAlive.closed(within: .seconds(3)))
+            // Several idle timeouts later the stream is open and still delivers.
+            try await Task.sleep(for: .seconds(2))
+            #expect(stream.channel.isActive)
+            try await RealtimeTests.publish(app, RealtimeTests.note("still here", to: .user(try await app.userId("idle@example.com")),
+                                                                   type: .userUpdated))
+            #expect(await stream.waitFor("still here", within: .seconds(2)))
+            await stream.close()
+        }
+    }
+
+    @Test("a body slower than the minimum rate is cut off and nothing it carried is stored; a slow but steady one is not")
+    func bodyRate() async throws {
+        try await Self.quick { $0.connections.minimumBodyBytesPerSecond = 1000 }.run(.live) { app in
+            let port = app.client.port!
+            let (a, _, wid, general) = try await MessagingTests.team(app)
+            try await a.get("/w/\(wid)/c/\(general)")
+            let token = try #require(a.csrfToken)
+            func post(_ text: String, pause: Duration, bytes: Int) async throws -> RawClient {
+                let body = "_csrf=\(token)&content=\(text)"
+                let client = try await RawClient.connect(port: port)
+                try await client.send("POST /w/\(wid)/c/\(general)/messages HTTP/1.1\r\nHost: wsx\r\nCookie: \(a.cookieHeader)\r\n"
+                                      + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n")
+                try await client.trickle(body, bytes: bytes, pause: pause)
+                return client
+            }
+            // About 100 bytes a second: cut off within the window.
+            let slowText = String(repeating: "s", count: 400)
+            let slow = try await post(slowText, pause: .milliseconds(100), bytes: 10)
+            #expect(await slow.closed(within: .seconds(4)))
+            // About 2,000 bytes a second for 1.5 s: served.
+            let steady = try await post(String(repeating: "t", count: 3000), pause: .milliseconds(50), bytes: 100)
+            #expect(await steady.waitFor("HTTP/1.1 303", within: .seconds(5)))
+            #expect(try await app.count("SELECT COUNT(*) FROM messages WHERE body LIKE 's%'") == 0)
+            #expect(try await app.count("SELECT COUNT(*) FROM messages WHERE body LIKE 't%'") == 1)
+            #expect(!app.logs.all.contains { $0.hasPrefix("error") })
+        }
+    }
+
+    @Test("a client that leaves halfway through a body stores nothing and logs no error: form or upload")
+    func halfBodies() async throws {
+        try await Self.quick().run(.live) { app in
+            let port = app.client.port!
+            let (a, _, wid, general) = try await MessagingTests.team(app)
+            try await a.get("/w/\(wid)/c/\(general)")
+            let token = try #require(a.csrfToken)
+            let path = "/w/\(wid)/c/\(general)/messages"
+            let form = "_csrf=\(token)&content=" + String(repeating: "h", count: 2000)
+            let boundary = "halfway"
+            let upload = "--\(boundary)\r\nContent-Disposition: form-data; name=\"_csrf\"\r\n\r\n\(token)\r\n"
+                + "--\(boundary)\r\nContent-Disposition: form-data; name=\"content\"\r\n\r\nhalf an upload\r\n"
+                + "--\(boundary)\r\nContent-Disposition: form-data; name=\"files\"; filename=\"a.zip\"\r\n\r\n"
+                + String(decoding: Fixture.data("archive.zip"), as: UTF8.self) + "\r\n--\(boundary)--\r\n"
+            for (type, body) in [("application/x-www-form-urlencoded", form), ("multipart/form-data; boundary=\(boundary)", upload)] {
+                for framing in ["Content-Length: \(body.utf8.count)", "Transfer-Encoding: chunked"] {
+                    let client = try await RawClient.connect(port: port)
+                    let half = String(body.prefix(body.count / 2))
+                    let sent = framing.hasPrefix("Transfer") ? "\(String(half.utf8.count, radix: 16))\r\n\(half)\r\n" : half
+                    try await client.send("POST \(path) HTTP/1.1\r\nHost: wsx\r\nCookie: \(a.cookieHeader)\r\n"
+                                          + "Accept: application/json\r\nContent-Type: \(type)\r\n\(framing)\r\n\r\n\(sent)")
+                    try await Task.sleep(for: .milliseconds(100))
+                    await client.close()
+                }
+            }
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(try await app.count("SELECT COUNT(*) FROM messages") == 0)
+            #expect(try await app.count("SELECT COUNT(*) FROM files") == 0)
+            #expect(!app.logs.all.contains { $0.hasPrefix("error") }, "\(app.logs.all.filter { $0.hasPrefix("error") })")
+        }
+    }
+
+    @Test("one address holds at most its share: the next gets a 503, other addresses and /healthz are served")
+    func perAddressCap() async throws {
+        try await Self.quick {
+            $0.connections.maxConnectionsPerAddress = 5
+            $0.connections.requestHeadTimeout = .seconds(30)
+        }.run(.live) { app in
+            let port = app.client.port!
+            var held: [RawClient] = []
+            for _ in 0..<5 {
+                // An answered request first: the server has counted the connection.
+                let client = try await RawClient.connect(port: port, from: "127.0.0.2")
+                try await client.send(Self.healthz)
+                #expect(await client.waitFor("ok\n", within: .seconds(2)))
+                try await client.send("GET / HTTP/1.1\r\nHo")
+                held.append(client)
+            }
+            for _ in 0..<3 {
+                let refused = try await RawClient.connect(port: port, from: "127.0.0.2")
+                // It may be closed already: the 503 comes at once, whatever is sent.
+                try? await refused.send(Self.healthz)
+                #expect(await refused.closed(within: .seconds(3)))
+                #expect(refused.received.hasPrefix("HTTP/1.1 503"))
+                #expect(refused.received.contains("Retry-After: 10"))
+            }
+            #expect(try await RawClient.askingHealth(port: port, from: "127.0.0.3").waitFor("ok\n", within: .seconds(2)))
+            // A slot frees when one of the five closes.
+            await held[0].close()
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(try await RawClient.askingHealth(port: port, from: "127.0.0.2").waitFor("ok\n", within: .seconds(2)))
+            for client in held { await client.close() }
+        }
+    }
+
+    @Test("an account holds at most its share of event streams: a new one closes the oldest")
+    func streamsPerAccount() async throws {
+        try await Self.quick {
+            $0.realtime.maxStreamsPerAccount = 4
+            $0.connections.idleTimeout = .seconds(30)
+        }.run(.live) { app in
+            let port = app.client.port!
+            let member = try await app.signedInBrowser()
+            var streams: [RawClient] = []
+            for _ in 0..<7 {
+                streams.append(try #require(try await RawClient.eventStream(port: port, cookie: member.cookieHeader)))
+            }
+            for stream in streams.prefix(3) { #expect(await stream.closed(within: .seconds(2))) }
+            try await Task.sleep(for: .milliseconds(200))
+            for stream in streams.suffix(4) { #expect(stream.channel.isActive) }
+            #expect(await app.services.hub.subscriberCount == 4)
+            // Another account is not affected.
+            let other = try await app.signedInBrowser()
+            let theirs = try #require(try await RawClient.eventStream(port: port, cookie: other.cookieHeader))
+            #expect(await app.services.hub.subscriberCount == 5)
+            for stream in streams + [theirs] { await stream.close() }
+        }
+    }
+}
