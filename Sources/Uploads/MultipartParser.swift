@@ -192,6 +192,9 @@ extension MultipartParser {
     public static func disposition(_ headers: [(name: String, value: String)]) -> (name: String?, filename: String?) {
         guard let value = headers.first(where: { $0.name == "content-disposition" })?.value else { return (nil, nil) }
         var name: String?, filename: String?, filenameStar: String?
+        // A part that names a file is a file part, even when the name cannot be read: dropping
+        // it would silently lose the file (it gets a plain name instead).
+        var namesFile = false
         for parameter in splitParameters(value).dropFirst() {
             guard let equals = parameter.firstIndex(of: "=") else { continue }
             let key = parameter[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
@@ -201,15 +204,18 @@ extension MultipartParser {
             }
             switch key {
             case "name": name = raw
-            case "filename": filename = raw
+            case "filename":
+                filename = raw
+                namesFile = true
             case "filename*":
                 // RFC 5987: charset'language'percent-encoded
+                namesFile = true
                 let pieces = raw.split(separator: "'", maxSplits: 2, omittingEmptySubsequences: false)
                 if pieces.count == 3 { filenameStar = String(pieces[2]).removingPercentEncoding }
             default: break
             }
         }
-        return (name, filenameStar ?? filename)
+        return (name, filenameStar ?? filename ?? (namesFile ? "" : nil))
     }
 
     /// Splits at `;` outside quotes.

@@ -51,7 +51,11 @@ struct FileService: Sendable {
         let form = try await receive(request, visitor: visitor, fileFields: ["image"])
         let fields = FormData(fields: form.fields)
         guard let image = form.files.first else { return (fields, nil) }
-        guard image.kind == .image, form.files.count == 1 else {
+        guard form.files.count == 1 else {
+            form.discardTemporaries()
+            throw AppError.status(422, "error_one_picture")
+        }
+        guard image.kind == .image else {
             form.discardTemporaries()
             throw AppError.status(415, "error_file_type", "JPEG, PNG, GIF, WebP")
         }
