@@ -48,6 +48,26 @@ struct DirectRooms: Sendable {
         }
     }
 
+    /// Puts someone who (re)joins a workspace back into their direct messages there, and the
+    /// other person too when they are in the workspace: removing a member takes them out of
+    /// every room, and without this their old DMs opened but were missing from the sidebar,
+    /// got no live events, and their own messages could not be edited.
+    static func restore(_ db: Database, workspaceId: Int64, userId: Int64, at now: Date, outbox: EventOutbox) throws {
+        let rooms = try Room.fetchAll(db, sql: """
+            SELECT * FROM rooms WHERE workspace_id = ? AND kind = 'dm' AND (dm_key LIKE ? OR dm_key LIKE ?)
+            """, arguments: [workspaceId, "\(userId):%", "%:\(userId)"])
+        for room in rooms {
+            let pair = Set(room.dmKey?.split(separator: ":").compactMap { Int64($0) } ?? [])
+            guard pair.contains(userId) else { continue }
+            let present = try pair.filter { id in
+                try id == userId || WorkspaceMember.fetchOne(db, key: ["workspace_id": workspaceId, "user_id": id]) != nil
+            }
+            // A DM with someone who is no longer in the workspace stays closed.
+            guard present.count == pair.count else { continue }
+            try RoomMembership(outbox: outbox).add(db, room: room, users: present.sorted(), at: now)
+        }
+    }
+
     /// The other member of a DM room, as seen by `userId` (themself for a note-to-self).
     static func partnerId(of room: Room, for userId: Int64) -> Int64 {
         guard let key = room.dmKey else { return userId }

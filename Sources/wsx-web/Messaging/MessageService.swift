@@ -129,8 +129,10 @@ struct MessageService: Sendable {
                 """).execute(arguments: [messageId, room.id!, authorId, messageId])
             let row = try Self.row(db, id: messageId, hasFiles: !files.isEmpty)
             let html = fragment(row)
-            try outbox.publish(OutgoingEvent(.messageCreated, to: .room(room.id!),
-                                             json: MessagePayload(row, room: room, html: html, mentions: rendered.mentioned).json), in: db)
+            var event = OutgoingEvent(.messageCreated, to: .room(room.id!),
+                                      json: MessagePayload(row, room: room, html: html, mentions: rendered.mentioned).json)
+            event.messageId = messageId
+            try outbox.publish(event, in: db)
             return WrittenMessage(row: row, html: html)
         }
     }
@@ -144,13 +146,20 @@ struct MessageService: Sendable {
             let (message, room) = try Self.visibleMessage(db, id: messageId, access)
             guard message.authorId == access.userId else { throw AppError.forbidden("error_message_author_only") }
             try SearchIndex.index(db, messageId: messageId, roomId: room.id!, text: text)
+            // Every edit gets a later time than the one before, even within a millisecond: the
+            // kept fragments know a message's version by it.
+            let editedAt = message.editedAt.map { max(now, $0.addingTimeInterval(0.001)) } ?? now
             try Message.filter(key: messageId).updateAll(db, Message.CodingKeys.body.set(to: text),
                                                          Message.CodingKeys.bodyHtml.set(to: rendered.html),
-                                                         Message.CodingKeys.editedAt.set(to: now))
+                                                         Message.CodingKeys.editedAt.set(to: editedAt))
             let row = try Self.row(db, id: messageId)
             let html = fragment(row)
-            try outbox.publish(OutgoingEvent(.messageUpdated, to: .room(room.id!),
-                                             json: MessagePayload(row, room: room, html: html, mentions: []).json), in: db)
+            let payload = MessagePayload(row, room: room, html: html, mentions: [])
+            // What the message said before is no longer to be read, replay included.
+            try MessageEventScrub.edited(db, messageId: messageId, html: html, snippet: payload.snippet)
+            var event = OutgoingEvent(.messageUpdated, to: .room(room.id!), json: payload.json)
+            event.messageId = messageId
+            try outbox.publish(event, in: db)
             return WrittenMessage(row: row, html: html)
         }
     }
@@ -164,9 +173,12 @@ struct MessageService: Sendable {
                 throw AppError.forbidden("error_message_delete_rights")
             }
             try Message.deleteOne(db, key: messageId)
-            try outbox.publish(OutgoingEvent(.messageDeleted, to: .room(room.id!),
-                                             payload: MessageDeletedPayload(workspaceId: room.workspaceId, roomId: room.id!,
-                                                                            messageId: messageId)), in: db)
+            try MessageEventScrub.deleted(db, messageId: messageId)
+            var event = OutgoingEvent(.messageDeleted, to: .room(room.id!),
+                                      payload: MessageDeletedPayload(workspaceId: room.workspaceId, roomId: room.id!,
+                                                                     messageId: messageId))
+            event.messageId = messageId
+            try outbox.publish(event, in: db)
             return room
         }
     }

@@ -73,6 +73,9 @@ struct OutgoingEvent: Sendable {
     let payload: String
     var membership: MembershipChange?
     var closesSessions: [Int64] = []
+    /// The message a message event is about: its text is scrubbed from the outbox when the
+    /// message is edited or deleted (`MessageEventScrub`).
+    var messageId: Int64?
 
     init(_ type: EventType, to audience: Audience, payload: some Encodable, membership: MembershipChange? = nil,
          closesSessions: [Int64] = []) {

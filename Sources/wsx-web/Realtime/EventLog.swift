@@ -24,14 +24,19 @@ struct EventLog: Sendable {
     }
 
     /// The events with `after < id <= through` addressed to `userId` or to one of `rooms`, in id
-    /// order, at most `limit` of them.
+    /// order, at most `limit` of them. A room's events count only from when the user joined it
+    /// (`room_members.joined_after_event`): someone who joins a channel does not replay what
+    /// was said before, which the page shows them only as it reads now.
     func replay(after: Int64, through: Int64, userId: Int64, rooms: [Int64], limit: Int = 500) throws -> [Row] {
         try database.read { db in
             var sql = "SELECT id, type, payload FROM events WHERE id > ? AND id <= ? AND (user_id = ?"
             var arguments: StatementArguments = [after, through, userId]
             if !rooms.isEmpty {
-                sql += " OR room_id IN (\(databaseQuestionMarks(count: rooms.count)))"
-                arguments += StatementArguments(rooms)
+                // Which rooms is the hub's call (its membership at subscription); the floor, where
+                // the database has one, is when they joined.
+                sql += " OR (room_id IN (\(databaseQuestionMarks(count: rooms.count))) AND id > COALESCE("
+                    + "(SELECT joined_after_event FROM room_members WHERE room_members.room_id = events.room_id AND room_members.user_id = ?), 0))"
+                arguments += StatementArguments(rooms) + [userId]
             }
             sql += ") ORDER BY id LIMIT \(limit)"
             return try Row.fetchAll(db, sql: sql, arguments: arguments)

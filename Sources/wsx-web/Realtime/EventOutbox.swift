@@ -32,8 +32,9 @@ final class EventOutbox: Sendable {
         case .room(let id): (id, nil)
         case .user(let id): (nil, id)
         }
-        try db.cachedStatement(sql: "INSERT INTO events (type, room_id, user_id, payload, created_at) VALUES (?, ?, ?, ?, ?)")
-            .execute(arguments: [event.type.rawValue, roomId, userId, event.payload, Timestamps.database(clock.now())])
+        try db.cachedStatement(sql: "INSERT INTO events (type, room_id, user_id, payload, created_at, message_id) VALUES (?, ?, ?, ?, ?, ?)")
+            .execute(arguments: [event.type.rawValue, roomId, userId, event.payload, Timestamps.database(clock.now()),
+                                 event.messageId])
         let id = db.lastInsertedRowID
         let isFirst = pending.withLock { list in
             list.append(CommittedEvent(id: id, event: event))

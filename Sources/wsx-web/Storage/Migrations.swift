@@ -280,6 +280,7 @@ extension AppDatabase {
                 END;
                 """)
         }
+        registerLaterMigrations(&migrator)
         return migrator
     }
 }

@@ -195,6 +195,7 @@ struct ChannelService: Sendable {
             try outbox.publish(OutgoingEvent(.roomDeleted, to: .room(try view.access.workspace.defaultRoom(db).id!),
                                              payload: view.room.payload), in: db)
             try view.room.delete(db)
+            try MessageEventScrub.roomsDeleted(db, rooms: [view.room.id!])
             try AuditTrail.record(db, workspaceId: view.room.workspaceId, actor: view.access.userId, action: "channel.delete",
                                   targetRoom: view.room.id!, detail: view.room.name, at: now)
         }

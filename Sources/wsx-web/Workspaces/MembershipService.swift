@@ -75,6 +75,7 @@ struct MembershipService: Sendable {
         try WorkspaceMember(workspaceId: workspace.id!, userId: user.id!, role: .member, joinedAt: now).insert(db)
         let room = try workspace.defaultRoom(db)
         try RoomMembership(outbox: outbox).add(db, room: room, users: [user.id!], at: now)
+        try DirectRooms.restore(db, workspaceId: workspace.id!, userId: user.id!, at: now, outbox: outbox)
         try outbox.publish(OutgoingEvent(.workspaceMemberAdded, to: .room(room.id!),
                                          payload: WorkspaceMemberPayload(workspaceId: workspace.id!, userId: user.id!,
                                                                          nickname: user.nickname)), in: db)

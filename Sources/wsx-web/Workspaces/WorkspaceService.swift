@@ -138,6 +138,7 @@ struct WorkspaceService: Sendable {
                                              membership: .roomsDeleted(rooms: rooms.compactMap(\.id))), in: db)
             // Rooms, members, invitations and the audit log go with it (ON DELETE CASCADE).
             try workspace.delete(db)
+            try MessageEventScrub.roomsDeleted(db, rooms: rooms.compactMap(\.id))
         }
     }
 

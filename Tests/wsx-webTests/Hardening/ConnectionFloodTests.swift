@@ -85,7 +85,7 @@ struct ConnectionFloodTests {
         let folder = try makeEmptyFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let binary = WSXBinary(path: WSXBinary.builtPath)
-        let server = try binary.serveLogged(["--data-dir", "data", "--request-head-timeout", "2", "--max-connections", "5000",
+        let server = try binary.serveLogged(["--data-dir", "data", "--request-head-timeout", "5", "--max-connections", "5000",
                                              "--max-connections-per-address", "5000"], in: folder, openFiles: 200)
         defer { server.stop() }
         let port = server.port

@@ -75,3 +75,11 @@ extension TestBrowser {
         return try await post(path, fields + [("confirm", "yes")])
     }
 }
+
+extension TestSession {
+    /// Makes the account of `member` (signed in as `email`) a member of `workspace`, invited by
+    /// its owner: the one way tests add people, so the invitation flow changes in one place.
+    func addMember(_ member: TestBrowser, email: String, to workspace: Int64, by owner: TestBrowser) async throws {
+        try await owner.invite(email, to: workspace)
+    }
+}

@@ -1,0 +1,34 @@
+import GRDB
+
+/// Takes a message's text out of the outbox once it may no longer be read as it was.
+///
+/// Replay (`Last-Event-ID`) serves stored events for the retention window (7 days): without
+/// this, a reconnecting client could read the original HTML of a deleted message, or the text
+/// before an edit. Runs in the transaction of the change, before its own event is published.
+enum MessageEventScrub {
+    static let textTypes = [EventType.messageCreated.rawValue, EventType.messageUpdated.rawValue]
+
+    /// The message was edited: its earlier events carry the new HTML and snippet instead (a
+    /// client that replays its creation still gets the message, as it reads now).
+    static func edited(_ db: Database, messageId: Int64, html: String, snippet: String) throws {
+        try db.execute(sql: """
+            UPDATE events SET payload = json_set(payload, '$.html', ?, '$.snippet', ?)
+            WHERE message_id = ? AND type IN (?, ?)
+            """, arguments: [html, snippet, messageId] + StatementArguments(textTypes))
+    }
+
+    /// The message was deleted: its earlier events go (the deletion event tells clients that
+    /// saw them).
+    static func deleted(_ db: Database, messageId: Int64) throws {
+        try db.execute(sql: "DELETE FROM events WHERE message_id = ? AND type IN (?, ?)",
+                       arguments: [messageId] + StatementArguments(textTypes))
+    }
+
+    /// Rooms were deleted with their messages: so are the messages' events.
+    static func roomsDeleted(_ db: Database, rooms: [Int64]) throws {
+        guard !rooms.isEmpty else { return }
+        try db.execute(sql: """
+            DELETE FROM events WHERE room_id IN (\(databaseQuestionMarks(count: rooms.count))) AND type IN (?, ?)
+            """, arguments: StatementArguments(rooms) + StatementArguments(textTypes))
+    }
+}
