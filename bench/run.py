@@ -28,7 +28,8 @@ BENCH_TOOL = ROOT / ".build" / "release" / "wsx-bench"
 RESULTS: list[str] = []
 # The load tools sign in, stream and connect in bulk from one address and one account: every
 # limit meant for one person is raised here, by its flag.
-BULK_FLAGS = ["--login-max-failures", "100000", "--login-max-failures-per-ip", "1000000",
+BULK_FLAGS = ["--login-max-failures", "100000", "--login-max-failures-per-account", "100000",
+              "--login-max-failures-per-ip", "1000000", "--signup-max-per-ip", "1000000",
               "--max-event-streams-per-account", "100000", "--max-connections-per-address", "1000000"]
 
 

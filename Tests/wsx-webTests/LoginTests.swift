@@ -64,9 +64,9 @@ struct LoginTests {
         }
     }
 
-    @Test("too many failures for one account are slowed down, even with the right password, until the window passes")
+    @Test("too many failures for one account from one address are slowed down, even with the right password, until the window passes")
     func failuresAreThrottledPerAccount() async throws {
-        let test = TestApp { $0.loginLimits = .init(perAccount: 3, perAddress: 100, window: 180) }
+        let test = TestApp { $0.loginLimits = .init(perAccountAndAddress: 3, perAccount: 100, perAddress: 100, window: 180) }
         try await test.run { app in
             _ = try await app.signedInBrowser(email: "t@example.com", password: "right password")
             let browser = app.browser()
@@ -89,7 +89,7 @@ struct LoginTests {
 
     @Test("failures from one address across many accounts hit the per-address bound")
     func failuresAreThrottledPerAddress() async throws {
-        let test = TestApp { $0.loginLimits = .init(perAccount: 100, perAddress: 4, window: 60) }
+        let test = TestApp { $0.loginLimits = .init(perAccountAndAddress: 100, perAccount: 100, perAddress: 4, window: 60) }
         try await test.run { app in
             let browser = app.browser()
             for index in 0..<4 {

@@ -21,14 +21,17 @@ public struct SignupPage: Sendable {
     public var errors: FieldErrors
     /// Set when signing up through an invitation.
     public var inviteToken: String?
+    /// A message about the whole form (too many sign-ups from this network).
+    public var notice: String?
 
     public init(email: String = "", nickname: String = "", phone: String = "", errors: FieldErrors = FieldErrors(),
-                inviteToken: String? = nil) {
+                inviteToken: String? = nil, notice: String? = nil) {
         self.email = email
         self.nickname = nickname
         self.phone = phone
         self.errors = errors
         self.inviteToken = inviteToken
+        self.notice = notice
     }
 }
 

@@ -25,6 +25,8 @@ extension Strings {
         "login_submit": "Log in",
         "login_no_account": "No account yet?",
         "login_failed": "The email or password is incorrect.",
+        "signup_throttled": "Too many sign-ups from your network. Try again in {0} minutes.",
+        "error_busy": "The server is busy. Try again in a moment.",
         "login_throttled": "Too many failed attempts. Try again in {0} seconds.",
 
         "signup_title": "Sign up",

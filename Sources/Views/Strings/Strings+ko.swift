@@ -25,6 +25,8 @@ extension Strings {
         "login_submit": "로그인",
         "login_no_account": "계정이 없으신가요?",
         "login_failed": "이메일 또는 비밀번호가 올바르지 않습니다.",
+        "signup_throttled": "이 네트워크에서 가입이 너무 많습니다. {0}분 후에 다시 시도하세요.",
+        "error_busy": "서버가 바쁩니다. 잠시 후 다시 시도하세요.",
         "login_throttled": "로그인 실패가 너무 많습니다. {0}초 후에 다시 시도하세요.",
 
         "signup_title": "회원가입",

@@ -127,7 +127,7 @@ struct AccountService: Sendable {
                         keepingSession keptSessionId: Int64) async throws {
         guard let user = try await user(id: userId) else { throw AccountError.noSuchUser }
         var problems = FormProblems()
-        if try await !hasher.verify(current.nfc, against: user.passwordHash) {
+        if try await !hasher.verify(current.nfc, against: user.passwordHash, lane: .other) {
             problems.add(.currentPassword, "error_password_current_wrong")
         }
         AccountRules.checkNewPassword(new.nfc, confirmation: confirmation.nfc, into: &problems)

@@ -1,72 +1,85 @@
 import Foundation
 
-/// Slows down password guessing: after too many failed sign-ins in a window, further attempts
-/// for that account (or from that address) are refused until the oldest failure leaves the window.
+/// Slows down password guessing without letting a guesser lock anyone out.
 ///
-/// Kept in memory: a restart forgets, which is acceptable for a single-process server. The number
-/// of tracked keys is bounded so a flood of made-up emails cannot grow memory without end.
-actor LoginThrottle {
-    /// The bounds, set by flags (`--login-max-failures`, `--login-max-failures-per-ip`,
-    /// `--login-failure-window`).
+/// Failed sign-ins are counted three ways within a window (`--login-failure-window`):
+/// - per account and address, strictly (`--login-max-failures`, 10): one guesser, one account;
+/// - per account, loosely (`--login-max-failures-per-account`, 100), for guessers spread over
+///   many addresses. A browser that has signed in to the account before (`DeviceCookie`) is
+///   not held by it, so a flood of guesses cannot lock the owner out;
+/// - per address (`--login-max-failures-per-ip`, 100), for one address trying many accounts.
+/// Ten wrong passwords from one place used to lock the account for everyone for 180 s.
+///
+/// Each attempt is reserved before its password is checked (`AttemptLimiter`): a refused one
+/// hashes nothing and answers 429 with `Retry-After`.
+struct LoginThrottle: Sendable {
+    /// The bounds, set by flags.
     struct Limits: Sendable {
+        var perAccountAndAddress: Int
         var perAccount: Int
         var perAddress: Int
         var window: TimeInterval
 
-        static let standard = Limits(perAccount: 10, perAddress: 100, window: 180)
+        static let standard = Limits(perAccountAndAddress: 10, perAccount: 100, perAddress: 100, window: 180)
     }
 
-    private let limits: Limits
-    private let clock: WallClock
-    private var failuresByAccount: [String: [Date]] = [:]
-    private var failuresByAddress: [String: [Date]] = [:]
-    private static let maximumTrackedKeys = 100_000
+    let limits: Limits
+    private let ledger: AttemptLimiter
 
     init(limits: Limits, clock: WallClock) {
         self.limits = limits
-        self.clock = clock
+        ledger = AttemptLimiter(clock: clock)
     }
 
-    /// Seconds until this account and address may try again; nil when they may try now.
-    func retryAfter(account: String, address: String) -> Int? {
-        let now = clock.now()
-        let waits = [
-            wait(failuresByAccount[account], limit: limits.perAccount, now: now),
-            wait(failuresByAddress[address], limit: limits.perAddress, now: now),
-        ].compactMap { $0 }
-        return waits.max()
+    /// Reserves a sign-in attempt for `account` from `address`; `trustedDevice` when the browser
+    /// has signed in to that account before.
+    func begin(account: String, address: String, trustedDevice: Bool) async -> AttemptLimiter.Verdict {
+        await ledger.reserve(checks(account: account, address: address, trustedDevice: trustedDevice))
     }
 
-    func recordFailure(account: String, address: String) {
-        let now = clock.now()
-        if failuresByAccount.count + failuresByAddress.count > Self.maximumTrackedKeys { prune(now: now) }
-        let window = limits.window
-        let recent = { (dates: [Date]?) in (dates ?? []).filter { now.timeIntervalSince($0) < window } + [now] }
-        failuresByAccount[account] = recent(failuresByAccount[account])
-        failuresByAddress[address] = recent(failuresByAddress[address])
+    /// The attempt's outcome: a failure counts; a success forgets this address's failures for
+    /// the account (the owner's own typos), not the account's (someone else's guesses).
+    func end(_ ticket: AttemptLimiter.Ticket, account: String, address: String, succeeded: Bool) async {
+        await ledger.settle(ticket, counted: !succeeded)
+        if succeeded { await ledger.clear([Self.pairKey(account, address)]) }
     }
 
-    /// A successful sign-in clears the account's failures (not the address's).
-    func recordSuccess(account: String) {
-        failuresByAccount[account] = nil
-    }
-
-    private func wait(_ failures: [Date]?, limit: Int, now: Date) -> Int? {
-        guard let failures else { return nil }
-        let recent = failures.filter { now.timeIntervalSince($0) < limits.window }
-        guard recent.count >= limit, let oldest = recent.first else { return nil }
-        return max(1, Int((limits.window - now.timeIntervalSince(oldest)).rounded(.up)))
-    }
-
-    private func prune(now: Date) {
-        let window = limits.window
-        func keepRecent(_ table: inout [String: [Date]]) {
-            table = table.compactMapValues { dates in
-                let recent = dates.filter { now.timeIntervalSince($0) < window }
-                return recent.isEmpty ? nil : recent
-            }
+    private func checks(account: String, address: String, trustedDevice: Bool) -> [AttemptLimiter.Check] {
+        var checks = [
+            AttemptLimiter.Check(key: Self.pairKey(account, address), rule: .init(limit: limits.perAccountAndAddress, window: limits.window)),
+            AttemptLimiter.Check(key: "address:" + address, rule: .init(limit: limits.perAddress, window: limits.window)),
+        ]
+        if !trustedDevice {
+            checks.append(.init(key: "account:" + account, rule: .init(limit: limits.perAccount, window: limits.window)))
         }
-        keepRecent(&failuresByAccount)
-        keepRecent(&failuresByAddress)
+        return checks
+    }
+
+    private static func pairKey(_ account: String, _ address: String) -> String {
+        "pair:" + account + "\u{0}" + address
+    }
+}
+
+/// Bounds sign-ups per address (`--signup-max-per-ip`, 20 an hour: a whole office behind one NAT
+/// signs up on its first day). Every sign-up is a bcrypt hash and a new account with coins; 120
+/// in parallel made a normal sign-in take 12 s. Sign-ups through an invitation do not count.
+struct SignupLimiter: Sendable {
+    let rule: AttemptLimiter.Rule
+    private let ledger: AttemptLimiter
+
+    static let standard = AttemptLimiter.Rule(limit: 20, window: 3600)
+
+    init(rule: AttemptLimiter.Rule, clock: WallClock) {
+        self.rule = rule
+        ledger = AttemptLimiter(clock: clock)
+    }
+
+    func begin(address: String) async -> AttemptLimiter.Verdict {
+        await ledger.reserve([.init(key: address, rule: rule)])
+    }
+
+    /// A sign-up that was made counts; one refused (a taken email, a short password) does not.
+    func end(_ ticket: AttemptLimiter.Ticket, created: Bool) async {
+        await ledger.settle(ticket, counted: created)
     }
 }

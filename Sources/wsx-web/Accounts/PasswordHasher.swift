@@ -3,21 +3,39 @@ import HummingbirdBcrypt
 import NIOPosix
 
 /// Hashes and checks passwords with bcrypt, off the cooperative thread pool (a cost-12 hash
-/// takes a quarter of a second of CPU and would stall every other request on that thread).
+/// takes a quarter of a second of CPU and would stall every other request on that thread), one
+/// per core at a time through `queue`.
 struct PasswordHasher: Sendable {
     /// bcrypt's work factor; 12 in production, lower in tests.
     let cost: UInt8
+    let queue: HashingQueue
+
+    init(cost: UInt8, queue: HashingQueue = HashingQueue()) {
+        self.cost = cost
+        self.queue = queue
+    }
 
     /// bcrypt reads at most 72 bytes; longer passwords are refused rather than silently cut.
     static let maximumBytes = 72
 
     func hash(_ password: String) async throws -> String {
         let cost = self.cost
-        return try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(password, cost: cost) }
+        return try await inLine(.other) { Bcrypt.hash(password, cost: cost) }
     }
 
-    func verify(_ password: String, against hash: String) async throws -> Bool {
-        try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(password, hash: hash) }
+    /// Checks a password; `lane` says whether it signs someone in (first in line) or confirms a
+    /// change.
+    func verify(_ password: String, against hash: String, lane: HashingQueue.Lane = .signIn) async throws -> Bool {
+        try await inLine(lane) { Bcrypt.verify(password, hash: hash) }
+    }
+
+    /// Runs `work` on the thread pool when the queue gives it a turn; a full queue is a 503.
+    private func inLine<T: Sendable>(_ lane: HashingQueue.Lane, _ work: @escaping @Sendable () -> T) async throws -> T {
+        do {
+            return try await queue.run(lane) { try await NIOThreadPool.singleton.runIfActive(work) }
+        } catch is HashingQueue.Busy {
+            throw AppError.busy
+        }
     }
 
     /// Spends the same time as a real check, for sign-in attempts with an unknown email, so the

@@ -23,6 +23,8 @@ struct AppConfig: Sendable {
     /// bcrypt work factor (4…31).
     var bcryptCost: UInt8 = 12
     var loginLimits = LoginThrottle.Limits.standard
+    /// Sign-ups per address per hour (`--signup-max-per-ip`).
+    var signupLimit = SignupLimiter.standard
     /// Coins a new account starts with (`--signup-coins`).
     var signupCoins = 10
     /// Coins a new workspace costs (`--workspace-price`).

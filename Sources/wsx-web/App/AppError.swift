@@ -19,6 +19,8 @@ struct AppError: Error, Sendable {
     /// A page that needs a signed-in user.
     static let signInRequired = AppError(status: .unauthorized, messageKey: nil)
     static let tooLarge = AppError(status: .contentTooLarge, messageKey: nil)
+    /// The server is too busy right now (password hashing's line is full): try again shortly.
+    static let busy = AppError(status: .serviceUnavailable, messageKey: "error_busy", headers: [.retryAfter: "2"])
 
     static func forbidden(_ messageKey: String) -> AppError { AppError(status: .forbidden, messageKey: messageKey) }
     static func notFound(_ messageKey: String) -> AppError { AppError(status: .notFound, messageKey: messageKey) }

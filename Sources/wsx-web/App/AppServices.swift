@@ -27,6 +27,8 @@ struct AppServices: Sendable {
     let webhooks: WebhookSender
     let sessions: SessionStore
     let throttle: LoginThrottle
+    let signups: SignupLimiter
+    let devices: DeviceCookie
     let cookies: CookiePolicy
     let pages: Pages
     /// Signed-in pages kept while the database is unchanged (`RenderedPageMiddleware`).
@@ -50,6 +52,8 @@ struct AppServices: Sendable {
         channels = ChannelService(database: database, clock: clock)
         sessions = SessionStore(database: database, clock: clock)
         throttle = LoginThrottle(limits: config.loginLimits, clock: clock)
+        signups = SignupLimiter(rule: config.signupLimit, clock: clock)
+        devices = try DeviceCookie(dataDirectory: config.dataDirectory)
         cookies = CookiePolicy(alwaysSecure: config.secureCookies, trustProxy: config.trustProxy)
         events = EventLog(database: database, clock: clock)
         hub = try RealtimeHub(database: database, outbox: database.outbox, settings: config.realtime, logger: logger)

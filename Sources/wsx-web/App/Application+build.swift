@@ -78,7 +78,8 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     home.addRoutes(to: router)
     EventsController().addRoutes(to: router)
     AuthController(accounts: services.accounts, sessions: services.sessions, throttle: services.throttle,
-                   cookies: services.cookies, pages: services.pages).addRoutes(to: router)
+                   signups: services.signups, devices: services.devices, cookies: services.cookies,
+                   pages: services.pages).addRoutes(to: router)
     LanguageController(accounts: services.accounts, cookies: services.cookies).addRoutes(to: router)
     PaymentWebhookController(payments: services.payments).addRoutes(to: router)
     if let sandbox = services.sandbox {

@@ -13,6 +13,7 @@ struct ServeCommand: AsyncParsableCommand {
     var port: Int?
     @OptionGroup var data: DataDirectoryOption
     @OptionGroup var connections: ConnectionOptions
+    @OptionGroup var signIns: SignInOptions
     @Option(name: .customLong("templates-dir"), help: "Development: read templates from this folder, re-read on change (env WSX_TEMPLATES_DIR).")
     var templatesDirectory: String?
     @Option(name: .customLong("public-dir"), help: "Development: serve static files from this folder (env WSX_PUBLIC_DIR).")
@@ -25,12 +26,6 @@ struct ServeCommand: AsyncParsableCommand {
     var baseURL: String?
     @Option(name: .customLong("bcrypt-cost"), help: "bcrypt work factor 4-31 (env WSX_BCRYPT_COST, default 12).")
     var bcryptCost: Int?
-    @Option(name: .customLong("login-max-failures"), help: "Failed sign-ins per account in a window before waiting (env WSX_LOGIN_MAX_FAILURES, default 10).")
-    var loginMaxFailures: Int?
-    @Option(name: .customLong("login-max-failures-per-ip"), help: "Failed sign-ins per address in a window (env WSX_LOGIN_MAX_FAILURES_PER_IP, default 100).")
-    var loginMaxFailuresPerIP: Int?
-    @Option(name: .customLong("login-failure-window"), help: "Seconds failed sign-ins are remembered (env WSX_LOGIN_FAILURE_WINDOW, default 180).")
-    var loginFailureWindow: Int?
     @Option(name: .customLong("event-retention"), help: "How long live events are kept for reconnecting clients, e.g. 7d, 36h, 90m, 600s (env WSX_EVENT_RETENTION, default 7d).")
     var eventRetention: String?
     @Option(name: .customLong("sse-heartbeat"), help: "Seconds between keep-alive comments on event streams (env WSX_SSE_HEARTBEAT, default 15).")
@@ -86,11 +81,6 @@ struct ServeCommand: AsyncParsableCommand {
         let cost = try bcryptCost ?? env.int("WSX_BCRYPT_COST") ?? Int(config.bcryptCost)
         guard (4...31).contains(cost) else { throw ValidationError("--bcrypt-cost must be between 4 and 31") }
         config.bcryptCost = UInt8(cost)
-        config.loginLimits.perAccount = try loginMaxFailures ?? env.int("WSX_LOGIN_MAX_FAILURES") ?? config.loginLimits.perAccount
-        config.loginLimits.perAddress = try loginMaxFailuresPerIP ?? env.int("WSX_LOGIN_MAX_FAILURES_PER_IP")
-            ?? config.loginLimits.perAddress
-        config.loginLimits.window = TimeInterval(try loginFailureWindow ?? env.int("WSX_LOGIN_FAILURE_WINDOW")
-            ?? Int(config.loginLimits.window))
         if let text = eventRetention ?? env.string("WSX_EVENT_RETENTION") {
             guard let seconds = DurationText.seconds(text), seconds > 0 else {
                 throw ValidationError("--event-retention: \(text) is not a duration like 7d, 36h, 90m or 600s")
@@ -115,6 +105,7 @@ struct ServeCommand: AsyncParsableCommand {
             config.realtime.bufferBytes = bytes
         }
         try connections.apply(to: &config, environment: env)
+        try signIns.apply(to: &config, environment: env)
         config.signupCoins = try signupCoins ?? env.int("WSX_SIGNUP_COINS") ?? config.signupCoins
         config.workspacePrice = try workspacePrice ?? env.int("WSX_WORKSPACE_PRICE") ?? config.workspacePrice
         guard config.signupCoins >= 0, config.workspacePrice >= 0 else {

@@ -6,6 +6,8 @@ struct AuthController: Sendable {
     let accounts: AccountService
     let sessions: SessionStore
     let throttle: LoginThrottle
+    let signups: SignupLimiter
+    let devices: DeviceCookie
     let cookies: CookiePolicy
     let pages: Pages
 
@@ -26,15 +28,35 @@ struct AuthController: Sendable {
     @Sendable func signup(_ request: Request, context: AppRequestContext) async throws -> Response {
         var input = SignupInput(form: context.visitor.form ?? FormData(fields: []))
         input.lang = chosenLanguage(request)
-        do {
-            let user = try await accounts.signUp(input)
-            return try await signIn(user, request: request, next: "/workspaces")
-        } catch let problems as FormProblems {
-            let page = SignupPage(email: input.email, nickname: input.nickname, phone: input.phone,
-                                  errors: FieldErrors(problems, context.visitor.strings))
-            return try await pages.render(.signup, title: context.visitor.strings["signup_title"], page: page, request: request,
-                                context: context, status: .unprocessableContent)
+        let strings = context.visitor.strings
+        func form(_ errors: FieldErrors, notice: String? = nil, status: HTTPResponse.Status,
+                  headers: HTTPFields = [:]) async throws -> Response {
+            let page = SignupPage(email: input.email, nickname: input.nickname, phone: input.phone, errors: errors, notice: notice)
+            return try await pages.render(.signup, title: strings["signup_title"], page: page, request: request,
+                                          context: context, status: status, headers: headers)
         }
+        // Reserved before the password is hashed: a flood is refused without hashing anything.
+        let ticket: AttemptLimiter.Ticket
+        switch await signups.begin(address: context.visitor.address) {
+        case .wait(let seconds):
+            let minutes = max(1, (seconds + 59) / 60)
+            return try await form(FieldErrors(), notice: strings.format("signup_throttled", minutes), status: .tooManyRequests,
+                                  headers: [.retryAfter: String(seconds)])
+        case .proceed(let reserved):
+            ticket = reserved
+        }
+        let user: User
+        do {
+            user = try await accounts.signUp(input)
+        } catch let problems as FormProblems {
+            await signups.end(ticket, created: false)
+            return try await form(FieldErrors(problems, strings), status: .unprocessableContent)
+        } catch {
+            await signups.end(ticket, created: false)
+            throw error
+        }
+        await signups.end(ticket, created: true)
+        return try await signIn(user, request: request, next: "/workspaces")
     }
 
     @Sendable func loginForm(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -57,16 +79,29 @@ struct AuthController: Sendable {
                          request: request, context: context, status: status, headers: headers)
         }
 
-        if let wait = await throttle.retryAfter(account: account, address: address) {
-            return try await refuse(strings.format("login_throttled", wait), status: .tooManyRequests,
-                          headers: [.retryAfter: String(wait)])
+        // The attempt is reserved before the password is checked: parallel guesses cannot all
+        // slip under the limit, and a refused one hashes nothing.
+        let trusted = devices.vouches(RequestCookies(request)[DeviceCookie.name], forAccount: account)
+        let ticket: AttemptLimiter.Ticket
+        switch await throttle.begin(account: account, address: address, trustedDevice: trusted) {
+        case .wait(let seconds):
+            return try await refuse(strings.format("login_throttled", seconds), status: .tooManyRequests,
+                                    headers: [.retryAfter: String(seconds)])
+        case .proceed(let reserved):
+            ticket = reserved
         }
-        guard let user = try await accounts.authenticate(email: email, password: form["password"] ?? "") else {
-            await throttle.recordFailure(account: account, address: address)
+        let found: User?
+        do {
+            found = try await accounts.authenticate(email: email, password: form["password"] ?? "")
+        } catch {
+            await throttle.end(ticket, account: account, address: address, succeeded: false)
+            throw error
+        }
+        await throttle.end(ticket, account: account, address: address, succeeded: found != nil)
+        guard let user = found else {
             context.logger.notice("failed sign-in", metadata: ["address": "\(address)"])
             return try await refuse(strings["login_failed"], status: .unauthorized)
         }
-        await throttle.recordSuccess(account: account)
         if user.lang == nil, let lang = chosenLanguage(request) {
             try await accounts.setLanguage(userId: user.id!, lang: lang)
         }
@@ -89,11 +124,13 @@ struct AuthController: Sendable {
         RequestCookies(request)[CookiePolicy.language].flatMap { Lang(rawValue: $0)?.rawValue }
     }
 
-    /// Starts a session for `user` and sends them on.
+    /// Starts a session for `user` and sends them on; this browser is one they use now.
     private func signIn(_ user: User, request: Request, next: String) async throws -> Response {
         let (token, _) = try await sessions.create(userId: user.id!, userAgent: request.headers[.userAgent])
         var response = Pages.redirect(to: next)
         response.setCookie(cookies.make(CookiePolicy.session, token, maxAge: Int(SessionStore.lifetime), for: request))
+        response.setCookie(cookies.make(DeviceCookie.name, devices.value(forAccount: user.emailKey),
+                                        maxAge: DeviceCookie.lifetime, for: request))
         return response
     }
 }

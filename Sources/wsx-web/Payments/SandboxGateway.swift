@@ -83,11 +83,7 @@ struct SandboxGateway: PaymentGateway {
     /// The sandbox's secret: from `--sandbox-secret`, else made once and kept in the data folder.
     static func secret(configured: String?, dataDirectory: String) throws -> SymmetricKey {
         if let configured { return SymmetricKey(data: Data(configured.utf8)) }
-        let url = URL(fileURLWithPath: dataDirectory).appendingPathComponent("sandbox-secret")
-        if let existing = try? Data(contentsOf: url), !existing.isEmpty { return SymmetricKey(data: existing) }
-        let fresh = Data(SecretToken.generate().utf8)
-        try fresh.write(to: url, options: .atomic)
-        return SymmetricKey(data: fresh)
+        return SymmetricKey(data: try SecretFile.load("sandbox-secret", in: dataDirectory))
     }
 }
 

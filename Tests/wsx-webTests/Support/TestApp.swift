@@ -17,6 +17,9 @@ struct TestApp {
             .appendingPathComponent("wsx-test-\(UUID().uuidString)").path
         config.bcryptCost = 4
         config.port = 0
+        // Tests sign up many people from one address: the per-address sign-up limit is raised,
+        // as any suite that signs up in bulk must (the limit's own tests set it back).
+        config.signupLimit.limit = 100_000
         configure(&config)
         self.config = config
         clock = ManualClock()

@@ -14,6 +14,8 @@ final class TestBrowser: @unchecked Sendable {
     private(set) var setCookieHeaders: [String] = []
     /// The CSRF token of the last HTML page loaded.
     var csrfToken: String?
+    /// Headers sent with every request (`X-Forwarded-For`, to be another address).
+    var extraHeaders: HTTPFields = [:]
 
     init(client: any TestClientProtocol, acceptLanguage: String?) {
         self.client = client
@@ -54,6 +56,7 @@ final class TestBrowser: @unchecked Sendable {
             headers[.cookie] = cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ")
         }
         if let acceptLanguage, headers[.acceptLanguage] == nil { headers[.acceptLanguage] = acceptLanguage }
+        for field in extraHeaders where headers[field.name] == nil { headers[field.name] = field.value }
         let response = try await client.executeRequest(uri: uri, method: method, headers: headers, body: body)
         for header in response.headers[values: .setCookie] {
             setCookieHeaders.append(header)

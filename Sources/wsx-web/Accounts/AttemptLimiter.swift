@@ -1,0 +1,103 @@
+import Foundation
+
+/// Counts attempts per key in a sliding window, and reserves each attempt before the work it
+/// guards begins.
+///
+/// Reserving first is what makes a limit hold under parallel requests: 150 guesses sent at
+/// once were all checked when the count was only looked at before and written after. Here the
+/// 11th of them finds ten reserved and is refused at once, before any password is hashed. A
+/// reservation is settled afterwards: `counted` keeps it as a dated attempt for the window
+/// (a failed sign-in, a sign-up made); otherwise it is released.
+///
+/// In memory: a restart forgets, acceptable for one process. Keys are bounded so a flood of
+/// made-up ones cannot grow memory without end.
+actor AttemptLimiter {
+    /// At most `limit` attempts per `window` seconds.
+    struct Rule: Sendable, Equatable {
+        var limit: Int
+        var window: TimeInterval
+    }
+
+    /// One limit an attempt must respect: its rule, for this key.
+    struct Check: Sendable {
+        let key: String
+        let rule: Rule
+    }
+
+    /// A reserved attempt, to settle once its outcome is known.
+    struct Ticket: Sendable {
+        fileprivate let checks: [Check]
+    }
+
+    enum Verdict: Sendable {
+        case proceed(Ticket)
+        /// Refused; seconds until a new attempt could go through.
+        case wait(seconds: Int)
+    }
+
+    private struct Record {
+        var attempts: [Date] = []
+        var reserved = 0
+    }
+
+    private let clock: WallClock
+    private var records: [String: Record] = [:]
+    private static let maximumKeys = 100_000
+
+    init(clock: WallClock) {
+        self.clock = clock
+    }
+
+    /// Reserves an attempt under every check, or none when any of them is at its limit.
+    func reserve(_ checks: [Check]) -> Verdict {
+        let now = clock.now()
+        if records.count > Self.maximumKeys { prune(now: now) }
+        var wait = 0
+        for check in checks {
+            var record = records[check.key] ?? Record()
+            record.attempts.removeAll { now.timeIntervalSince($0) >= check.rule.window }
+            records[check.key] = record
+            let total = record.attempts.count + record.reserved
+            guard total >= check.rule.limit else { continue }
+            // How many must leave the window before one more fits; reserved ones may be released soon.
+            let leaving = total - check.rule.limit + 1
+            if leaving <= record.attempts.count {
+                let oldest = record.attempts[leaving - 1]
+                wait = max(wait, max(1, Int((check.rule.window - now.timeIntervalSince(oldest)).rounded(.up))))
+            } else {
+                wait = max(wait, 1)
+            }
+        }
+        if wait > 0 { return .wait(seconds: wait) }
+        for check in checks { records[check.key, default: Record()].reserved += 1 }
+        return .proceed(Ticket(checks: checks))
+    }
+
+    /// Settles a reservation: kept as an attempt of the window when `counted`, else released.
+    func settle(_ ticket: Ticket, counted: Bool) {
+        let now = clock.now()
+        for check in ticket.checks {
+            guard var record = records[check.key] else { continue }
+            record.reserved = max(0, record.reserved - 1)
+            if counted { record.attempts.append(now) }
+            records[check.key] = record.attempts.isEmpty && record.reserved == 0 ? nil : record
+        }
+    }
+
+    /// Forgets the attempts of `keys` (a sign-in succeeded).
+    func clear(_ keys: [String]) {
+        for key in keys {
+            records[key]?.attempts = []
+            if records[key]?.reserved == 0 { records[key] = nil }
+        }
+    }
+
+    private func prune(now: Date) {
+        // Without a rule at hand, anything older than a day is surely out of every window.
+        records = records.compactMapValues { record in
+            var kept = record
+            kept.attempts.removeAll { now.timeIntervalSince($0) >= 86_400 }
+            return kept.attempts.isEmpty && kept.reserved == 0 ? nil : kept
+        }
+    }
+}
