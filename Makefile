@@ -40,9 +40,11 @@ build-release: deps
 build-tests: deps
 	swift build --build-tests
 
-## Start the server (release build) on an embedded SQLite database in $(DATA_DIR).
+## Start the server (release build) on an embedded SQLite database in $(DATA_DIR). Coins are sold
+## through the built-in sandbox (no money moves), so the store can be tried; a real deployment
+## runs with --payments portone, or without the flag (payments off).
 run: build-release
-	.build/release/wsx-web serve --host $(HOST) --port $(PORT) --data-dir $(DATA_DIR)
+	.build/release/wsx-web serve --host $(HOST) --port $(PORT) --data-dir $(DATA_DIR) --payments sandbox
 
 ## Every test: Swift unit, router and live-server tests, then the browser tests.
 test: swift-test browser-test

@@ -25,7 +25,8 @@ ACTION_TIMEOUT = 10_000  # milliseconds, for every Playwright wait in a test
 
 # The server is started with these, so that throttling can be seen without waiting minutes and
 # password hashing does not slow the suite down. The suite signs up over a hundred people from
-# 127.0.0.1, so the per-address sign-up limit is raised by its flag.
+# 127.0.0.1, so the per-address sign-up limit is raised by its flag; the store's tests buy coins,
+# so payments run in the sandbox (they are off by default).
 LOGIN_MAX_FAILURES = 3
 LOGIN_FAILURE_WINDOW = 60
 SIGNUP_MAX_PER_IP = 100_000
@@ -94,7 +95,8 @@ def server(request, tmp_path_factory) -> str:
              "--bcrypt-cost", "4",
              "--login-max-failures", str(LOGIN_MAX_FAILURES),
              "--login-failure-window", str(LOGIN_FAILURE_WINDOW),
-             "--signup-max-per-ip", str(SIGNUP_MAX_PER_IP)],
+             "--signup-max-per-ip", str(SIGNUP_MAX_PER_IP),
+             "--payments", "sandbox"],
             cwd=workdir, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log, text=True,
         )
     try:

@@ -2,7 +2,7 @@
 TEST) and spending the coins on a workspace, a declined card, the balance changing live in another
 tab once the sandbox confirms the payment, and the store in Korean.
 
-The test server runs the default sandbox gateway: a paid sandbox payment reads as "ready" for about a
+The test server runs with `--payments sandbox` (payments are off by default): a paid sandbox payment reads as "ready" for about a
 second, then a signed webhook credits the coins and a live `coins.changed` event goes out."""
 
 import re

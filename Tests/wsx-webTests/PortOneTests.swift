@@ -10,7 +10,7 @@ import Testing
 struct PortOneTests {
     static func app(_ api: URL) -> TestApp {
         TestApp { config in
-            config.payments.gateway = .portone
+            config.payments.mode = .portone
             config.payments.portOneAPI = api.absoluteString
             config.payments.portOneKey = FakePortOne.key
             config.payments.portOneSecret = FakePortOne.secret

@@ -25,6 +25,8 @@ public struct Chrome: Sendable {
     public var cssURL: String
     /// The page's scripts, in order (all deferred).
     public var scriptURLs: [String]
+    /// Payments run in the sandbox: every page says so (`--payments sandbox`).
+    public var testPayments = false
 
     public init(lang: Lang, csrfToken: String, viewer: Viewer?, workspaces: [SidebarWorkspace] = [],
                 rooms: [SidebarRoom] = [], currentWorkspaceId: Int64? = nil, flash: String? = nil, path: String, lastEventId: Int64? = nil, cssURL: String, scriptURLs: [String]) {

@@ -5,13 +5,16 @@ public struct StorePage: Sendable {
     public var history: [PurchaseRow]
     public var hasHistory: Bool
     public var isSandbox: Bool
+    /// Whether coins can be bought here (`--payments` is not off).
+    public var isSelling: Bool
 
-    public init(balance: Int, packs: [PackView], history: [PurchaseRow], isSandbox: Bool) {
+    public init(balance: Int, packs: [PackView], history: [PurchaseRow], isSandbox: Bool, isSelling: Bool) {
         self.balance = balance
         self.packs = packs
         self.history = history
         self.hasHistory = !history.isEmpty
         self.isSandbox = isSandbox
+        self.isSelling = isSelling
     }
 }
 

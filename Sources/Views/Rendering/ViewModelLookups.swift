@@ -27,6 +27,7 @@ extension Chrome: TemplateContext {
         case "lastEventId": lastEventId.templateValue
         case "cssURL": cssURL.templateValue
         case "scriptURLs": scriptURLs.templateValue
+        case "testPayments": testPayments.templateValue
         default: .missing
         }
     }

@@ -250,6 +250,8 @@ extension Strings {
         "store_title": "Coin store",
         "store_balance": "Your coins:",
         "coins_unit": "coins",
+        "store_off": "Buying coins is not set up on this server. Ask its operator: they can grant coins (wsx-web coins grant).",
+        "test_payments_banner": "Test payments: coins bought on this server are free and no money moves.",
         "store_sandbox_note": "Test payments (sandbox): no money moves.",
         "store_buy": "Buy",
         "store_what_title": "What are coins?",

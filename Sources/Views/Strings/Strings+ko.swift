@@ -250,6 +250,8 @@ extension Strings {
         "store_title": "코인 스토어",
         "store_balance": "내 코인:",
         "coins_unit": "코인",
+        "store_off": "이 서버에서는 코인을 구매할 수 없습니다. 운영자에게 문의하세요. 운영자는 코인을 지급할 수 있습니다(wsx-web coins grant).",
+        "test_payments_banner": "테스트 결제 중: 이 서버에서 산 코인은 무료이며 실제로 돈이 오가지 않습니다.",
         "store_sandbox_note": "테스트 결제(샌드박스)입니다. 실제로 돈이 나가지 않습니다.",
         "store_buy": "구매",
         "store_what_title": "코인이란?",

@@ -42,13 +42,19 @@ struct AppConfig: Sendable {
     var housekeepingInterval: Duration = .seconds(3600)
 }
 
-/// How coins are sold (`--payment-gateway`, `--coin-packs`, …).
+/// How coins are sold (`--payments`, `--coin-packs`, …).
 struct PaymentSettings: Sendable {
-    enum Gateway: String, Sendable {
-        case sandbox, portone
+    /// Whether coins are sold, and through what.
+    enum Mode: String, Sendable {
+        /// Not sold: the store shows the balance; operators grant coins (`wsx-web coins grant`).
+        case off
+        /// The built-in test gateway: anyone can "buy" coins without paying. Testing only.
+        case sandbox
+        /// PortOne (iamport) V1.
+        case portone
     }
 
-    var gateway = Gateway.sandbox
+    var mode = Mode.off
     var packs = CoinPack.standard
     var currency = "KRW"
     /// Sandbox: how long a paid payment reads as `ready` before `paid`.

@@ -65,7 +65,7 @@ struct AppServices: Sendable {
         renderedPages = VersionedCache(version: database.version, clock: clock, capacity: 256)
         let markers = ReadMarkers(database: database, clock: clock)
         pages = Pages(renderer: renderer, assets: assets, sidebar: SidebarSource(database: database, clock: clock, markers: markers),
-                      lastEventId: { hub.latestEventId })
+                      lastEventId: { hub.latestEventId }, testPayments: config.payments.mode == .sandbox)
         let lists = MessageListRenderer(pages: pages)
         messageLists = lists
         messages = MessageService(database: database, clock: clock, markers: markers, fragment: { lists.neutral($0) })
@@ -76,8 +76,11 @@ struct AppServices: Sendable {
                             thumbnailer: Thumbnailer(library: try ImageLibrary(), policy: config.uploads), clock: clock,
                             logger: logger)
         webhooks = WebhookSender(logger: logger)
-        let gateway: any PaymentGateway
-        switch config.payments.gateway {
+        let gateway: (any PaymentGateway)?
+        switch config.payments.mode {
+        case .off:
+            sandbox = nil
+            gateway = nil
         case .sandbox:
             let sandbox = SandboxGateway(database: database,
                                          secret: try SandboxGateway.secret(configured: config.payments.sandboxSecret,

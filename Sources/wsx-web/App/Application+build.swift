@@ -81,9 +81,8 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
                    signups: services.signups, devices: services.devices, cookies: services.cookies,
                    pages: services.pages).addRoutes(to: router)
     LanguageController(accounts: services.accounts, cookies: services.cookies).addRoutes(to: router)
-    PaymentWebhookController(payments: services.payments).addRoutes(to: router)
-    if let sandbox = services.sandbox {
-        SandboxCheckoutController(sandbox: sandbox, pages: services.pages).addRoutes(to: router)
+    if services.payments.isEnabled {
+        PaymentWebhookController(payments: services.payments).addRoutes(to: router)
     }
     InviteController(members: services.members, accounts: services.accounts, sessions: services.sessions,
                      cookies: services.cookies, pages: services.pages).addRoutes(to: router)
@@ -111,6 +110,9 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     SearchController(workspaces: services.workspaces, search: SearchService(database: services.database), pages: services.pages)
         .addRoutes(to: signedIn)
     StoreController(payments: services.payments, accounts: services.accounts, pages: services.pages).addRoutes(to: signedIn)
+    if let sandbox = services.sandbox {
+        SandboxCheckoutController(sandbox: sandbox, payments: services.payments, pages: services.pages).addRoutes(to: signedIn)
+    }
     AuditController(workspaces: services.workspaces, database: services.database, pages: services.pages)
         .addRoutes(to: signedIn)
     return router

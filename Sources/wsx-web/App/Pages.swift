@@ -12,6 +12,8 @@ struct Pages: Sendable {
     /// The newest event id the hub delivered; pages carry it so the script's first connect
     /// resumes from there and misses nothing committed after the page was read.
     let lastEventId: @Sendable () -> Int64
+    /// Payments run in the sandbox: every page shows a banner saying so.
+    var testPayments = false
 
     /// The scripts every page loads: the live connection, then the chat behaviour.
     private var scripts: [String] { [assets.url(for: "app.js"), assets.url(for: "chat.js")] }
@@ -73,13 +75,16 @@ struct Pages: Sendable {
                       flash: visitor.flash, path: request.uri.path, lastEventId: loaded.lastEventId,
                       cssURL: assets.url(for: "app.css"), scriptURLs: scripts)
         chrome.coinBalance = user.coinBalance
+        chrome.testPayments = testPayments
         return chrome
     }
 
     private func bareChrome(_ request: Request, _ visitor: Visitor) -> Chrome {
-        Chrome(lang: visitor.lang, csrfToken: visitor.csrfToken,
-               viewer: visitor.user.map { Viewer(id: $0.id!, nickname: $0.nickname) },
-               flash: visitor.flash, path: request.uri.path, cssURL: assets.url(for: "app.css"), scriptURLs: scripts)
+        var chrome = Chrome(lang: visitor.lang, csrfToken: visitor.csrfToken,
+                            viewer: visitor.user.map { Viewer(id: $0.id!, nickname: $0.nickname) },
+                            flash: visitor.flash, path: request.uri.path, cssURL: assets.url(for: "app.css"), scriptURLs: scripts)
+        chrome.testPayments = testPayments
+        return chrome
     }
 
     static func html(_ html: String, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {

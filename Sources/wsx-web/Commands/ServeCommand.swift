@@ -14,6 +14,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var data: DataDirectoryOption
     @OptionGroup var connections: ConnectionOptions
     @OptionGroup var signIns: SignInOptions
+    @OptionGroup var payments: PaymentOptions
     @Option(name: .customLong("templates-dir"), help: "Development: read templates from this folder, re-read on change (env WSX_TEMPLATES_DIR).")
     var templatesDirectory: String?
     @Option(name: .customLong("public-dir"), help: "Development: serve static files from this folder (env WSX_PUBLIC_DIR).")
@@ -44,26 +45,6 @@ struct ServeCommand: AsyncParsableCommand {
     var maxFileSize: String?
     @Option(name: .customLong("max-image-pixels"), help: "Largest image in pixels, refused before decoding (env WSX_MAX_IMAGE_PIXELS, default 50000000).")
     var maxImagePixels: Int?
-    @Option(name: .customLong("payment-gateway"), help: "sandbox (built in, no money moves) or portone (env WSX_PAYMENT_GATEWAY, default sandbox).")
-    var paymentGateway: String?
-    @Option(name: .customLong("coin-packs"), help: "Packs for sale as coins:price pairs (env WSX_COIN_PACKS, default 10:100,50:500,100:1000).")
-    var coinPacks: String?
-    @Option(name: .customLong("currency"), help: "Currency of the prices (env WSX_CURRENCY, default KRW).")
-    var currency: String?
-    @Option(name: .customLong("sandbox-confirm-delay"), help: "Seconds a sandbox payment stays unconfirmed (env WSX_SANDBOX_CONFIRM_DELAY, default 1).")
-    var sandboxConfirmDelay: Double?
-    @Option(name: .customLong("sandbox-secret"), help: "HMAC secret of sandbox webhooks (env WSX_SANDBOX_SECRET; default: made and kept in the data folder).")
-    var sandboxSecret: String?
-    @Option(name: .customLong("portone-api"), help: "PortOne V1 API base URL (env WSX_PORTONE_API, default https://api.iamport.kr).")
-    var portOneAPI: String?
-    @Option(name: .customLong("portone-key"), help: "PortOne REST API key, imp_key (env WSX_PORTONE_KEY).")
-    var portOneKey: String?
-    @Option(name: .customLong("portone-secret"), help: "PortOne REST API secret, imp_secret (env WSX_PORTONE_SECRET).")
-    var portOneSecret: String?
-    @Option(name: .customLong("portone-merchant-code"), help: "PortOne merchant code for the browser SDK, imp… (env WSX_PORTONE_MERCHANT_CODE).")
-    var portOneMerchantCode: String?
-    @Option(name: .customLong("portone-pg"), help: "PG the PortOne SDK opens (env WSX_PORTONE_PG, default html5_inicis).")
-    var portOnePG: String?
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (env WSX_LOG_LEVEL, default info).")
     var logLevel: String?
 
@@ -122,31 +103,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard config.uploads.maximumFiles > 0, config.uploads.maximumPixels > 0 else {
             throw ValidationError("--max-files and --max-image-pixels must be positive")
         }
-        var payments = config.payments
-        if let gateway = paymentGateway ?? env.string("WSX_PAYMENT_GATEWAY") {
-            guard let parsed = PaymentSettings.Gateway(rawValue: gateway) else {
-                throw ValidationError("--payment-gateway must be sandbox or portone")
-            }
-            payments.gateway = parsed
-        }
-        if let text = coinPacks ?? env.string("WSX_COIN_PACKS") {
-            guard let packs = CoinPack.parse(text) else { throw ValidationError("--coin-packs: \(text) is not like 10:100,50:500") }
-            payments.packs = packs
-        }
-        payments.currency = (currency ?? env.string("WSX_CURRENCY") ?? payments.currency).uppercased()
-        if let delay = sandboxConfirmDelay ?? env.string("WSX_SANDBOX_CONFIRM_DELAY").flatMap(Double.init) {
-            payments.sandboxConfirmDelay = max(0, delay)
-        }
-        payments.sandboxSecret = sandboxSecret ?? env.string("WSX_SANDBOX_SECRET")
-        payments.portOneAPI = portOneAPI ?? env.string("WSX_PORTONE_API") ?? payments.portOneAPI
-        payments.portOneKey = portOneKey ?? env.string("WSX_PORTONE_KEY") ?? ""
-        payments.portOneSecret = portOneSecret ?? env.string("WSX_PORTONE_SECRET") ?? ""
-        payments.portOneMerchantCode = portOneMerchantCode ?? env.string("WSX_PORTONE_MERCHANT_CODE") ?? ""
-        payments.portOnePG = portOnePG ?? env.string("WSX_PORTONE_PG") ?? payments.portOnePG
-        if payments.gateway == .portone, payments.portOneKey.isEmpty || payments.portOneSecret.isEmpty {
-            throw ValidationError("--payment-gateway portone needs --portone-key and --portone-secret")
-        }
-        config.payments = payments
+        try payments.apply(to: &config, environment: env)
         let level = logLevel ?? env.string("WSX_LOG_LEVEL") ?? "info"
         guard let parsed = Logger.Level(rawValue: level) else { throw ValidationError("unknown log level \(level)") }
         config.logLevel = parsed
@@ -158,6 +115,10 @@ struct ServeCommand: AsyncParsableCommand {
         let host = config.host
         var logger = Logger(label: "wsx-web")
         logger.logLevel = config.logLevel
+        for notice in payments.notices() { logger.warning("\(notice)") }
+        if config.payments.mode == .sandbox {
+            logger.warning("payments run in the sandbox: anyone can buy coins without paying. For real payments use --payments portone; to sell none, --payments off")
+        }
         HeapTrimming.apply()
         if !TasksOnEventLoops.install() {
             logger.notice("route handlers run on Swift's global pool: this runtime has no hook for running them on the event loops")

@@ -8,8 +8,10 @@ struct StoreController: Sendable {
     let accounts: AccountService
     let pages: Pages
 
+    /// `/store` always (the balance); checkout and its return only when payments are on.
     func addRoutes(to group: RouterGroup<SignedInContext>) {
         group.get("/store", use: store)
+        guard payments.isEnabled else { return }
         group.post("/store/checkout", use: checkout)
         group.get("/store/complete", use: complete)
     }
@@ -26,14 +28,16 @@ struct StoreController: Sendable {
         let page = StorePage(balance: context.user.coinBalance,
                              packs: payments.packs.map { PackView(item: $0.item, coins: $0.coins,
                                                                   priceText: Self.price($0.price, payments.currency)) },
-                             history: history, isSandbox: payments.gateway.name == "sandbox")
+                             history: history, isSandbox: payments.gateway?.name == "sandbox",
+                             isSelling: payments.isEnabled)
         return try await pages.render(.store, title: strings["store_title"], page: page, request: request, context: context)
     }
 
     @Sendable func checkout(_ request: Request, context: SignedInContext) async throws -> Response {
+        guard let gateway = payments.gateway else { throw AppError.notFound }
         let (payment, pack) = try await payments.checkout(userId: context.userId, item: context.form["item"] ?? "")
-        let name = "wsx " + context.strings.format("store_pack_name", pack.coins)
-        switch payments.gateway.start(payment, itemName: name, buyerEmail: context.user.email) {
+        let name = Self.itemName(pack.coins, context.strings)
+        switch gateway.start(payment, itemName: name, buyerEmail: context.user.email) {
         case .redirect(let url):
             return Pages.redirect(to: url)
         case .clientSDK(let sdk):
@@ -53,6 +57,11 @@ struct StoreController: Sendable {
 
     static let portOneSDK = "https://cdn.iamport.kr/v1/iamport.js"
 
+    /// What a pack is called at the gateway.
+    static func itemName(_ coins: Int, _ strings: Strings) -> String {
+        "wsx " + strings.format("store_pack_name", coins)
+    }
+
     /// The return from the gateway (`?merchant_uid=…&imp_uid=…`): asks the gateway and says what happened.
     @Sendable func complete(_ request: Request, context: SignedInContext) async throws -> Response {
         let query = request.uri.queryParameters
@@ -68,7 +77,7 @@ struct StoreController: Sendable {
         }
         let balance = try await accounts.user(id: context.userId)?.coinBalance ?? 0
         let page: StoreResultPage
-        switch outcome {
+        switch outcome.belonging(to: context.userId) {
         case .credited(let paid), .alreadyCredited(let paid):
             page = StoreResultPage(succeeded: true, isPending: false, heading: strings["store_result_paid_title"],
                                    message: strings.format("store_result_paid_body", paid.coins), balance: balance, checkURL: nil)

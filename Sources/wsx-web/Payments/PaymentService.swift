@@ -10,7 +10,8 @@ import Logging
 /// transaction as the ledger row, so verifications racing each other credit it once.
 struct PaymentService: Sendable {
     let database: AppDatabase
-    let gateway: any PaymentGateway
+    /// Where coins are sold; nil when payments are off (`--payments off`).
+    let gateway: (any PaymentGateway)?
     let packs: [CoinPack]
     let currency: String
     let clock: WallClock
@@ -26,10 +27,26 @@ struct PaymentService: Sendable {
         case pending(Payment?, reason: String)
         /// Declined, cancelled, or refused by our checks (mismatch): nothing credited.
         case failed(Payment?, reason: String)
+
+        /// This outcome as `userId` may hear it: a payment that is someone else's is a mismatch.
+        func belonging(to userId: Int64) -> Outcome {
+            switch self {
+            case .credited(let payment), .alreadyCredited(let payment):
+                payment.userId == userId ? self : .failed(nil, reason: "mismatch")
+            case .pending(let payment?, _), .failed(let payment?, _):
+                payment.userId == userId ? self : .failed(nil, reason: "mismatch")
+            default:
+                self
+            }
+        }
     }
+
+    /// Whether coins can be bought on this server.
+    var isEnabled: Bool { gateway != nil }
 
     /// Starts buying `item`: a pending payment with our own unique merchant id.
     func checkout(userId: Int64, item: String) async throws -> (Payment, CoinPack) {
+        guard let gateway else { throw AppError.notFound }
         guard let pack = packs.first(where: { $0.item == item }) else { throw AppError.badRequest }
         let now = clock.now()
         let payment = Payment(id: nil, merchantUid: "wsx_" + SecretToken.generate().prefix(24), userId: userId, item: pack.item,
@@ -43,6 +60,7 @@ struct PaymentService: Sendable {
     /// Asks the gateway about its payment `gatewayPaymentId` and credits it if it is really paid.
     /// `claimedMerchantUid` (from a return URL or webhook) must agree with the gateway when given.
     func verify(gatewayPaymentId: String, claimedMerchantUid: String?) async throws -> Outcome {
+        guard let gateway else { throw AppError.notFound }
         let reported: GatewayPayment
         do {
             reported = try await gateway.fetch(paymentId: gatewayPaymentId)
@@ -55,14 +73,16 @@ struct PaymentService: Sendable {
         }
         let now = clock.now(), outbox = database.outbox, logger = self.logger, gatewayName = gateway.name
         return try await database.writer.write { db -> Outcome in
-            guard var payment = try Payment.filter(Payment.CodingKeys.merchantUid == reported.merchantUid).fetchOne(db) else {
-                return .failed(nil, reason: "unknown_payment")
-            }
-            if payment.creditedAt != nil { return .alreadyCredited(payment) }
+            // First whether it is the payment it claims to be: another person's paid payment id on
+            // your own order must not read as your payment being complete.
             if let claimed = claimedMerchantUid, claimed != reported.merchantUid {
                 logger.warning("payment return names another merchant id", metadata: ["claimed": "\(claimed)", "gateway": "\(reported.merchantUid)"])
                 return .failed(nil, reason: "mismatch")
             }
+            guard var payment = try Payment.filter(Payment.CodingKeys.merchantUid == reported.merchantUid).fetchOne(db) else {
+                return .failed(nil, reason: "unknown_payment")
+            }
+            if payment.creditedAt != nil { return .alreadyCredited(payment) }
             func settle(_ status: Payment.Status, _ reason: String?) throws {
                 payment.gatewayPaymentId = payment.gatewayPaymentId ?? reported.id
                 payment.status = status

@@ -25,13 +25,9 @@ struct SandboxGateway: PaymentGateway {
     var name: String { "sandbox" }
 
     func start(_ payment: Payment, itemName: String, buyerEmail: String) -> CheckoutStart {
+        // The page reads the amount and item from the payment itself, never from the address.
         var query = URLComponents()
-        query.queryItems = [
-            URLQueryItem(name: "merchant_uid", value: payment.merchantUid),
-            URLQueryItem(name: "amount", value: String(payment.amount)),
-            URLQueryItem(name: "currency", value: payment.currency),
-            URLQueryItem(name: "name", value: itemName),
-        ]
+        query.queryItems = [URLQueryItem(name: "merchant_uid", value: payment.merchantUid)]
         return .redirect("/sandbox-pay?" + (query.percentEncodedQuery ?? ""))
     }
 
@@ -56,6 +52,15 @@ struct SandboxGateway: PaymentGateway {
 
     func sign(_ body: [UInt8]) -> String {
         HMAC<SHA256>.authenticationCode(for: body, using: secret).hexString
+    }
+
+    /// Whether the test card already decided this checkout (its page is then gone, as a real
+    /// gateway's is after paying).
+    func hasDecided(merchantUid: String) throws -> Bool {
+        try database.read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sandbox_payments WHERE merchant_uid = ?)",
+                              arguments: [merchantUid]) ?? false
+        }
     }
 
     /// The test card's decision: records the payment on the sandbox's side and, after the
