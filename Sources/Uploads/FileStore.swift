@@ -8,7 +8,7 @@ public struct FileStore: Sendable {
     public init(dataDirectory: String) throws {
         root = URL(fileURLWithPath: dataDirectory, isDirectory: true)
         for folder in [originalsFolder, thumbnailsFolder, temporaryFolder] {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try DataFolder.createFolder(folder.path)
         }
     }
 
@@ -41,7 +41,7 @@ public struct FileStore: Sendable {
             try? manager.removeItem(at: temporary)
             return
         }
-        try manager.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try DataFolder.createFolder(target.deletingLastPathComponent().path)
         do {
             try manager.moveItem(at: temporary, to: target)
         } catch where manager.fileExists(atPath: target.path) {

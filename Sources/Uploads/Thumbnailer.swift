@@ -34,7 +34,7 @@ public final class Thumbnailer: Sendable {
     /// size (after EXIF rotation) and the thumbnail's.
     public func makeThumbnail(of source: URL, to target: URL) async throws -> (image: (Int, Int), thumbnail: (Int, Int)) {
         let header = try inspect(source)
-        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try DataFolder.createFolder(target.deletingLastPathComponent().path)
         let library = self.library
         let size = try await slots.run {
             try await withCheckedThrowingContinuation { continuation in
@@ -45,6 +45,8 @@ public final class Thumbnailer: Sendable {
                 }
             }
         }
+        // libvips creates the file with the process's umask: make it the owner's alone.
+        chmod(target.path, DataFolder.fileMode)
         // Orientations 5–8 swap width and height.
         let upright = header.orientation >= 5 ? (header.height, header.width) : (header.width, header.height)
         return (upright, size)

@@ -185,7 +185,7 @@ final class FileSink {
         self.field = field
         self.name = FileName.clean(name)
         url = store.temporaryFile()
-        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+        guard DataFolder.createFile(url.path) else {
             throw CocoaError(.fileWriteUnknown)
         }
         handle = try FileHandle(forWritingTo: url)

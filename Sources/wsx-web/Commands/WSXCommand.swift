@@ -1,4 +1,5 @@
 import ArgumentParser
+import Uploads
 
 /// `wsx-web`: the team chat server and its operator commands.
 @main
@@ -10,4 +11,20 @@ struct WSXCommand: AsyncParsableCommand {
         subcommands: [ServeCommand.self, MigrateCommand.self, UserCommand.self, CoinsCommand.self, SeedCommand.self],
         defaultSubcommand: ServeCommand.self
     )
+
+    /// ArgumentParser's own entry, after making every file this process creates its user's
+    /// alone (the data folder holds password hashes, sessions, secrets and uploads).
+    static func main() async {
+        DataFolder.restrictNewFiles()
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

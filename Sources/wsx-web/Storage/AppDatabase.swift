@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Uploads
 
 /// The one way into wsx's SQLite database.
 ///
@@ -55,9 +56,14 @@ final class AppDatabase: Sendable {
     }
 
     /// Opens (creating when needed) `wsx.sqlite` in `dataDirectory` and migrates it.
+    /// The folder is made the server user's alone (`DataFolder`) first; SQLite gives its WAL and
+    /// shared-memory files the database file's mode, so the database is made 0600 before SQLite
+    /// first opens it.
     static func open(dataDirectory: String, clock: WallClock = .system) throws -> AppDatabase {
-        try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
-        let pool = try DatabasePool(path: path(inDataDirectory: dataDirectory), configuration: configuration)
+        try DataFolder.prepare(dataDirectory)
+        let file = path(inDataDirectory: dataDirectory)
+        if !FileManager.default.fileExists(atPath: file) { _ = DataFolder.createFile(file) }
+        let pool = try DatabasePool(path: file, configuration: configuration)
         return try AppDatabase(pool, clock: clock)
     }
 

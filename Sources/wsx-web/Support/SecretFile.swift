@@ -1,4 +1,5 @@
 import Foundation
+import Uploads
 
 /// A random secret kept in the data folder (the sandbox's webhook key, the device-cookie key):
 /// made once, readable by the server's user only (0600), the same across restarts.
@@ -11,9 +12,11 @@ enum SecretFile {
         // Written under a temporary name with mode 0600 from the start, then renamed into place:
         // a reader never sees it half-written or readable by others.
         let temporary = path + ".new-\(UUID().uuidString)"
-        guard FileManager.default.createFile(atPath: temporary, contents: fresh, attributes: [.posixPermissions: 0o600]) else {
+        guard DataFolder.createFile(temporary), let handle = FileHandle(forWritingAtPath: temporary) else {
             throw CocoaError(.fileWriteUnknown)
         }
+        try handle.write(contentsOf: fresh)
+        try handle.close()
         try FileManager.default.moveItem(atPath: temporary, toPath: path)
         return fresh
     }
