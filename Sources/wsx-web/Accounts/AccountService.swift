@@ -121,10 +121,11 @@ struct AccountService: Sendable {
         }
     }
 
-    /// Replaces the password after checking the current one, and ends every other session of
-    /// the user (the one with id `keptSessionId` stays signed in).
+    /// Replaces the password after checking the current one, and ends every session of the
+    /// user. The browser that changed it stays signed in on a new session (a new token and CSRF
+    /// token): whoever had copied the old token holds nothing. Returns the new cookie token.
     func changePassword(userId: Int64, current: String, new: String, confirmation: String,
-                        keepingSession keptSessionId: Int64) async throws {
+                        userAgent: String?) async throws -> String {
         guard let user = try await user(id: userId) else { throw AccountError.noSuchUser }
         var problems = FormProblems()
         if try await !hasher.verify(current.nfc, against: user.passwordHash, lane: .other) {
@@ -135,15 +136,16 @@ struct AccountService: Sendable {
         let hash = try await hasher.hash(new.nfc)
         let now = clock.now()
         let outbox = database.outbox
-        try await database.writer.write { db in
+        return try await database.writer.write { db in
             try User.filter(key: userId).updateAll(db, User.CodingKeys.passwordHash.set(to: hash),
                                                    User.CodingKeys.updatedAt.set(to: now))
-            let others = Session.filter(Session.CodingKeys.userId == userId && Session.CodingKeys.id != keptSessionId)
-            let ended = try others.select(Session.CodingKeys.id, as: Int64.self).fetchAll(db)
-            try others.deleteAll(db)
+            let all = Session.filter(Session.CodingKeys.userId == userId)
+            let ended = try all.select(Session.CodingKeys.id, as: Int64.self).fetchAll(db)
+            try all.deleteAll(db)
             try outbox.publish(OutgoingEvent(.sessionRevoked, to: .user(userId),
                                              payload: SessionRevokedPayload(userId: userId, reason: "password_changed"),
                                              closesSessions: ended), in: db)
+            return try SessionStore.insert(db, userId: userId, userAgent: userAgent, at: now).token
         }
     }
 

@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 
 /// Signed-in browsers. The cookie holds a random token; the database keeps only its SHA-256,
-/// with the session's CSRF token and a sliding 30-day expiry.
+/// with the session's CSRF token, a sliding 30-day expiry, and an absolute one: however active,
+/// a session ends `maximumAge` (90 days) after it began, and the person signs in again.
 struct SessionStore: Sendable {
     let database: AppDatabase
     let clock: WallClock
@@ -19,18 +20,30 @@ struct SessionStore: Sendable {
     }
 
     static let lifetime: TimeInterval = 30 * 24 * 60 * 60
+    /// The longest any session lasts, however active: it used to slide forever.
+    static let maximumAge: TimeInterval = 90 * 24 * 60 * 60
     /// A session's expiry is pushed forward at most this often, so browsing is not a write per page.
     static let refreshInterval: TimeInterval = 60 * 60
 
     /// A new session for `userId`; returns the cookie token (never stored) and the row.
     func create(userId: Int64, userAgent: String?) async throws -> (token: String, session: Session) {
-        let token = SecretToken.generate()
         let now = clock.now()
+        return try await database.writer.write { db in try Self.insert(db, userId: userId, userAgent: userAgent, at: now) }
+    }
+
+    /// Inserts a new session in the caller's transaction; returns its cookie token and row.
+    static func insert(_ db: Database, userId: Int64, userAgent: String?, at now: Date) throws -> (token: String, session: Session) {
+        let token = SecretToken.generate()
         let session = Session(id: nil, tokenHash: SecretToken.hash(token), userId: userId,
                               csrfToken: SecretToken.generate(), userAgent: userAgent.map { String($0.prefix(300)) },
-                              createdAt: now, refreshedAt: now, expiresAt: now.addingTimeInterval(Self.lifetime))
-        let stored = try await database.writer.write { db in try session.inserted(db) }
-        return (token, stored)
+                              createdAt: now, refreshedAt: now, expiresAt: now.addingTimeInterval(lifetime))
+        return (token, try session.inserted(db))
+    }
+
+    /// Seconds the session's cookie should live from `now`: the sliding expiry, never past the
+    /// session's absolute end.
+    static func cookieAge(_ session: Session, now: Date) -> Int {
+        Int(max(0, min(session.expiresAt, session.createdAt.addingTimeInterval(maximumAge)).timeIntervalSince(now)))
     }
 
     /// The live session of a cookie token and its user; nil for unknown or expired tokens.
@@ -39,13 +52,13 @@ struct SessionStore: Sendable {
     func find(token: String) throws -> Found? {
         let now = clock.now()
         let hash = SecretToken.hash(token)
-        if let found = recent.value(for: hash), found.session.expiresAt > now { return found }
+        if let found = recent.value(for: hash), Self.isLive(found.session, now: now) { return found }
         let readAt = recent.version.current
         let found: Found? = try database.read { db in
             // Every request asks this: cached statements skip SQL generation and preparation.
             guard let session = try Session.fetchOne(db.cachedStatement(sql: "SELECT * FROM sessions WHERE token_hash = ?"),
                                                      arguments: [hash]),
-                  session.expiresAt > now,
+                  Self.isLive(session, now: now),
                   let user = try User.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?"),
                                                arguments: [session.userId])
             else { return nil }
@@ -55,14 +68,21 @@ struct SessionStore: Sendable {
         return found
     }
 
-    /// Pushes the expiry 30 days past now when the last push is older than `refreshInterval`.
-    /// Returns the refreshed session, or nil when nothing was due.
+    /// Whether a session may still sign its browser in: before its sliding expiry and within
+    /// its maximum age.
+    static func isLive(_ session: Session, now: Date) -> Bool {
+        session.expiresAt > now && now.timeIntervalSince(session.createdAt) < maximumAge
+    }
+
+    /// Pushes the expiry 30 days past now (never past the session's maximum age) when the last
+    /// push is older than `refreshInterval`. Returns the refreshed session, or nil when nothing
+    /// was due.
     func refreshIfDue(_ session: Session) async throws -> Session? {
         let now = clock.now()
         guard now.timeIntervalSince(session.refreshedAt) >= Self.refreshInterval, let id = session.id else { return nil }
         var refreshed = session
         refreshed.refreshedAt = now
-        refreshed.expiresAt = now.addingTimeInterval(Self.lifetime)
+        refreshed.expiresAt = min(now.addingTimeInterval(Self.lifetime), session.createdAt.addingTimeInterval(Self.maximumAge))
         let expiresAt = refreshed.expiresAt
         _ = try await database.writer.write { db in
             try Session.filter(key: id).updateAll(db, Session.CodingKeys.refreshedAt.set(to: now),
@@ -87,7 +107,8 @@ struct SessionStore: Sendable {
     func pruneExpired() async throws -> Int {
         let now = clock.now()
         return try await database.writer.write { db in
-            let sessions = try Session.filter(Session.CodingKeys.expiresAt <= now).deleteAll(db)
+            let sessions = try Session.filter(Session.CodingKeys.expiresAt <= now
+                                              || Session.CodingKeys.createdAt <= now.addingTimeInterval(-Self.maximumAge)).deleteAll(db)
             try PasswordReset.filter(PasswordReset.CodingKeys.expiresAt <= now || PasswordReset.CodingKeys.usedAt != nil)
                 .deleteAll(db)
             return sessions

@@ -39,10 +39,12 @@ struct ProfileController: Sendable {
     @Sendable func changePassword(_ request: Request, context: SignedInContext) async throws -> Response {
         let form = context.visitor.form ?? FormData(fields: [])
         do {
-            try await accounts.changePassword(userId: context.userId, current: form["current_password"] ?? "",
-                                              new: form["password"] ?? "", confirmation: form["password_confirm"] ?? "",
-                                              keepingSession: context.session.id!)
-            return redirect(flash: "password_changed", request)
+            let token = try await accounts.changePassword(userId: context.userId, current: form["current_password"] ?? "",
+                                                          new: form["password"] ?? "", confirmation: form["password_confirm"] ?? "",
+                                                          userAgent: request.headers[.userAgent])
+            var response = redirect(flash: "password_changed", request)
+            response.setCookie(cookies.make(CookiePolicy.session, token, maxAge: Int(SessionStore.lifetime), for: request))
+            return response
         } catch let problems as FormProblems {
             let user = context.user
             let page = ProfilePage(email: user.email, nickname: user.nickname, phone: user.phone ?? "",

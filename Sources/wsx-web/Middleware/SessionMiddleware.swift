@@ -38,8 +38,9 @@ struct SessionMiddleware: RouterMiddleware {
                 visitor.session = session
                 visitor.user = user
                 visitor.csrfToken = session.csrfToken
-                if try await sessions.refreshIfDue(session) != nil {
-                    outgoing.append(cookies.make(CookiePolicy.session, token, maxAge: Int(SessionStore.lifetime), for: request))
+                if let refreshed = try await sessions.refreshIfDue(session) {
+                    outgoing.append(cookies.make(CookiePolicy.session, token,
+                                                 maxAge: SessionStore.cookieAge(refreshed, now: sessions.clock.now()), for: request))
                 }
             } else {
                 outgoing.append(cookies.expire(CookiePolicy.session, for: request))
