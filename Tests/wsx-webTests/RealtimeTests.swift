@@ -343,7 +343,7 @@ struct RealtimeTests {
         }
     }
 
-    @Test("changing the password ends the other sessions' streams; this session's stream stays")
+    @Test("changing the password ends every session's stream; this browser resumes on its new session, missing nothing")
     func revokedSessionsCloseTheirStreams() async throws {
         try await TestApp().run(.live) { app in
             let here = try await app.signedInBrowser(email: "p@example.com", password: "first password")
@@ -362,9 +362,19 @@ struct RealtimeTests {
                     #expect(notice.type == "session.revoked")
                     #expect(notice.data.contains("password_changed"))
                     #expect(try await thereReader.next() == nil)   // then its stream ends
-                    #expect(try await hereReader.next()?.type == "session.revoked")
+                    // This browser's session was replaced too (a new token): its stream ends the same way.
+                    let revoked = try #require(try await hereReader.next())
+                    #expect(revoked.type == "session.revoked")
+                    #expect(try await hereReader.next() == nil)
+                    try await here.get("/profile")
                     try await here.post("/profile", [("nickname", "Still here"), ("phone", "")])
-                    #expect(try await hereReader.next()?.type == "user.updated")
+                    // Reconnecting with the new cookie and the last id seen resumes without a gap.
+                    let (status, next) = try await EventStreamClient.connect(
+                        port: port, headers: Self.headers(here, lastEventId: revoked.id)) { again -> (Int, String?) in
+                        (try await again.readHead().status, try await again.next()?.type)
+                    }
+                    #expect(status == 200)
+                    #expect(next == "user.updated")
                 }
             }
         }
