@@ -1,9 +1,10 @@
 import Foundation
 
 /// Makes the downsampled copies images are shown with: shrink-on-load, right way up, sRGB,
-/// metadata (GPS included) stripped. The header is checked first (pixel count and loader), so a
-/// lying or huge image is refused in a millisecond instead of decoded. libvips blocks its
-/// thread, so the work runs on Dispatch's threads, at most `concurrency` images at once.
+/// metadata (GPS included) stripped. The header is checked first (pixel count, decoded memory
+/// and loader), so a lying or huge image is refused in a millisecond instead of decoded.
+/// libvips blocks its thread, so the work runs on Dispatch's threads, at most `concurrency`
+/// images at once and within the policy's memory for decoding (`DecodeGate`).
 public final class Thumbnailer: Sendable {
     /// Width of the stored thumbnail: sharp at the 360 px messages show on 2x screens.
     public static let width = 720
@@ -11,12 +12,12 @@ public final class Thumbnailer: Sendable {
 
     private let library: ImageLibrary
     private let policy: UploadPolicy
-    private let slots: WorkSlots
+    private let gate: DecodeGate
 
     public init(library: ImageLibrary, policy: UploadPolicy, concurrency: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.library = library
         self.policy = policy
-        slots = WorkSlots(max(1, concurrency))
+        gate = DecodeGate(slots: concurrency, memory: max(policy.decodeMemory, policy.maximumDecodeBytes))
     }
 
     /// Checks an image file's header against the policy; returns it when acceptable.
@@ -27,6 +28,10 @@ public final class Thumbnailer: Sendable {
         guard header.width > 0, header.height > 0, header.pixelCount <= policy.maximumPixels else {
             throw ImageError.tooManyPixels(width: header.width, height: header.height)
         }
+        guard header.decodeBytes <= policy.maximumDecodeBytes else {
+            throw ImageError.tooMuchMemory(width: header.width, height: header.height, bands: header.bands,
+                                           bytesPerSample: header.bytesPerSample)
+        }
         return header
     }
 
@@ -36,7 +41,7 @@ public final class Thumbnailer: Sendable {
         let header = try inspect(source)
         try DataFolder.createFolder(target.deletingLastPathComponent().path)
         let library = self.library
-        let size = try await slots.run {
+        let size = try await gate.run(memory: header.decodeBytes) {
             try await withCheckedThrowingContinuation { continuation in
                 DispatchQueue.global(qos: .userInitiated).async {
                     continuation.resume(with: Result {
@@ -53,22 +58,53 @@ public final class Thumbnailer: Sendable {
     }
 }
 
-/// A counting semaphore for async work: at most `count` bodies run at once, the rest wait in order.
-actor WorkSlots {
-    private var free: Int
-    private var waiting: [CheckedContinuation<Void, Never>] = []
+/// Where decoding waits its turn: at most `slots` images at once, and together at most `memory`
+/// bytes decoded (each image's header says how many it needs). Six deep PNGs at once took
+/// 791 MB; now a big one waits until the memory is there, in arrival order, while small ones
+/// that fit run side by side.
+actor DecodeGate {
+    private let slots: Int
+    private let memory: Int
+    private var running = 0
+    private var inUse = 0
+    private var waiting: [(bytes: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
-    init(_ count: Int) { free = count }
+    init(slots: Int, memory: Int) {
+        self.slots = max(1, slots)
+        self.memory = memory
+    }
 
-    func run<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
-        if free > 0 {
-            free -= 1
+    func run<T: Sendable>(memory bytes: Int, _ body: @Sendable () async throws -> T) async throws -> T {
+        let share = min(bytes, memory)
+        if waiting.isEmpty, fits(share) {
+            take(share)
         } else {
-            await withCheckedContinuation { waiting.append($0) }
+            // Handed its share by `release` when it is first in line and fits.
+            await withCheckedContinuation { waiting.append((share, $0)) }
         }
-        defer {
-            if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume() }
-        }
+        defer { release(share) }
         return try await body()
     }
+
+    private func fits(_ bytes: Int) -> Bool {
+        running < slots && (running == 0 || inUse + bytes <= memory)
+    }
+
+    private func take(_ bytes: Int) {
+        running += 1
+        inUse += bytes
+    }
+
+    private func release(_ bytes: Int) {
+        running -= 1
+        inUse -= bytes
+        while let next = waiting.first, fits(next.bytes) {
+            waiting.removeFirst()
+            take(next.bytes)
+            next.continuation.resume()
+        }
+    }
+
+    /// Decodes in progress and their memory (for tests).
+    var load: (running: Int, bytes: Int, waiting: Int) { (running, inUse, waiting.count) }
 }

@@ -23,15 +23,22 @@ public struct UploadPolicy: Sendable {
     public var maximumFileBytes: Int
     /// Decoded pixels an image may have (decompression bombs are refused by their header).
     public var maximumPixels: Int
+    /// Memory one image may take decoded (pixels × bands × bytes per sample): an 8-bit RGBA
+    /// image at the pixel limit by default.
+    public var maximumDecodeBytes: Int
+    /// Memory all images being decoded at once may take together; an image waits for its share.
+    public var decodeMemory: Int
     /// Bytes of text fields (a 5,000-character message is at most 20 KB of UTF-8).
     public var maximumFieldBytes: Int
 
     public init(maximumFiles: Int = 5, maximumFileBytes: Int = 5 * 1024 * 1024, maximumPixels: Int = 50_000_000,
-                maximumFieldBytes: Int = 64 * 1024) {
+                maximumFieldBytes: Int = 64 * 1024, maximumDecodeBytes: Int? = nil, decodeMemory: Int = 512 << 20) {
         self.maximumFiles = maximumFiles
         self.maximumFileBytes = maximumFileBytes
         self.maximumPixels = maximumPixels
         self.maximumFieldBytes = maximumFieldBytes
+        self.maximumDecodeBytes = maximumDecodeBytes ?? maximumPixels * 4
+        self.decodeMemory = decodeMemory
     }
 
     /// The most a whole request may carry: every file at its limit plus the fields and framing.

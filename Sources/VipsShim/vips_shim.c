@@ -5,9 +5,8 @@
 #include <string.h>
 #include <vips/vips.h>
 
-// Width, height, EXIF orientation and loader nickname ("VipsForeignLoadPngFile" -> "pngload").
-static int read_header(VipsImage *image, const char *name, int *width, int *height, int *orientation,
-                       char *loader, size_t loader_size);
+// Size, orientation, bands, sample size and loader nickname ("VipsForeignLoadPngFile" -> "pngload").
+static int read_header(VipsImage *image, const char *name, wsx_vips_image_info *info, char *loader, size_t loader_size);
 
 static int init_result = -1;
 
@@ -33,8 +32,7 @@ int wsx_vips_init(const char *argv0) {
     return init_result;
 }
 
-int wsx_vips_header(const void *buffer, size_t length, int *width, int *height, int *orientation,
-                    char *loader, size_t loader_size) {
+int wsx_vips_header(const void *buffer, size_t length, wsx_vips_image_info *info, char *loader, size_t loader_size) {
     const char *name = vips_foreign_find_load_buffer(buffer, length);
     if (name == NULL) {
         return -1;
@@ -43,7 +41,7 @@ int wsx_vips_header(const void *buffer, size_t length, int *width, int *height, 
     if (image == NULL) {
         return -1;
     }
-    read_header(image, name, width, height, orientation, loader, loader_size);
+    read_header(image, name, info, loader, loader_size);
     g_object_unref(image);
     return 0;
 }
@@ -68,16 +66,17 @@ int wsx_vips_thumbnail(const void *buffer, size_t length, int width, int quality
     return failed ? -1 : 0;
 }
 
-static int read_header(VipsImage *image, const char *name, int *width, int *height, int *orientation,
-                       char *loader, size_t loader_size) {
-    *width = vips_image_get_width(image);
-    *height = vips_image_get_height(image);
+static int read_header(VipsImage *image, const char *name, wsx_vips_image_info *info, char *loader, size_t loader_size) {
+    info->width = vips_image_get_width(image);
+    info->height = vips_image_get_height(image);
+    info->bands = vips_image_get_bands(image);
+    info->sample_bytes = (int)vips_format_sizeof(vips_image_get_format(image));
     int value = 1;
     if (vips_image_get_typeof(image, VIPS_META_ORIENTATION) != 0 &&
         vips_image_get_int(image, VIPS_META_ORIENTATION, &value) != 0) {
         value = 1;
     }
-    *orientation = value;
+    info->orientation = value;
     if (loader != NULL && loader_size > 0) {
         const char *nickname = vips_nickname_find(g_type_from_name(name));
         snprintf(loader, loader_size, "%s", nickname ? nickname : name);
@@ -85,7 +84,7 @@ static int read_header(VipsImage *image, const char *name, int *width, int *heig
     return 0;
 }
 
-int wsx_vips_header_file(const char *path, int *width, int *height, int *orientation, char *loader, size_t loader_size) {
+int wsx_vips_header_file(const char *path, wsx_vips_image_info *info, char *loader, size_t loader_size) {
     const char *name = vips_foreign_find_load(path);
     if (name == NULL) {
         return -1;
@@ -94,7 +93,7 @@ int wsx_vips_header_file(const char *path, int *width, int *height, int *orienta
     if (image == NULL) {
         return -1;
     }
-    read_header(image, name, width, height, orientation, loader, loader_size);
+    read_header(image, name, info, loader, loader_size);
     g_object_unref(image);
     return 0;
 }

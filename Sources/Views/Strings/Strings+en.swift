@@ -239,6 +239,7 @@ extension Strings {
         "error_too_many_files": "You can attach at most {0} files at once.",
         "error_file_type": "This type of file cannot be uploaded. Allowed types: {0}.",
         "error_one_picture": "Choose one picture.",
+        "error_image_memory": "This image needs too much memory to process: {0} pixels with {1} channels of {2} bits (at most {3} MB). Save it with 8-bit channels or smaller.",
         "error_image_pixels": "The image is too large ({0} pixels). At most {1} megapixels are allowed.",
         "error_image_broken": "The image cannot be read: the file is damaged or cut off.",
         "attach_files": "Attach files",

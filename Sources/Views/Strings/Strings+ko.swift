@@ -239,6 +239,7 @@ extension Strings {
         "error_too_many_files": "한 번에 파일을 {0}개까지 올릴 수 있습니다.",
         "error_file_type": "이 형식의 파일은 올릴 수 없습니다. 허용되는 형식: {0}.",
         "error_one_picture": "사진은 한 장만 고르세요.",
+        "error_image_memory": "이 이미지는 처리하는 데 메모리가 너무 많이 필요합니다: {0} 픽셀, 채널 {1}개, 채널당 {2}비트 (최대 {3} MB). 8비트 채널로 저장하거나 크기를 줄이세요.",
         "error_image_pixels": "이미지가 너무 큽니다 ({0} 픽셀). 최대 {1}메가픽셀까지 올릴 수 있습니다.",
         "error_image_broken": "이미지를 읽을 수 없습니다. 파일이 손상되었거나 잘렸습니다.",
         "attach_files": "파일 첨부",

@@ -9,11 +9,20 @@
 /// thread per call (wsx runs thumbnails in its own bounded pool). Returns 0 on success.
 int wsx_vips_init(const char *argv0);
 
-/// Reads only the header of an image in memory: width, height, EXIF orientation (1 when absent)
-/// and the loader's name (e.g. "jpegload_buffer") into `loader` (at most `loader_size` bytes).
-/// Returns 0 on success, -1 when the bytes are not an image libvips may load.
-int wsx_vips_header(const void *buffer, size_t length, int *width, int *height, int *orientation,
-                    char *loader, size_t loader_size);
+/// What an image's header says, read without decoding pixels: size, EXIF orientation (1 when
+/// absent), bands, bytes per sample (2 for 16-bit), and the loader's name (e.g. "pngload").
+typedef struct {
+    int width;
+    int height;
+    int orientation;
+    int bands;
+    int sample_bytes;
+} wsx_vips_image_info;
+
+/// Reads only the header of an image in memory into `info`, and the loader's name into `loader`
+/// (at most `loader_size` bytes). Returns 0 on success, -1 when the bytes are not an image
+/// libvips may load.
+int wsx_vips_header(const void *buffer, size_t length, wsx_vips_image_info *info, char *loader, size_t loader_size);
 
 /// Makes a JPEG thumbnail at most `width` pixels wide (never upscaled), auto-rotated by EXIF
 /// orientation, metadata stripped. On success returns 0 and sets `*out`/`*out_length` (free with
@@ -22,7 +31,7 @@ int wsx_vips_thumbnail(const void *buffer, size_t length, int width, int quality
                        void **out, size_t *out_length, int *out_width, int *out_height);
 
 /// Reads only the header of an image file (see `wsx_vips_header`).
-int wsx_vips_header_file(const char *path, int *width, int *height, int *orientation, char *loader, size_t loader_size);
+int wsx_vips_header_file(const char *path, wsx_vips_image_info *info, char *loader, size_t loader_size);
 
 /// Writes a JPEG thumbnail of the image file at `path` to `out_path`: at most `width` pixels
 /// wide (never upscaled), shrink-on-load, auto-rotated, converted to sRGB, metadata stripped.

@@ -45,6 +45,8 @@ struct ServeCommand: AsyncParsableCommand {
     var maxFileSize: String?
     @Option(name: .customLong("max-image-pixels"), help: "Largest image in pixels, refused before decoding (env WSX_MAX_IMAGE_PIXELS, default 50000000).")
     var maxImagePixels: Int?
+    @Option(name: .customLong("image-memory"), help: "Memory images being decoded at once may take together, e.g. 512MB; the rest wait their turn (env WSX_IMAGE_MEMORY, default 512MB).")
+    var imageMemory: String?
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (env WSX_LOG_LEVEL, default info).")
     var logLevel: String?
 
@@ -100,6 +102,14 @@ struct ServeCommand: AsyncParsableCommand {
             config.uploads.maximumFileBytes = bytes
         }
         config.uploads.maximumPixels = try maxImagePixels ?? env.int("WSX_MAX_IMAGE_PIXELS") ?? config.uploads.maximumPixels
+        // One image may take what an 8-bit RGBA image at the pixel limit takes.
+        config.uploads.maximumDecodeBytes = config.uploads.maximumPixels * 4
+        if let text = imageMemory ?? env.string("WSX_IMAGE_MEMORY") {
+            guard let bytes = ByteSizeText.bytes(text), bytes >= 16 << 20 else {
+                throw ValidationError("--image-memory: \(text) is not a size of at least 16MB, like 512MB or 1GB")
+            }
+            config.uploads.decodeMemory = bytes
+        }
         guard config.uploads.maximumFiles > 0, config.uploads.maximumPixels > 0 else {
             throw ValidationError("--max-files and --max-image-pixels must be positive")
         }

@@ -214,6 +214,9 @@ struct FileService: Sendable {
         switch error {
         case .tooManyPixels(let width, let height):
             .status(422, "error_image_pixels", "\(width)×\(height)", String(policy.maximumPixels / 1_000_000))
+        case .tooMuchMemory(let width, let height, let bands, let bytesPerSample):
+            .status(422, "error_image_memory", "\(width)×\(height)", String(bands), String(bytesPerSample * 8),
+                    String(policy.maximumDecodeBytes >> 20))
         case .unreadable, .unavailable:
             .status(422, "error_image_broken")
         }

@@ -43,4 +43,20 @@ struct RefusalMessageTests {
             #expect(try await app.count("SELECT COUNT(*) FROM files WHERE original_name = 'file'") == 3)
         }
     }
+
+    @Test("an image that needs too much memory decoded is refused with a 422 naming its size and depth, nothing kept")
+    func deepImage() async throws {
+        try await TestApp { $0.uploads.maximumDecodeBytes = 20_000_000 }.run { app in
+            let (a, _, path, _) = try await UploadTests.room(app)
+            let refused = try await a.postMultipart(path + "/messages", [("content", "deep")],
+                                                    files: [.init(filename: "deep.png", data: Fixture.data("deep.png"))])
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.text.contains("2000×2000 pixels with 4 channels of 16 bits"))
+            #expect(try await app.count("SELECT COUNT(*) FROM messages") == 0)
+            #expect(UploadTests.diskFiles(app, "files").isEmpty && UploadTests.diskFiles(app, "tmp").isEmpty)
+            try await a.get(path)
+            #expect(try await a.postMultipart(path + "/messages", [("content", "shallow")],
+                                              files: [.init(filename: "s.png", data: Fixture.data("shallow.png"))]).status == .seeOther)
+        }
+    }
 }
