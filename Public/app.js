@@ -27,6 +27,8 @@
     'message.updated',
     'message.deleted',
     'room.read',
+    'invitation.received',
+    'invitation.resolved',
     'reset',
   ];
 
@@ -82,8 +84,37 @@
     }
   }
 
+  /** An invitation that arrived: added to the list on the workspaces page, from its template
+   *  (the page's own words; the event's text goes in as textContent). */
+  function showInvitation(data) {
+    const section = document.getElementById('pending-invitations');
+    const template = document.getElementById('invitation-template');
+    if (!section || !template || !String(data.url || '').startsWith('/invite/')) return;
+    if (section.querySelector(`[data-invite="${CSS.escape(String(data.inviteId))}"]`)) return;
+    const item = template.content.firstElementChild.cloneNode(true);
+    item.dataset.invite = String(data.inviteId);
+    item.querySelector('[data-slot="workspace"]').textContent = data.workspaceName;
+    item.querySelector('[data-slot="from"]').textContent = (section.dataset.from || '{0}').replace('{0}', data.inviterNickname);
+    item.querySelector('[data-slot="link"]').href = data.url;
+    section.querySelector('.invitation-list').prepend(item);
+    section.hidden = false;
+  }
+
+  function forgetInvitation(data) {
+    const section = document.getElementById('pending-invitations');
+    if (!section) return;
+    section.querySelector(`[data-invite="${CSS.escape(String(data.inviteId))}"]`)?.remove();
+    if (!section.querySelector('[data-invite]')) section.hidden = true;
+  }
+
   function handle(type, data) {
     switch (type) {
+      case 'invitation.received':
+        showInvitation(data);
+        break;
+      case 'invitation.resolved':
+        forgetInvitation(data);
+        break;
       case 'room.updated':
         setText('data-room-name', data.roomId, data.name);
         setText('data-room-description', data.roomId, data.description);

@@ -92,7 +92,9 @@ struct ReferenceRenderingTests {
             (.user, UserPage(id: 7, nickname: "me", isViewer: true)),
             (.error, ErrorPage(status: 404, heading: "없음", message: "찾을 수 없습니다 <x>", requestId: "req-1")),
             (.error, ErrorPage(status: 500, heading: "Oops", message: "m")),
-            (.workspaces, WorkspacesPage(workspaces: [SidebarWorkspace(id: 1, name: "w <1>", isCurrent: false)], form: form)),
+            (.workspaces, WorkspacesPage(workspaces: [SidebarWorkspace(id: 1, name: "w <1>", isCurrent: false)], form: form,
+                                         invitations: [InvitationRow(id: 3, workspaceName: "팀 <t>", fromText: "민 invited you",
+                                                                     url: "/invite/abc")])),
             (.workspaces, WorkspacesPage(workspaces: [], form: CreateWorkspaceForm(price: 0, balance: 0, priceNote: "free"))),
             (.workspaceHome, home),
             (.workspaceHome, WorkspaceHomePage(id: 2, name: "empty", description: "", isOwner: false, channels: [])),
@@ -105,7 +107,13 @@ struct ReferenceRenderingTests {
                 MemberRow(id: 7, nickname: "me", email: "me@x", roleLabel: "owner", canRemove: false),
                 MemberRow(id: 8, nickname: "박 <P>", email: "p@x", roleLabel: "member", canRemove: true, dmURL: "/w/1/d/8")],
                 isOwner: true, email: "new@x", errors: errors, inviteLink: "http://h/invite/abc", notice: "sent <ok>")),
-            (.invite, InvitePage(token: "abc", workspaceName: "디자인 <d>", email: "x@y", wrongAccount: true)),
+            (.invite, InvitePage(token: "abc", workspaceName: "디자인 <d>", inviterNickname: "민 <a>", email: "x@y", expiresAt: "2026-01-01T00:00:00Z",
+                                 expiresText: "2026-01-01 00:00 UTC", signedIn: true, wrongAccount: true, signup: nil)),
+            (.invite, InvitePage(token: "abc", workspaceName: "디자인", inviterNickname: "민", email: "x@y", expiresAt: "t", expiresText: "t",
+                                 signedIn: true, wrongAccount: false, signup: nil)),
+            (.invite, InvitePage(token: "abc", workspaceName: "디자인", inviterNickname: "민", email: "x@y", expiresAt: "t", expiresText: "t",
+                                 signedIn: false, wrongAccount: false,
+                                 signup: SignupPage(email: "x@y", nickname: "<n>", errors: errors, inviteToken: "abc"))),
             (.channels, ChannelsPage(workspaceId: 1, channels: links, name: "new", description: "d", errors: errors)),
             (.room, room),
             (.room, dm),
@@ -152,8 +160,9 @@ struct ReferenceRenderingTests {
                 }
             }
         }
-        // Every template but the layout's own partial and the message fragment is a page here.
-        #expect(Set(TemplateName.allCases).subtracting(rendered) == [.layout, .sidebar, .message])
+        // Every template but the layout's own partial, the sign-up form partial (rendered inside
+        // the sign-up and invitation pages) and the message fragment is a page here.
+        #expect(Set(TemplateName.allCases).subtracting(rendered) == [.layout, .sidebar, .message, .signupForm])
     }
 
     @Test("message fragments, with and without files, photo, edits and controls")

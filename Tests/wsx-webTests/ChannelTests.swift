@@ -10,7 +10,7 @@ struct ChannelTests {
         let owner = try await app.signedInBrowser(email: "o@example.com", nickname: "Owner")
         let wid = try await owner.createWorkspace("Team")
         let member = try await app.signedInBrowser(email: "m@example.com", nickname: "Member")
-        try await owner.invite("m@example.com", to: wid)
+        try await app.addMember(email: "m@example.com", to: wid, by: owner)
         return (owner, member, wid)
     }
 

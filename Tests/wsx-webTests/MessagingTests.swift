@@ -11,7 +11,7 @@ struct MessagingTests {
         let a = try await app.signedInBrowser(email: "a@example.com", nickname: "Alice")
         let wid = try await a.createWorkspace("Chat")
         let b = try await app.signedInBrowser(email: "b@example.com", nickname: "Bob")
-        try await a.invite("b@example.com", to: wid)
+        try await app.addMember(email: "b@example.com", to: wid, by: a)
         let general = Int64(try await app.count("SELECT id FROM rooms WHERE workspace_id = ? AND is_default = 1", [wid]))
         return (a, b, wid, general)
     }
@@ -161,7 +161,7 @@ struct MessagingTests {
         try await TestApp().run { app in
             let (a, _, wid, general) = try await Self.team(app)
             _ = try await app.signedInBrowser(email: "c@example.com", nickname: "Cho")
-            try await a.invite("c@example.com", to: wid)
+            try await app.addMember(email: "c@example.com", to: wid, by: a)
             let people = [try await app.userId("a@example.com"), try await app.userId("b@example.com"),
                           try await app.userId("c@example.com")]
             let room = try #require(try await app.database.writer.read { db in try Room.fetchOne(db, key: general) })
@@ -189,7 +189,7 @@ struct MessagingTests {
             #expect(unreadForB > 0)
             // A new member starts read; C's account going away keeps C's messages counted.
             _ = try await app.signedInBrowser(email: "d@example.com", nickname: "Dan")
-            try await a.invite("d@example.com", to: wid)
+            try await app.addMember(email: "d@example.com", to: wid, by: a)
             let dId = try await app.userId("d@example.com")
             #expect(try await messages.unreadCounts(workspaceId: wid, userId: dId)[general] == 0)
             try await app.database.writer.write { db in try db.execute(sql: "DELETE FROM users WHERE id = ?", arguments: [people[2]]) }
@@ -229,7 +229,7 @@ struct MessagingTests {
             #expect(try await app.count("SELECT COUNT(*) FROM events WHERE type = 'message.updated'") == 1)
             // A third member cannot delete; the workspace owner can (after confirming).
             let carol = try await app.signedInBrowser(email: "c@example.com")
-            try await a.invite("c@example.com", to: wid)
+            try await app.addMember(email: "c@example.com", to: wid, by: a)
             try await carol.get(path)
             #expect(try await carol.post("/w/\(wid)/m/\(mid)/delete", [("confirm", "yes")]).status == .forbidden)
             let ask = try await a.post("/w/\(wid)/m/\(mid)/delete")

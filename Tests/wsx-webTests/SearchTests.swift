@@ -84,7 +84,7 @@ struct SearchTests {
             #expect(Set(Self.messageHits(try await Self.search(a, wid, "계획"))) == ["비밀 계획 plan", "공개 계획 plan", "둘만의 계획 plan"])
             #expect(Set(Self.messageHits(try await Self.search(b, wid, "계획"))) == ["공개 계획 plan", "둘만의 계획 plan"])
             let carol = try await app.signedInBrowser(email: "c@example.com")
-            try await a.invite("c@example.com", to: wid)
+            try await app.addMember(email: "c@example.com", to: wid, by: a)
             #expect(Set(Self.messageHits(try await Self.search(carol, wid, "plan"))) == ["공개 계획 plan"])
             let ownPage = try await Self.search(a, wid, "계획")
             #expect(!ownPage.text.contains("계획채널") && !ownPage.text.contains("Outsider"))

@@ -151,8 +151,11 @@ public struct MembersPage: Sendable {
     public var isOwner: Bool
     public var email: String
     public var errors: FieldErrors
-    /// A fresh single-use invitation link, shown once to the inviter.
+    /// The invitation's link, shown to the inviter (the same answer whether or not the address
+    /// has an account).
     public var inviteLink: String?
+    /// The link starts with http://localhost:PORT: the server has no `--base-url`.
+    public var linkNeedsBaseURL = false
     public var notice: String?
 
     public init(workspaceId: Int64, workspaceName: String, members: [MemberRow], isOwner: Bool, email: String = "",
@@ -190,15 +193,29 @@ public struct MemberRow: Sendable {
 public struct InvitePage: Sendable {
     public var token: String
     public var workspaceName: String
+    public var inviterNickname: String
+    /// "Alice invited you to join." in the reader's language (set by the controller's strings).
+    public var invitedByText: String = ""
     public var email: String
+    public var expiresAt: String
+    public var expiresText: String
+    public var signedIn: Bool
     /// Set when the signed-in account is not the invited one.
     public var wrongAccount: Bool
+    /// For a visitor without a session: the sign-up form, its email fixed to the invited one.
+    public var signup: SignupPage?
 
-    public init(token: String, workspaceName: String, email: String, wrongAccount: Bool) {
+    public init(token: String, workspaceName: String, inviterNickname: String, email: String, expiresAt: String,
+                expiresText: String, signedIn: Bool, wrongAccount: Bool, signup: SignupPage?) {
         self.token = token
         self.workspaceName = workspaceName
+        self.inviterNickname = inviterNickname
         self.email = email
+        self.expiresAt = expiresAt
+        self.expiresText = expiresText
+        self.signedIn = signedIn
         self.wrongAccount = wrongAccount
+        self.signup = signup
     }
 }
 

@@ -6,6 +6,7 @@ public enum TemplateName: String, CaseIterable, Sendable {
     case error
     case login
     case signup
+    case signupForm = "signup_form"
     case profile
     case user
     case workspaces

@@ -16,6 +16,9 @@ struct AppServices: Sendable {
     let accounts: AccountService
     let workspaces: WorkspaceService
     let members: MembershipService
+    let invitations: Invitations
+    /// Where links point (`--base-url`, else http://localhost:PORT).
+    let site: SiteAddress
     let channels: ChannelService
     let messages: MessageService
     let directRooms: DirectRooms
@@ -29,6 +32,8 @@ struct AppServices: Sendable {
     let throttle: LoginThrottle
     let signups: SignupLimiter
     let devices: DeviceCookie
+    /// The server's own secret, for device cookies and invitation tokens.
+    let serverKey: ServerKey
     let cookies: CookiePolicy
     let pages: Pages
     /// Signed-in pages kept while the database is unchanged (`RenderedPageMiddleware`).
@@ -49,11 +54,14 @@ struct AppServices: Sendable {
         accounts = AccountService(database: database, hasher: hasher, clock: clock, signupCoins: config.signupCoins)
         workspaces = WorkspaceService(database: database, clock: clock, price: config.workspacePrice)
         members = MembershipService(database: database, clock: clock, workspaces: workspaces)
+        serverKey = try ServerKey(dataDirectory: config.dataDirectory)
+        invitations = Invitations(database: database, clock: clock, key: serverKey)
+        site = SiteAddress(configured: config.baseURL, port: config.port)
         channels = ChannelService(database: database, clock: clock)
         sessions = SessionStore(database: database, clock: clock)
         throttle = LoginThrottle(limits: config.loginLimits, clock: clock)
         signups = SignupLimiter(rule: config.signupLimit, clock: clock)
-        devices = try DeviceCookie(dataDirectory: config.dataDirectory)
+        devices = DeviceCookie(key: serverKey)
         cookies = CookiePolicy(alwaysSecure: config.secureCookies, trustProxy: config.trustProxy)
         events = EventLog(database: database, clock: clock)
         hub = try RealtimeHub(database: database, outbox: database.outbox, settings: config.realtime, logger: logger)

@@ -20,6 +20,7 @@ func buildApplication(config: AppConfig, clock: WallClock = .system,
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? config.port
             await services.webhooks.listening(on: port)
+            services.site.listening(on: port)
             await onServerRunning(port)
         },
         logger: logger
@@ -84,8 +85,8 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     if services.payments.isEnabled {
         PaymentWebhookController(payments: services.payments).addRoutes(to: router)
     }
-    InviteController(members: services.members, accounts: services.accounts, sessions: services.sessions,
-                     cookies: services.cookies, pages: services.pages).addRoutes(to: router)
+    InviteController(invitations: services.invitations, accounts: services.accounts, sessions: services.sessions,
+                     devices: services.devices, cookies: services.cookies, pages: services.pages).addRoutes(to: router)
     PasswordResetController(accounts: services.accounts, cookies: services.cookies, pages: services.pages)
         .addRoutes(to: router)
 
@@ -93,10 +94,10 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     ProfileController(accounts: services.accounts, files: services.files, cookies: services.cookies, pages: services.pages)
         .addRoutes(to: signedIn)
     WorkspacesController(workspaces: services.workspaces, channels: services.channels, members: services.members,
-                         accounts: services.accounts, files: services.files, cookies: services.cookies,
+                         invitations: services.invitations, accounts: services.accounts, files: services.files, cookies: services.cookies,
                          pages: services.pages).addRoutes(to: signedIn)
-    MembersController(workspaces: services.workspaces, members: services.members, cookies: services.cookies,
-                      pages: services.pages, baseURL: services.config.baseURL).addRoutes(to: signedIn)
+    MembersController(workspaces: services.workspaces, members: services.members, invitations: services.invitations,
+                      cookies: services.cookies, pages: services.pages, site: services.site).addRoutes(to: signedIn)
     ChannelsController(workspaces: services.workspaces, channels: services.channels, files: services.files,
                        cookies: services.cookies,
                        pages: services.pages).addRoutes(to: signedIn)

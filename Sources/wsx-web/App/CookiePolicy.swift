@@ -8,14 +8,6 @@ struct CookiePolicy: Sendable {
     /// The CSRF token of visitors who are not signed in (double-submit: the form must repeat it).
     static let anonymousCSRF = "wsx_csrf"
     static let language = "wsx_lang"
-    /// The site's address as this request reached it: `--base-url` when set, else the scheme
-    /// (`https` for secure cookies or a trusted proxy saying so) and the request's Host.
-    func siteURL(for request: Request, configured: String?) -> String {
-        if let configured { return configured }
-        let host = request.head.authority ?? "localhost"
-        return (isSecure(request) ? "https://" : "http://") + host
-    }
-
     /// A one-time notice for the next page, holding a message key, never text.
     static let flash = "wsx_flash"
 

@@ -36,9 +36,11 @@ struct SeedCommand: AsyncParsableCommand {
         let workspace = try await workspaces.create(ownerId: ids[0], name: "Benchmark \(Int(Date().timeIntervalSince1970))",
                                                     description: "generated", defaultChannelName: "일반")
         let access = try await workspaces.access(workspaceId: workspace.id!, userId: ids[0])
-        let membership = MembershipService(database: database, clock: .system, workspaces: workspaces)
+        // Every member is invited and accepts (generated people agree to everything).
+        let invitations = Invitations(database: database, clock: .system, key: try ServerKey(dataDirectory: data.resolved))
         for index in 2...max(2, members) where index <= members {
-            _ = try await membership.invite(access, email: "member\(index)@example.com")
+            let token = try await invitations.invite(access, email: "member\(index)@example.com")
+            _ = try await invitations.accept(token: token, userId: ids[index - 1])
         }
         let channelService = ChannelService(database: database, clock: .system)
         var rooms = [try database.read { db in try workspace.defaultRoom(db).id! }]

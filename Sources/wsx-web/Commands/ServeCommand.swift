@@ -129,6 +129,9 @@ struct ServeCommand: AsyncParsableCommand {
         if config.payments.mode == .sandbox {
             logger.warning("payments run in the sandbox: anyone can buy coins without paying. For real payments use --payments portone; to sell none, --payments off")
         }
+        if config.baseURL == nil {
+            logger.warning("no --base-url: links the server shows (invitations) start with http://localhost:\(config.port) and work only on this machine; set --base-url to the address people reach it at")
+        }
         HeapTrimming.apply()
         if !TasksOnEventLoops.install() {
             logger.notice("route handlers run on Swift's global pool: this runtime has no hook for running them on the event loops")

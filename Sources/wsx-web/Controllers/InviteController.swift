@@ -1,60 +1,80 @@
 import Hummingbird
 import Views
 
-/// `/invite/{token}`: an invitation link. Signed in as the invited address, one button joins;
-/// without an account, the sign-up form (email fixed to the invited one) creates it and joins.
+/// `/invite/{token}`: an invitation. Its page names the workspace and who invited; signed in as
+/// the invited address, `POST /invite/{token}` (only `_csrf`) joins and `POST
+/// /invite/{token}/decline` declines. Without an account, the sign-up form (email fixed to the
+/// invited one) creates it and joins; with one, a link to sign in and come back.
 struct InviteController: Sendable {
-    let members: MembershipService
+    let invitations: Invitations
     let accounts: AccountService
     let sessions: SessionStore
+    let devices: DeviceCookie
     let cookies: CookiePolicy
     let pages: Pages
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/invite/{token}", use: show)
         router.post("/invite/{token}", use: accept)
+        router.post("/invite/{token}/decline", use: decline)
     }
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         let token = try token(context)
-        guard let (invite, workspace) = try await members.pendingInvite(token: token) else {
-            throw AppError.notFound("invite_invalid")
-        }
-        let strings = context.visitor.strings
-        if let user = context.visitor.user {
-            let page = InvitePage(token: token, workspaceName: workspace.name, email: invite.email,
-                                  wrongAccount: user.emailKey != User.key(forEmail: invite.email))
-            return try await pages.render(.invite, title: strings["invite_join_title"], page: page, request: request, context: context)
-        }
-        return try await pages.render(.signup, title: strings["invite_join_title"],
-                                      page: SignupPage(email: invite.email, inviteToken: token), request: request, context: context)
+        guard let found = try invitations.find(token: token) else { throw AppError.notFound("invite_invalid") }
+        let user = context.visitor.user
+        let page = Self.page(found, token: token, user: user, strings: context.visitor.strings,
+                             signup: user == nil ? SignupPage(email: found.invite.email, inviteToken: token) : nil)
+        return try await pages.render(.invite, title: context.visitor.strings["invite_join_title"], page: page, request: request,
+                                      context: context)
     }
 
     @Sendable func accept(_ request: Request, context: AppRequestContext) async throws -> Response {
         let token = try token(context)
-        guard let (invite, _) = try await members.pendingInvite(token: token) else { throw AppError.notFound("invite_invalid") }
+        guard let found = try invitations.find(token: token) else { throw AppError.notFound("invite_invalid") }
         if let user = context.visitor.user {
-            let workspace = try await members.accept(token: token, userId: user.id!)
+            let workspace = try await invitations.accept(token: token, userId: user.id!)
             return cookies.redirect(to: "/w/\(workspace.id!)", flash: "invite_joined", for: request)
         }
         // Signing up through the invitation: the address is the invited one, whatever was posted.
+        // (Such sign-ups do not count against the per-address sign-up limit.)
         var input = SignupInput(form: context.visitor.form ?? FormData(fields: []))
-        input.email = invite.email
+        input.email = found.invite.email
         input.lang = RequestCookies(request)[CookiePolicy.language].flatMap { Lang(rawValue: $0)?.rawValue }
         let user: User
         do {
             user = try await accounts.signUp(input)
         } catch let problems as FormProblems {
-            let page = SignupPage(email: invite.email, nickname: input.nickname, phone: input.phone,
-                                  errors: FieldErrors(problems, context.visitor.strings), inviteToken: token)
-            return try await pages.render(.signup, title: context.visitor.strings["invite_join_title"], page: page,
-                                          request: request, context: context, status: .unprocessableContent)
+            let strings = context.visitor.strings
+            let page = Self.page(found, token: token, user: nil, strings: strings,
+                                 signup: SignupPage(email: found.invite.email, nickname: input.nickname, phone: input.phone,
+                                                    errors: FieldErrors(problems, strings), inviteToken: token))
+            return try await pages.render(.invite, title: strings["invite_join_title"], page: page, request: request,
+                                          context: context, status: .unprocessableContent)
         }
-        let workspace = try await members.accept(token: token, userId: user.id!)
+        let workspace = try await invitations.accept(token: token, userId: user.id!)
         let (sessionToken, _) = try await sessions.create(userId: user.id!, userAgent: request.headers[.userAgent])
         var response = cookies.redirect(to: "/w/\(workspace.id!)", flash: "invite_joined", for: request)
         response.setCookie(cookies.make(CookiePolicy.session, sessionToken, maxAge: Int(SessionStore.lifetime), for: request))
+        response.setCookie(cookies.make(DeviceCookie.name, devices.value(forAccount: user.emailKey),
+                                        maxAge: DeviceCookie.lifetime, for: request))
         return response
+    }
+
+    @Sendable func decline(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let token = try token(context)
+        try await invitations.decline(token: token, userId: context.visitor.user?.id)
+        return cookies.redirect(to: context.visitor.user == nil ? "/" : "/workspaces", flash: "invite_declined", for: request)
+    }
+
+    /// The invitation's page for this visitor.
+    static func page(_ found: Invitations.Found, token: String, user: User?, strings: Strings, signup: SignupPage?) -> InvitePage {
+        var page = InvitePage(token: token, workspaceName: found.workspace.name, inviterNickname: found.inviterNickname,
+                              email: found.invite.email, expiresAt: Timestamps.iso(found.invite.expiresAt),
+                              expiresText: Timestamps.utcText(found.invite.expiresAt), signedIn: user != nil,
+                              wrongAccount: user.map { $0.emailKey != found.invite.emailKey } ?? false, signup: signup)
+        page.invitedByText = strings.format("invite_from", found.inviterNickname)
+        return page
     }
 
     private func token(_ context: AppRequestContext) throws -> String {

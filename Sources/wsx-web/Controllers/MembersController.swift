@@ -5,10 +5,11 @@ import Views
 struct MembersController: Sendable {
     let workspaces: WorkspaceService
     let members: MembershipService
+    let invitations: Invitations
     let cookies: CookiePolicy
     let pages: Pages
-    /// Where people reach the site, for invitation links (`--base-url`; nil: the request's host).
-    let baseURL: String?
+    /// Where links point (`--base-url`, else http://localhost:PORT; never the request's Host).
+    let site: SiteAddress
 
     func addRoutes(to group: RouterGroup<SignedInContext>) {
         group.get("/w/{wid}/members", use: list)
@@ -25,13 +26,9 @@ struct MembersController: Sendable {
         let access = try await context.workspaceAccess(workspaces)
         let email = context.form["email"] ?? ""
         do {
-            switch try await members.invite(access, email: email) {
-            case .added(let nickname):
-                return try await show(access, request, context, notice: context.strings.format("invite_added", nickname))
-            case .link(let token):
-                // Shown once, here: only its hash is stored.
-                return try await show(access, request, context, inviteLink: "\(cookies.siteURL(for: request, configured: baseURL))/invite/\(token)")
-            }
+            // The same answer whether or not the address has an account: a link to pass on.
+            let token = try await invitations.invite(access, email: email)
+            return try await show(access, request, context, inviteLink: "\(site.base)/invite/\(token)")
         } catch let problems as FormProblems {
             return try await show(access, request, context, email: email.cleanedLine,
                                   errors: FieldErrors(problems, context.strings), status: .unprocessableContent)
@@ -69,8 +66,9 @@ struct MembersController: Sendable {
                       canRemove: access.isOwner && member.id != access.userId,
                       dmURL: "/w/\(access.workspaceId)/dm/\(member.id)")
         }
-        let page = MembersPage(workspaceId: access.workspaceId, workspaceName: access.workspace.name, members: rows,
+        var page = MembersPage(workspaceId: access.workspaceId, workspaceName: access.workspace.name, members: rows,
                                isOwner: access.isOwner, email: email, errors: errors, inviteLink: inviteLink, notice: notice)
+        page.linkNeedsBaseURL = inviteLink != nil && !site.isConfigured
         return try await pages.render(.members, title: strings["members_title"], page: page, request: request,
                                       context: context, place: .workspace(access.workspaceId), status: status)
     }

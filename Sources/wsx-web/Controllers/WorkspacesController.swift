@@ -8,6 +8,7 @@ struct WorkspacesController: Sendable {
     let workspaces: WorkspaceService
     let channels: ChannelService
     let members: MembershipService
+    let invitations: Invitations
     let accounts: AccountService
     let files: FileService
     let cookies: CookiePolicy
@@ -152,7 +153,13 @@ struct WorkspacesController: Sendable {
     private func showList(_ request: Request, _ context: SignedInContext, form: CreateWorkspaceForm,
                           status: HTTPResponse.Status = .ok) async throws -> Response {
         let mine = try await workspaces.workspaces(of: context.userId)
-        let page = WorkspacesPage(workspaces: mine.map { SidebarWorkspace(id: $0.id!, name: $0.name, isCurrent: false) }, form: form)
+        let strings = context.strings
+        let waiting = try invitations.pending(for: context.user).map { invitation in
+            InvitationRow(id: invitation.id, workspaceName: invitation.workspaceName,
+                          fromText: strings.format("invite_from", invitation.inviterNickname), url: "/invite/\(invitation.token)")
+        }
+        let page = WorkspacesPage(workspaces: mine.map { SidebarWorkspace(id: $0.id!, name: $0.name, isCurrent: false) }, form: form,
+                                  invitations: waiting)
         let title = context.strings[page.isEmpty ? "workspaces_empty_title" : "workspaces_title"]
         return try await pages.render(.workspaces, title: title, page: page, request: request, context: context, status: status)
     }

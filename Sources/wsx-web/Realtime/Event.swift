@@ -39,13 +39,17 @@ struct EventType: RawRepresentable, Hashable, Sendable, CaseIterable {
     static let messageDeleted = EventType(rawValue: "message.deleted")
     /// The user's read marker moved in a room (user audience: their other tabs and devices).
     static let roomRead = EventType(rawValue: "room.read")
+    /// An invitation to a workspace arrived for the user, or was accepted or declined (user audience).
+    static let invitationReceived = EventType(rawValue: "invitation.received")
+    static let invitationResolved = EventType(rawValue: "invitation.resolved")
     /// Not stored: tells a client its last event id is too old (or unknown) and it must reload.
     static let reset = EventType(rawValue: "reset")
 
     static let allCases: [EventType] = [
         .userUpdated, .sessionRevoked, .roomMemberAdded, .roomMemberRemoved, .roomUpdated, .roomDeleted, .roomCreated,
         .channelCreated, .workspaceUpdated, .workspaceDeleted, .workspaceMemberAdded, .workspaceMemberRemoved,
-        .coinsChanged, .messageCreated, .messageUpdated, .messageDeleted, .roomRead, .reset,
+        .coinsChanged, .messageCreated, .messageUpdated, .messageDeleted, .roomRead, .invitationReceived,
+        .invitationResolved, .reset,
     ]
 }
 

@@ -40,5 +40,18 @@ extension AppDatabase {
                                       AND room_members.user_id = workspace_members.user_id);
                 """)
         }
+        // 011: invitations ask before they add. Each remembers the invited address's key (to
+        // list it for the person it is for) and a nonce its token is made from with the server's
+        // key (so the link can be shown to them again; the database alone cannot make it), and
+        // when it was declined.
+        migrator.registerMigration("011-invitation-consent") { db in
+            try db.execute(sql: """
+                ALTER TABLE invites ADD COLUMN email_key TEXT NOT NULL DEFAULT '';
+                UPDATE invites SET email_key = lower(email);
+                ALTER TABLE invites ADD COLUMN token_nonce TEXT;
+                ALTER TABLE invites ADD COLUMN declined_at DATETIME;
+                CREATE INDEX invites_by_email ON invites(email_key, workspace_id);
+                """)
+        }
     }
 }

@@ -85,22 +85,34 @@ struct RoomMember: Codable, Sendable, Equatable, FetchableRecord, PersistableRec
     }
 }
 
-/// A row of `invites`: a single-use link for someone without an account yet.
+/// A row of `invites`: an invitation to a workspace, for an email address, until it is accepted,
+/// declined or expires.
 struct Invite: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
     static let databaseTableName = "invites"
 
     var id: Int64?
     var workspaceId: Int64
     var email: String
+    /// The address lowercased, as accounts are keyed.
+    var emailKey: String
     var tokenHash: String
+    /// What the token is made from with the server's key (nil for invitations made before 011).
+    var tokenNonce: String?
     var invitedBy: Int64
     var createdAt: Date
     var expiresAt: Date
     var usedAt: Date?
+    var declinedAt: Date?
 
     enum CodingKeys: String, CodingKey, ColumnExpression {
-        case id, workspaceId = "workspace_id", email, tokenHash = "token_hash", invitedBy = "invited_by"
-        case createdAt = "created_at", expiresAt = "expires_at", usedAt = "used_at"
+        case id, workspaceId = "workspace_id", email, emailKey = "email_key", tokenHash = "token_hash"
+        case tokenNonce = "token_nonce", invitedBy = "invited_by"
+        case createdAt = "created_at", expiresAt = "expires_at", usedAt = "used_at", declinedAt = "declined_at"
+    }
+
+    /// Neither accepted nor declined, and not expired at `now`.
+    func isPending(at now: Date) -> Bool {
+        usedAt == nil && declinedAt == nil && expiresAt > now
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }

@@ -35,7 +35,7 @@ struct FileModeTests {
             ]).status == .seeOther)
             let root = app.services.config.dataDirectory
             let present = Self.names(root)
-            for expected in ["wsx.sqlite", "wsx.sqlite-wal", "wsx.sqlite-shm", "device-key", "sandbox-secret", "files", "thumbs", "tmp"] {
+            for expected in ["wsx.sqlite", "wsx.sqlite-wal", "wsx.sqlite-shm", "server-key", "sandbox-secret", "files", "thumbs", "tmp"] {
                 #expect(present.contains(expected), "\(expected) missing")
             }
             #expect(present.contains { $0.hasPrefix("thumbs/") && $0.hasSuffix(".jpg") })

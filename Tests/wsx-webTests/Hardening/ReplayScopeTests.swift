@@ -78,7 +78,7 @@ struct ReplayScopeTests {
             let later = try await a.createChannel(in: wid, "later")
             _ = try await MessagingTests.say(a, "/w/\(wid)/c/\(later)", "before carol joined")
             let carol = try await app.signedInBrowser(email: "carol@example.com", nickname: "Carol")
-            try await app.addMember(carol, email: "carol@example.com", to: wid, by: a)
+            try await app.addMember(email: "carol@example.com", to: wid, by: a)
             try await carol.get("/w/\(wid)/c/\(later)")
             #expect(try await carol.post("/w/\(wid)/c/\(later)/join").status == .seeOther)
             _ = try await MessagingTests.say(a, "/w/\(wid)/c/\(later)", "after carol joined")
@@ -104,7 +104,7 @@ struct ReplayScopeTests {
             let old = try await Self.newestMessage(app)
             #expect(try await a.confirm("/w/\(wid)/members/\(bId)/remove").status == .seeOther)
             #expect(try await b.get("/w/\(wid)/dm/\(aId)").status == .notFound)
-            try await app.addMember(b, email: "b@example.com", to: wid, by: a)
+            try await app.addMember(email: "b@example.com", to: wid, by: a)
 
             let home = try await b.get("/w/\(wid)")
             #expect(home.text.contains("/w/\(wid)/dm/\(aId)"), "the DM is missing from the sidebar")

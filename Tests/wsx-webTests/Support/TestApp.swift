@@ -37,7 +37,9 @@ struct TestApp {
         let router = buildRouter(services)
         extraRoutes(router)
         let app = Application(router: router, server: httpServer(services, logger: logs.logger()),
-                              configuration: serverConfiguration(config, logger: logs.logger()), services: services.backgroundServices, logger: logs.logger())
+                              configuration: serverConfiguration(config, logger: logs.logger()), services: services.backgroundServices,
+                              onServerRunning: { channel in services.site.listening(on: channel.localAddress?.port ?? 0) },
+                              logger: logs.logger())
         defer { try? FileManager.default.removeItem(atPath: config.dataDirectory) }
         return try await app.test(setup) { client in
             try await body(TestSession(client: client, services: services, clock: clock, logs: logs))
