@@ -261,14 +261,45 @@ def create_workspace(page: Page, name: str, description: str = "") -> int:
     return int(match.group(1))
 
 
-def invite(page: Page, workspace_id: int, email: str, *, expect_added: bool = False) -> None:
-    """Invites by email from the members page; with `expect_added`, checks (in English) that an
-    existing account was added."""
+INVITE_LINK = re.compile(r"^https?://[^/\s]+(/invite/[A-Za-z0-9_-]{43})$")
+
+
+def invite(page: Page, workspace_id: int, email: str) -> str:
+    """Invites by email from the members page; returns the invitation link it shows (the same
+    answer for an address with an account and one without: nobody is added until they accept)."""
     page.goto(f"/w/{workspace_id}/members")
     page.fill("#invite-form input[name=email]", email)
-    submit(page, "#invite-form")
-    if expect_added:
-        expect(page.locator("main p.notice[role=status]")).to_contain_text("was added to the workspace.")
+    response = submit(page, "#invite-form")
+    assert response is not None and response.status == 200, response and response.status
+    link = page.locator("main .invite-link[role=status] code#invite-link")
+    expect(link).to_have_text(INVITE_LINK)
+    return link.text_content()
+
+
+def invite_path(link: str) -> str:
+    """The path of an invitation link (`/invite/TOKEN`), to open it on this test's server: the
+    link names localhost, whose cookies are not the test browser's."""
+    match = INVITE_LINK.fullmatch(link)
+    assert match, f"not an invitation link: {link!r}"
+    return match.group(1)
+
+
+def accept_invitation(page: Page, link: str) -> int:
+    """The invited person (signed in) opens the link and presses Join; returns the id of the
+    workspace they land on."""
+    page.goto(invite_path(link))
+    with page.expect_navigation():
+        page.locator("#accept-invite-form button[type=submit]").click()
+    match = re.fullmatch(r"/w/(\d+)", path_of(page))
+    assert match, f"accepting the invitation led to {page.url}"
+    return int(match.group(1))
+
+
+def add_member(owner: Page, workspace_id: int, member: Page, email: str) -> None:
+    """Makes an existing account a member the way people do: the owner invites its email, and the
+    member (signed in on `member`) opens the invitation and joins."""
+    link = invite(owner, workspace_id, email)
+    assert accept_invitation(member, link) == workspace_id
 
 
 def general_channel_id(page: Page, workspace_id: int) -> int:

@@ -14,7 +14,7 @@ import uuid
 from playwright.sync_api import Locator, Page, expect
 
 from conftest import (
-    ACTION_TIMEOUT, composer, create_workspace, general_channel_id, invite, messages_with,
+    ACTION_TIMEOUT, add_member, composer, create_workspace, general_channel_id, messages_with,
     not_reloaded, path_of, signup, submit, unique_email, unique_name, unique_text, wait_until_live,
 )
 
@@ -220,7 +220,7 @@ def test_another_member_sees_the_files_live_and_can_download_the_pdf(new_context
     b_email = unique_email("share-b")
     b = new_context("en-US").new_page()
     signup(b, b_email, "Bob")
-    invite(a, workspace_id, b_email, expect_added=True)
+    add_member(a, workspace_id, b, b_email)
 
     a.goto(channel)
     b.goto(channel)
@@ -429,7 +429,7 @@ def test_a_profile_photo_shows_on_the_profile_and_beside_messages(new_context):
     b_email = unique_email("photo-b")
     b = new_context("en-US").new_page()
     signup(b, b_email, "Bob")
-    invite(a, workspace_id, b_email, expect_added=True)
+    add_member(a, workspace_id, b, b_email)
 
     a.goto("/profile")
     expect(a.locator("img.profile-photo")).to_have_count(0)

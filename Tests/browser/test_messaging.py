@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from conftest import (
-    ACTION_TIMEOUT, composer, create_workspace, general_channel_id, invite, mark_document,
+    ACTION_TIMEOUT, add_member, composer, create_workspace, general_channel_id, mark_document,
     messages_with, not_reloaded, path_of, signup, submit, unique_email, unique_name, unique_text,
     wait_until_live,
 )
@@ -49,7 +49,8 @@ def last_notification(page: Page):
 
 
 class Team:
-    """A (owner) and B (an existing account, invited) in one workspace, each in their own browser."""
+    """A (owner) and B (an existing account, who accepted A's invitation) in one workspace, each in
+    their own browser."""
 
     def __init__(self, new_context, prefix: str, *, a_context: BrowserContext | None = None,
                  b_context: BrowserContext | None = None):
@@ -66,7 +67,7 @@ class Team:
         self.b_id = viewer_id(self.b)
 
         self.workspace_id = create_workspace(self.a, unique_name("Team"))
-        invite(self.a, self.workspace_id, self.b_email, expect_added=True)
+        add_member(self.a, self.workspace_id, self.b, self.b_email)
         self.general_id = general_channel_id(self.a, self.workspace_id)
 
     @property

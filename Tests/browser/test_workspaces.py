@@ -1,6 +1,7 @@
 """Workspaces as people see them in the browser: creating one (and running out of coins), inviting
-an existing account and an unknown address, handing the workspace over and leaving it, and the live
-notices on open pages when a channel is renamed or deleted or a member is removed."""
+an existing account and an unknown address (an invitation waits until its person joins or declines
+it, and arrives live on their workspaces page), handing the workspace over and leaving it, and the
+live notices on open pages when a channel is renamed or deleted or a member is removed."""
 
 import re
 import uuid
@@ -9,11 +10,14 @@ from urllib.parse import urlparse
 from playwright.sync_api import Page, expect
 
 from conftest import (
-    PASSWORD, create_workspace, invite, not_reloaded, path_of, signup, submit, unique_email,
-    unique_name, wait_until_live,
+    PASSWORD, add_member, create_workspace, invite, invite_path, not_reloaded, path_of, signup, submit,
+    unique_email, unique_name, wait_until_live,
 )
 
 NOT_FOUND_TITLE = "Page not found"
+INVITATION_READY = ("Invitation ready. Send this link to the person; they can join or decline it within 7 days. "
+                    "If they have an account, it also waits on their workspaces page.")
+INVITATION_GONE = "This invitation has expired or was already used. Ask the person who invited you for a new one."
 
 
 # ---------------------------------------------------------------------------------------------
@@ -70,9 +74,9 @@ def default_channel_link(page: Page, workspace_id: int, name: str = "general"):
     return page.locator("#home-channels a", has_text=name)
 
 
-def notice_of(page: Page):
-    """The notice a form leaves on the members page (not the hidden live notice)."""
-    return page.locator("main p.notice[role=status]")
+def invitation_notice(page: Page):
+    """What the members page answers an invitation with: the notice with the link to pass on."""
+    return page.locator("main .notice.invite-link[role=status]")
 
 
 def member_row(page: Page, email: str):
@@ -83,8 +87,17 @@ def sidebar_workspace(page: Page, workspace_id: int):
     return page.locator(f"#sidebar .workspace-list a[data-workspace-name='{workspace_id}']")
 
 
+def pending_invitations(page: Page):
+    """The "Invitations for you" list on /workspaces."""
+    return page.locator("#pending-invitations")
+
+
+def pending_invitation(page: Page, workspace_name: str):
+    return page.locator("#pending-invitations .invitation-list li", has_text=workspace_name)
+
+
 def owner_with_workspace_and_member(new_context, prefix: str):
-    """A signs up and creates a workspace; B (an existing account) is invited by email.
+    """A signs up and creates a workspace; B (an existing account) is invited by email and joins.
     Returns (a_page, b_page, workspace_id, workspace_name, b_email)."""
     a = new_context("en-US").new_page()
     signup(a, unique_email(f"{prefix}-a"), "Alice")
@@ -93,8 +106,7 @@ def owner_with_workspace_and_member(new_context, prefix: str):
     signup(b, b_email, "Bob")
     name = unique_name("Team")
     workspace_id = create_workspace(a, name)
-    invite(a, workspace_id, b_email)
-    expect(notice_of(a)).to_have_text("Bob was added to the workspace.")
+    add_member(a, workspace_id, b, b_email)
     return a, b, workspace_id, name, b_email
 
 
@@ -119,15 +131,29 @@ def test_invite_transfer_ownership_and_leave(new_context):
     expect(sidebar_workspace(a, workspace_id)).to_have_text(name)
     expect(a.locator(f"a[href='/w/{workspace_id}/audit']")).to_be_visible()
 
-    # A invites B, who already has an account: B is a member at once.
+    # A invites B, who already has an account: the invitation waits for B.
     invite(a, workspace_id, b_email)
-    expect(notice_of(a)).to_have_text("Bob was added to the workspace.")
-    expect(member_row(a, b_email)).to_contain_text("Member")
+    expect(invitation_notice(a).locator("p").first).to_have_text(INVITATION_READY)
     expect(member_row(a, a_email)).to_contain_text("Owner")
-    expect(a.locator("#invite-link")).to_have_count(0)
+    expect(member_row(a, b_email)).to_have_count(0)
+
+    # B finds it on the workspaces page and joins.
+    b.goto("/workspaces")
+    expect(sidebar_workspace(b, workspace_id)).to_have_count(0)
+    invitation = pending_invitation(b, name)
+    expect(invitation).to_contain_text("Alice invited you")
+    with b.expect_navigation():
+        invitation.get_by_role("link", name="View invitation").click()
+    with b.expect_navigation():
+        b.locator("#accept-invite-form button[type=submit]").click()
+    assert path_of(b) == f"/w/{workspace_id}"
+    expect(flash(b)).to_have_text("You joined the workspace.")
+    a.goto(f"/w/{workspace_id}/members")
+    expect(member_row(a, b_email)).to_contain_text("Member")
 
     # B sees the workspace in the sidebar, and its default channel.
     b.goto("/workspaces")
+    expect(pending_invitations(b)).to_be_hidden()
     expect(sidebar_workspace(b, workspace_id)).to_have_text(name)
     with b.expect_navigation():
         sidebar_workspace(b, workspace_id).click()
@@ -172,6 +198,7 @@ def test_invite_transfer_ownership_and_leave(new_context):
     expect(b.locator("main h1")).to_have_text("Activity log")
     expect(b.locator("#audit-table")).to_contain_text("transferred ownership")
     expect(b.locator("#audit-table")).to_contain_text("invited")
+    expect(b.locator("#audit-table")).to_contain_text("joined by invitation")
     b.goto(f"/w/{workspace_id}/c/{general_id}/settings")
     expect(b.locator("#channel-settings-form")).to_be_visible()
     b.goto(f"/w/{workspace_id}/settings")
@@ -239,30 +266,37 @@ def invite_unknown_address(new_context):
     name = unique_name("Open")
     workspace_id = create_workspace(a, name)
     invited = unique_email("newcomer")
-    invite(a, workspace_id, invited)
-    expect(a.locator(".invite-link")).to_contain_text(
-        "This address has no account yet. Send them this link; it works once, for 7 days.")
-    link = a.locator("code#invite-link")
-    expect(link).to_have_text(re.compile(r"^https?://[^/\s]+/invite/[A-Za-z0-9_-]+$"))
+    link = invite(a, workspace_id, invited)
+    expect(invitation_notice(a).locator("p").first).to_have_text(INVITATION_READY)
+    expect(a.locator("#base-url-hint")).to_contain_text("--base-url")
     expect(member_row(a, invited)).to_have_count(0)
-    return a, workspace_id, name, invited, link.text_content()
+    return a, workspace_id, name, invited, link
 
 
 def test_an_invite_link_signs_up_and_joins_once(new_context):
     a, workspace_id, name, invited, link = invite_unknown_address(new_context)
-    invite_path = urlparse(link).path  # the exact address is checked in the next test
+    path = invite_path(link)  # the exact address is checked in the next test
 
     newcomer = new_context("en-US").new_page()
-    newcomer.goto(invite_path)
-    email = newcomer.locator("main form input[name=email]")
+    newcomer.goto(path)
+    card = newcomer.locator("#invitation")
+    expect(card.locator("p.invite-workspace strong")).to_have_text(name)
+    expect(card.locator("p.invite-from")).to_have_text("Inviter invited you")
+    expect(card).to_contain_text("Create your account to join.")
+    expect(newcomer.locator("main form").first).to_have_attribute("action", path)
+    form = newcomer.locator("main form.stack-form")
+    email = form.locator("input[name=email]")
     expect(email).to_have_value(invited)
     expect(email).to_have_attribute("readonly", "")
-    expect(newcomer.locator("main form")).to_have_attribute("action", invite_path)
+    expect(form.locator("button[type=submit]")).to_have_text("Sign up and join")
+    expect(card.get_by_role("link", name="Log in")).to_have_attribute("href", f"/login?next={path}")
+    expect(newcomer.locator("#decline-invite-form")).to_have_attribute("action", f"{path}/decline")
+    expect(newcomer.locator("#accept-invite-form")).to_have_count(0)
 
-    newcomer.fill("input[name=nickname]", "Newcomer")
-    newcomer.fill("input[name=password]", PASSWORD)
-    newcomer.fill("input[name=password_confirm]", PASSWORD)
-    submit(newcomer, "main form")
+    form.locator("input[name=nickname]").fill("Newcomer")
+    form.locator("input[name=password]").fill(PASSWORD)
+    form.locator("input[name=password_confirm]").fill(PASSWORD)
+    submit(newcomer, "main form.stack-form")
     assert path_of(newcomer) == f"/w/{workspace_id}"
     expect(flash(newcomer)).to_have_text("You joined the workspace.")
     expect(newcomer.locator("main h1")).to_have_text(name)
@@ -274,12 +308,11 @@ def test_an_invite_link_signs_up_and_joins_once(new_context):
     expect(member_row(a, invited)).to_contain_text("Newcomer")
 
     # The link worked once: neither the new member nor anybody else can use it again.
-    again = newcomer.goto(invite_path)
+    again = newcomer.goto(path)
     assert again.status == 404
-    expect(newcomer.locator("main")).to_contain_text(
-        "This invitation has expired or was already used. Ask the person who invited you for a new one.")
+    expect(newcomer.locator("main")).to_contain_text(INVITATION_GONE)
     stranger = new_context("en-US").new_page()
-    again = stranger.goto(invite_path)
+    again = stranger.goto(path)
     assert again.status == 404
     expect(stranger.locator("main")).to_contain_text("This invitation has expired or was already used.")
     expect(stranger.locator("main input[name=email]")).to_have_count(0)
@@ -293,7 +326,207 @@ def test_the_invite_link_shown_opens_in_a_browser(new_context, server):
     newcomer = new_context("en-US").new_page()
     response = newcomer.goto(link)
     assert response is not None and response.status == 200
-    expect(newcomer.locator("main form input[name=email]")).to_have_value(invited)
+    expect(newcomer.locator("main form.stack-form input[name=email]")).to_have_value(invited)
+
+
+# ---------------------------------------------------------------------------------------------
+# Invitations: they wait for their person, who joins or declines them
+
+
+def signed_up_on_workspaces(new_context, prefix: str, nickname: str, locale: str = "en-US"):
+    """Someone signs up and keeps /workspaces open, live; returns (page, email)."""
+    page = new_context(locale).new_page()
+    email = unique_email(prefix)
+    signup(page, email, nickname)
+    page.goto("/workspaces")
+    wait_until_live(page)
+    return page, email
+
+
+def test_an_invitation_arrives_live_and_joins_when_accepted(new_context):
+    """B's open workspaces page shows A's invitation as it is sent; B joins only by accepting it."""
+    a = new_context("en-US").new_page()
+    a_email = unique_email("host")
+    signup(a, a_email, "Alice")
+    name = unique_name("Guild")
+    workspace_id = create_workspace(a, name)
+    b, b_email = signed_up_on_workspaces(new_context, "guest", "Bob")
+    expect(pending_invitations(b)).to_be_hidden()
+
+    link = invite(a, workspace_id, b_email)
+    expect(invitation_notice(a).locator("p").first).to_have_text(INVITATION_READY)
+    expect(member_row(a, b_email)).to_have_count(0)
+    # The link is B's alone: signed in as someone else, it only says so.
+    a.goto(invite_path(link))
+    expect(a.locator("#invitation")).to_contain_text("This invitation was sent to another address.")
+    expect(a.locator("#invitation form")).to_have_count(0)
+
+    # Without a reload, B's page lists the invitation: the workspace, and who sent it.
+    invitation = pending_invitation(b, name)
+    expect(pending_invitations(b)).to_be_visible()
+    expect(pending_invitations(b).locator("h2")).to_have_text("Invitations for you")
+    expect(invitation.locator("strong")).to_have_text(name)
+    expect(invitation.locator(".hint")).to_have_text("Alice invited you")
+    assert not_reloaded(b), "B's page reloaded instead of updating live"
+    # Nothing joined yet: the workspace is not B's.
+    expect(sidebar_workspace(b, workspace_id)).to_have_count(0)
+    assert b.goto(f"/w/{workspace_id}").status == 404
+    b.go_back()
+
+    # B opens it and joins.
+    with b.expect_navigation():
+        pending_invitation(b, name).get_by_role("link", name="View invitation").click()
+    card = b.locator("#invitation")
+    expect(card.locator("p.invite-workspace strong")).to_have_text(name)
+    expect(card.locator("p.invite-from")).to_have_text("Alice invited you")
+    expect(card).to_contain_text("The invitation expires on")
+    expect(b.locator("#decline-invite-form button[type=submit]")).to_have_text("Decline")
+    join = b.locator("#accept-invite-form button[type=submit]")
+    expect(join).to_have_text("Join")
+    with b.expect_navigation():
+        join.click()
+    assert path_of(b) == f"/w/{workspace_id}"
+    expect(flash(b)).to_have_text("You joined the workspace.")
+    expect(b.locator("main h1")).to_have_text(name)
+    expect(sidebar_workspace(b, workspace_id)).to_have_text(name)
+
+    # Back on the workspaces page, the list is gone and the workspace is there.
+    b.goto("/workspaces")
+    expect(pending_invitations(b)).to_be_hidden()
+    expect(b.locator(f".workspace-cards a[href='/w/{workspace_id}']")).to_have_text(name)
+    a.goto(f"/w/{workspace_id}/members")
+    expect(member_row(a, b_email)).to_contain_text("Bob")
+    expect(member_row(a, b_email)).to_contain_text("Member")
+
+    # Inviting a member again says so.
+    a.fill("#invite-form input[name=email]", b_email)
+    response = submit(a, "#invite-form")
+    assert response is not None and response.status == 422, response and response.status
+    expect(a.locator("#invite-form")).to_contain_text("This person is already a member of this workspace.")
+    expect(a.locator("#invite-link")).to_have_count(0)
+
+
+def test_inviting_answers_the_same_for_an_address_with_or_without_an_account(new_context):
+    """The members page does not tell who has an account: the same notice and a link each, and
+    nobody in the member list."""
+    a = new_context("en-US").new_page()
+    signup(a, unique_email("asker"), "Alice")
+    workspace_id = create_workspace(a, unique_name("Quiet"))
+    b = new_context("en-US").new_page()
+    b_email = unique_email("known")
+    signup(b, b_email, "Bob")
+    unknown = unique_email("unknown")
+
+    answers = []
+    for email in (b_email, unknown):
+        link = invite(a, workspace_id, email)
+        notice = invitation_notice(a)
+        expect(notice.locator("p").first).to_have_text(INVITATION_READY)
+        expect(a.locator("#base-url-hint")).to_be_visible()
+        expect(a.locator("main")).not_to_contain_text("Bob")
+        expect(member_row(a, email)).to_have_count(0)
+        expect(a.locator("#member-table tbody tr")).to_have_count(1)
+        answers.append((notice.inner_text().replace(link, "LINK"), link))
+    (known_text, known_link), (unknown_text, unknown_link) = answers
+    assert known_text == unknown_text
+    assert known_link != unknown_link
+
+    # Asked again while it waits, the page gives the same link.
+    assert invite(a, workspace_id, b_email) == known_link
+
+
+def test_a_declined_invitation_leaves_the_list_and_can_be_sent_again(new_context):
+    """B declines on the invitation page; B's other open tab drops it live; A's next invitation
+    arrives as a new one."""
+    a = new_context("en-US").new_page()
+    signup(a, unique_email("sender"), "Alice")
+    name = unique_name("Club")
+    workspace_id = create_workspace(a, name)
+    b, b_email = signed_up_on_workspaces(new_context, "decliner", "Bob")
+
+    first_link = invite(a, workspace_id, b_email)
+    expect(pending_invitation(b, name)).to_contain_text("Alice invited you")
+
+    # In another tab, B opens the invitation from the list and declines it.
+    other = b.context.new_page()
+    other.goto("/workspaces")
+    with other.expect_navigation():
+        pending_invitation(other, name).get_by_role("link", name="View invitation").click()
+    assert path_of(other) == invite_path(first_link)
+    with other.expect_navigation():
+        other.locator("#decline-invite-form button[type=submit]").click()
+    assert path_of(other) == "/workspaces"
+    expect(flash(other)).to_have_text("You declined the invitation.")
+    expect(pending_invitations(other)).to_be_hidden()
+    expect(sidebar_workspace(other, workspace_id)).to_have_count(0)
+    # The first tab lets go of it without a reload.
+    expect(pending_invitation(b, name)).to_have_count(0)
+    expect(pending_invitations(b)).to_be_hidden()
+    assert not_reloaded(b), "B's page reloaded instead of updating live"
+    # The declined link is spent.
+    assert other.goto(invite_path(first_link)).status == 404
+    expect(other.locator("main")).to_contain_text(INVITATION_GONE)
+    a.goto(f"/w/{workspace_id}/members")
+    expect(member_row(a, b_email)).to_have_count(0)
+
+    # A invites B again: a new link, and B's open page shows it.
+    second_link = invite(a, workspace_id, b_email)
+    assert second_link != first_link
+    expect(pending_invitation(b, name)).to_have_count(1)
+    expect(pending_invitation(b, name)).to_contain_text("Alice invited you")
+    expect(pending_invitation(b, name).get_by_role("link", name="View invitation")).to_have_attribute(
+        "href", invite_path(second_link))
+    assert not_reloaded(b), "B's page reloaded instead of updating live"
+    other.goto("/workspaces")
+    expect(pending_invitation(other, name)).to_have_count(1)
+
+
+def test_invitations_in_korean(new_context):
+    """A Korean speaker sees the list arrive in Korean, and the invitation page in Korean."""
+    owner = new_context("ko-KR").new_page()
+    signup(owner, unique_email("hanguk"), "김민수")
+    name = unique_name("우리 팀")
+    workspace_id = create_workspace(owner, name)
+    guest, guest_email = signed_up_on_workspaces(new_context, "sonnim", "이지은", "ko-KR")
+    expect(guest.locator("html")).to_have_attribute("lang", "ko")
+
+    link = invite(owner, workspace_id, guest_email)
+    expect(invitation_notice(owner)).to_contain_text("초대장을 만들었습니다.")
+
+    # Arrived live: the heading and the words around it are the page's own, in Korean.
+    expect(pending_invitations(guest).locator("h2")).to_have_text("받은 초대")
+    invitation = pending_invitation(guest, name)
+    expect(invitation.locator(".hint")).to_have_text("김민수님이 초대했습니다")
+    expect(invitation.locator("a")).to_have_text("초대 보기")
+    assert not_reloaded(guest), "the guest's page reloaded instead of updating live"
+    # And the same once the page is loaded again.
+    guest.reload()
+    expect(pending_invitations(guest).locator("h2")).to_have_text("받은 초대")
+    expect(pending_invitation(guest, name).locator(".hint")).to_have_text("김민수님이 초대했습니다")
+
+    # Not signed in, the page offers the sign-up form in Korean.
+    stranger = new_context("ko-KR").new_page()
+    stranger.goto(invite_path(link))
+    expect(stranger.locator("#invitation h1")).to_have_text("워크스페이스 초대")
+    expect(stranger.locator("#invitation")).to_contain_text("참여하려면 계정을 만드세요.")
+    expect(stranger.locator("main form.stack-form button[type=submit]")).to_have_text("가입하고 참여")
+
+    # The guest's invitation page, and joining.
+    with guest.expect_navigation():
+        pending_invitation(guest, name).get_by_role("link", name="초대 보기").click()
+    card = guest.locator("#invitation")
+    expect(card.locator("h1")).to_have_text("워크스페이스 초대")
+    expect(card.locator("p.invite-workspace strong")).to_have_text(name)
+    expect(card.locator("p.invite-from")).to_have_text("김민수님이 초대했습니다")
+    expect(guest.locator("#decline-invite-form button[type=submit]")).to_have_text("거절")
+    join = guest.locator("#accept-invite-form button[type=submit]")
+    expect(join).to_have_text("참여하기")
+    with guest.expect_navigation():
+        join.click()
+    assert path_of(guest) == f"/w/{workspace_id}"
+    expect(flash(guest)).to_have_text("워크스페이스에 참여했습니다.")
+    guest.goto("/workspaces")
+    expect(pending_invitations(guest)).to_be_hidden()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -381,7 +614,8 @@ def test_korean_creator_gets_the_default_channel_named_in_korean(new_context):
     member_email = unique_email("english")
     member = new_context("en-US").new_page()
     signup(member, member_email, "Emma")
-    invite(owner, workspace_id, member_email)
+    add_member(owner, workspace_id, member, member_email)
+    owner.goto(f"/w/{workspace_id}/members")
     expect(member_row(owner, member_email)).to_have_count(1)
     expect(default_channel_link(member, workspace_id, "일반")).to_have_count(1)
     expect(member.locator("#home-channels a")).to_have_text(["일반"])
