@@ -121,8 +121,8 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapOutboundIn(data) {
         case .head(let head):
             // Interim (1xx) heads are followed by the real one.
-            if head.status.kind != .informational {
-                watch.responseStarted(closing: head.headerFields[.connection]?.lowercased() == "close")
+            if head.status.kind != .informational, let connection = head.headerFields[.connection] {
+                watch.responseStarted(closing: connection.utf8.count == 5 && connection.lowercased() == "close")
             }
             context.write(data, promise: promise)
         case .body:
