@@ -189,36 +189,6 @@ public struct MemberRow: Sendable {
     }
 }
 
-/// Accepting an invitation while signed in.
-public struct InvitePage: Sendable {
-    public var token: String
-    public var workspaceName: String
-    public var inviterNickname: String
-    /// "Alice invited you to join." in the reader's language (set by the controller's strings).
-    public var invitedByText: String = ""
-    public var email: String
-    public var expiresAt: String
-    public var expiresText: String
-    public var signedIn: Bool
-    /// Set when the signed-in account is not the invited one.
-    public var wrongAccount: Bool
-    /// For a visitor without a session: the sign-up form, its email fixed to the invited one.
-    public var signup: SignupPage?
-
-    public init(token: String, workspaceName: String, inviterNickname: String, email: String, expiresAt: String,
-                expiresText: String, signedIn: Bool, wrongAccount: Bool, signup: SignupPage?) {
-        self.token = token
-        self.workspaceName = workspaceName
-        self.inviterNickname = inviterNickname
-        self.email = email
-        self.expiresAt = expiresAt
-        self.expiresText = expiresText
-        self.signedIn = signedIn
-        self.wrongAccount = wrongAccount
-        self.signup = signup
-    }
-}
-
 /// All channels of a workspace, with the form to create one.
 public struct ChannelsPage: Sendable {
     public var workspaceId: Int64

@@ -1,0 +1,61 @@
+import Foundation
+
+/// A message just posted or edited, and its HTML as every member's list shows it (sent with its
+/// event, and to the author's tab in the answer), rendered once on the writer's turn.
+struct WrittenMessage: Sendable {
+    let row: MessageRow
+    let html: String
+
+    var id: Int64 { row.id }
+}
+
+struct MessagePayload: Codable, Sendable {
+    let workspaceId: Int64
+    let roomId: Int64
+    let roomKind: String
+    let roomName: String
+    let messageId: Int64
+    let authorId: Int64?
+    let authorNickname: String
+    let html: String
+    let mentions: [Int64]
+    /// Plain text for notifications.
+    let snippet: String
+
+    init(_ row: MessageRow, room: Room, html: String, mentions: [Int64]) {
+        workspaceId = room.workspaceId
+        roomId = room.id!
+        roomKind = room.kind.rawValue
+        roomName = room.name
+        messageId = row.id
+        authorId = row.authorId
+        authorNickname = row.authorNickname ?? ""
+        self.html = html
+        self.mentions = mentions
+        snippet = MessageText.snippet(row.body)
+    }
+
+    /// The payload as `JSONEncoder` would write it (keys sorted), written directly: posts encode
+    /// it in the writer's turn.
+    var json: String {
+        CompactJSON.object([
+            "authorId": .optional(authorId), "authorNickname": .string(authorNickname), "html": .string(html),
+            "mentions": .ints(mentions), "messageId": .int(messageId), "roomId": .int(roomId),
+            "roomKind": .string(roomKind), "roomName": .string(roomName), "snippet": .string(snippet),
+            "workspaceId": .int(workspaceId),
+        ])
+    }
+}
+
+struct MessageDeletedPayload: Codable, Sendable {
+    let workspaceId: Int64
+    let roomId: Int64
+    let messageId: Int64
+}
+
+struct RoomReadPayload: Codable, Sendable {
+    let workspaceId: Int64
+    let roomId: Int64
+    let lastRead: Int64
+    let unread: Int
+}
