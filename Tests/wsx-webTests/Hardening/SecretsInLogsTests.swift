@@ -40,3 +40,25 @@ struct SecretsInLogsTests {
         }
     }
 }
+
+/// The same for the binary as an operator runs it: what it writes to its output.
+@Suite("Secrets in logs: the binary", .serialized)
+struct SecretsInBinaryLogsTests {
+    @Test("the server's own log names /reset/{token}, never the token an operator printed")
+    func binaryLog() async throws {
+        let folder = try makeEmptyFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let binary = WSXBinary(path: WSXBinary.builtPath)
+        _ = try binary.run(["user", "create", "--data-dir", "data", "--email", "l@example.com", "--nickname", "L",
+                            "--password", "log password"], in: folder)
+        let printed = try binary.run(["user", "reset-password", "--data-dir", "data", "--email", "l@example.com"], in: folder)
+        let token = String(try #require(printed.stdout.firstMatch(of: /\/reset\/([A-Za-z0-9_-]{43})/)?.1))
+        let server = try binary.serveLogged(["--data-dir", "data", "--log-level", "trace"], in: folder)
+        defer { server.stop() }
+        #expect(try await fetch(server.base.appendingPathComponent("reset/\(token)")).status == 200)
+        #expect(try await fetch(URL(string: "\(server.base)/login?next=/reset/\(token)")!).status == 200)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(server.log.contains("route=/reset/{token}"))
+        #expect(!server.log.contains(token))
+    }
+}
