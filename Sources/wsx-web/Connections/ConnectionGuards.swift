@@ -1,6 +1,4 @@
-import HTTPTypes
 import NIOCore
-import NIOHTTPTypes
 
 /// The front of every connection's pipeline, before the HTTP decoder: admits the connection (or
 /// answers 503 when its address holds too many), and tells its `ConnectionWatch` when bytes
@@ -80,58 +78,5 @@ final class RawBytesGuard: ChannelDuplexHandler, RemovableChannelHandler {
             countedAddress = nil
         }
         context.fireChannelInactive()
-    }
-}
-
-/// After the HTTP codec: tells the `ConnectionWatch` where each request and response stands
-/// (head, body bytes, end), and closes the connection after a response that says
-/// `Connection: close`. Sits in front of `EventStreamHandler`, so it sees a stream's request
-/// but never its end: a stream stays a response in flight.
-final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
-
-    private let watch: ConnectionWatch
-
-    init(watch: ConnectionWatch) {
-        self.watch = watch
-    }
-
-    func handlerAdded(context: ChannelHandlerContext) {
-        watch.http = context
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case .head(let head):
-            let length = head.headerFields[.contentLength].flatMap(Int.init) ?? 0
-            let hasBody = length > 0 || head.headerFields[.transferEncoding] != nil
-            watch.headRead(hasBody: hasBody)
-        case .body(let bytes):
-            guard watch.bodyRead(bytes.readableBytes) else { return }
-        case .end:
-            watch.requestEnded()
-        }
-        context.fireChannelRead(data)
-    }
-
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        switch unwrapOutboundIn(data) {
-        case .head(let head):
-            // Interim (1xx) heads are followed by the real one.
-            if head.status.kind != .informational, let connection = head.headerFields[.connection] {
-                watch.responseStarted(closing: connection.utf8.count == 5 && connection.lowercased() == "close")
-            }
-            context.write(data, promise: promise)
-        case .body:
-            context.write(data, promise: promise)
-        case .end:
-            guard watch.responseEnded() else { return context.write(data, promise: promise) }
-            let written = promise ?? context.eventLoop.makePromise()
-            written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
-            context.write(data, promise: written)
-        }
     }
 }

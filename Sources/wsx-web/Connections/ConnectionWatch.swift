@@ -2,10 +2,13 @@ import Hummingbird
 import HTTPTypes
 import Logging
 import NIOCore
+import NIOHTTPTypes
 
-/// One connection's clocks and counts, fed by its two guards: `RawBytesGuard` (bytes as they
-/// arrive, at the front of the pipeline) and `RequestGuard` (HTTP parts, after the codec). Lives
-/// on the connection's event loop and is touched only there.
+/// One connection's clocks and counts, fed from both ends of the HTTP codec: `RawBytesGuard`
+/// (bytes as they arrive, at the front of the pipeline) and `EventStreamHandler` (request and
+/// response parts, after the codec, where it reads them anyway: one handler and its context
+/// fewer per connection, which every open event stream pays for). Lives on the connection's
+/// event loop and is touched only there.
 ///
 /// - The request head must be whole within `requestHeadTimeout` of its first byte (or of the
 ///   connection opening); else a 408 and the connection closes.
@@ -35,8 +38,9 @@ final class ConnectionWatch {
         }
     }
 
-    private let limits: ConnectionLimits
-    private let logger: Logger
+    /// The server's limits and logger, one object shared by every connection: a watch lives as
+    /// long as its connection, and ten thousand open streams each pay for what it holds.
+    private let rules: ConnectionRules
     /// The front of the pipeline (raw bytes) and the place after the HTTP codec (parts).
     var raw: ChannelHandlerContext?
     var http: ChannelHandlerContext?
@@ -64,12 +68,58 @@ final class ConnectionWatch {
     private var watchdog: Scheduled<Void>?
     private var watchdogAt: NIODeadline?
 
-    init(limits: ConnectionLimits, logger: Logger) {
-        self.limits = limits
-        self.logger = logger
+    init(rules: ConnectionRules) {
+        self.rules = rules
     }
 
-    // MARK: Events from the guards
+    private var limits: ConnectionLimits { rules.limits }
+    private var logger: Logger { rules.logger }
+
+    // MARK: HTTP parts
+
+    /// A request part arrived; false when it passes the body cap (the connection is being cut
+    /// and the part goes no further).
+    func read(_ part: HTTPRequestPart) -> Bool {
+        switch part {
+        case .head(let head):
+            let length = head.headerFields[.contentLength].flatMap(Int.init) ?? 0
+            headRead(hasBody: length > 0 || head.headerFields[.transferEncoding] != nil)
+        case .body(let bytes):
+            return bodyRead(bytes.readableBytes)
+        case .end:
+            requestEnded()
+        }
+        return true
+    }
+
+    /// The connection became an event stream: no deadline applies to it any more (a response
+    /// in flight never idles out), so the watchdog is not left holding a timer per stream.
+    func becameStream() {
+        headStartedAt = nil
+        idleSince = nil
+        watchdog?.cancel()
+        watchdog = nil
+        watchdogAt = nil
+    }
+
+    /// A response part is being written; true when the connection should close once it is
+    /// (the response said `Connection: close`).
+    func writing(_ part: HTTPResponsePart) -> Bool {
+        switch part {
+        case .head(let head):
+            // Interim (1xx) heads are followed by the real one.
+            if head.status.kind != .informational, let connection = head.headerFields[.connection] {
+                responseStarted(closing: connection.utf8.count == 5 && connection.lowercased() == "close")
+            }
+            return false
+        case .body:
+            return false
+        case .end:
+            return responseEnded()
+        }
+    }
+
+    // MARK: Events
 
     func connected() {
         headStartedAt = .now()
@@ -217,5 +267,16 @@ final class ConnectionWatch {
         guard !isClosed else { return }
         closed()
         raw?.close(promise: nil)
+    }
+}
+
+/// What every connection's watch shares: the limits and where to log.
+final class ConnectionRules: Sendable {
+    let limits: ConnectionLimits
+    let logger: Logger
+
+    init(limits: ConnectionLimits, logger: Logger) {
+        self.limits = limits
+        self.logger = logger
     }
 }

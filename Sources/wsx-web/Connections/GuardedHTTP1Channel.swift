@@ -3,14 +3,14 @@ import Logging
 import NIOCore
 
 /// Hummingbird's HTTP/1.1 connection with wsx's guards around it: `RawBytesGuard` in front of
-/// the HTTP decoder, then Hummingbird's codec, then `RequestGuard` and `EventStreamHandler`, all
-/// sharing one `ConnectionWatch`. Everything else (the request loop, graceful shutdown) is
-/// Hummingbird's `HTTP1Channel`.
+/// the HTTP decoder, then Hummingbird's codec, then `EventStreamHandler`, both feeding one
+/// `ConnectionWatch`. Everything else (the request loop, graceful shutdown) is Hummingbird's
+/// `HTTP1Channel`.
 struct GuardedHTTP1Channel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
 
     let http1: HTTP1Channel
-    let limits: ConnectionLimits
+    let rules: ConnectionRules
     /// Per-address counts; nil behind a trusted proxy (every connection is the proxy's).
     let addresses: AddressCounts?
     let streams: EventStreamHandler.Dependencies
@@ -18,7 +18,7 @@ struct GuardedHTTP1Channel: ServerChildChannel {
 
     init(responder: @escaping HTTPChannelHandler.Responder, limits: ConnectionLimits, addresses: AddressCounts?,
          streams: EventStreamHandler.Dependencies, logger: Logger) {
-        self.limits = limits
+        rules = ConnectionRules(limits: limits, logger: logger)
         self.addresses = addresses
         self.streams = streams
         self.logger = logger
@@ -27,7 +27,7 @@ struct GuardedHTTP1Channel: ServerChildChannel {
 
     /// Runs on the new connection's event loop, before it is registered.
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        let watch = ConnectionWatch(limits: limits, logger: self.logger)
+        let watch = ConnectionWatch(rules: rules)
         let bound = NIOLoopBound(watch, eventLoop: channel.eventLoop)
         do {
             try channel.pipeline.syncOperations.addHandler(RawBytesGuard(watch: watch, addresses: addresses))
@@ -39,7 +39,7 @@ struct GuardedHTTP1Channel: ServerChildChannel {
         }
         let streams = self.streams
         let configuration = HTTP1Channel.Configuration(
-            additionalChannelHandlers: [RequestGuard(watch: bound.value), EventStreamHandler(streams)])
+            additionalChannelHandlers: [EventStreamHandler(streams, watch: bound.value)])
         return HTTP1Channel(responder: http1.responder, configuration: configuration).setup(channel: channel, logger: logger)
     }
 

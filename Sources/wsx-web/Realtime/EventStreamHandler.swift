@@ -89,14 +89,23 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var needsFlush = false
     private var isFlushingReplay = false
 
-    init(_ dependencies: Dependencies) {
+    /// The connection's clocks and counts (`ConnectionWatch`), told of every part that passes.
+    private let watch: ConnectionWatch?
+
+    init(_ dependencies: Dependencies, watch: ConnectionWatch? = nil) {
         self.dependencies = dependencies
+        self.watch = watch
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        watch?.http = context
     }
 
     // MARK: Requests
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let part = unwrapInboundIn(data)
+        if let watch, !watch.read(part) { return }
         switch state {
         case .passing(let owed):
             if case .head(let head) = part, let stream = streamRequest(head) {
@@ -117,8 +126,15 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         // Responses from the router pass through; count them off so a waiting stream can start.
-        context.write(data, promise: promise)
-        guard case .end = unwrapOutboundIn(data) else { return }
+        let part = unwrapOutboundIn(data)
+        if watch?.writing(part) == true {
+            let written = promise ?? context.eventLoop.makePromise()
+            written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+            context.write(data, promise: written)
+        } else {
+            context.write(data, promise: promise)
+        }
+        guard case .end = part else { return }
         switch state {
         case .passing(let owed):
             state = .passing(owed: max(0, owed - 1))
@@ -169,6 +185,7 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func open(_ stream: StreamRequest, context: ChannelHandlerContext) {
         state = .subscribing
+        watch?.becameStream()
         do {
             let pipeline = context.pipeline.syncOperations
             let wire = WireBytes()
