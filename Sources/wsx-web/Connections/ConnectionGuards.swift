@@ -25,6 +25,12 @@ final class RawBytesGuard: ChannelDuplexHandler, RemovableChannelHandler {
         watch.raw = context
     }
 
+    /// The watch holds this handler's context, which holds this handler, which holds the watch:
+    /// the cycle is broken here, or every connection would outlive its close.
+    func handlerRemoved(context: ChannelHandlerContext) {
+        watch.raw = nil
+    }
+
     func channelActive(context: ChannelHandlerContext) {
         if let addresses, let address = context.channel.remoteAddress?.ipAddress {
             if addresses.admit(address) {

@@ -101,6 +101,12 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
         watch?.http = context
     }
 
+    /// Breaks the cycle through the watch (it holds this handler's context), so a closed
+    /// connection is freed.
+    func handlerRemoved(context: ChannelHandlerContext) {
+        watch?.http = nil
+    }
+
     // MARK: Requests
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {

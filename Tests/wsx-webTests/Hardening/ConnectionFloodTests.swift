@@ -116,4 +116,58 @@ struct ConnectionFloodTests {
         #expect(login.status == 200)
         #expect(server.process.isRunning)
     }
+
+    /// The server's resident memory, from `/proc`.
+    static func residentKilobytes(_ process: Process) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return nil }
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])
+    }
+
+    /// One of each way a connection ends: the client closes after an answer, the server closes
+    /// after `Connection: close`, the client gives up mid-head, mid-body, and on an open stream.
+    static func connectionsEndingEveryWay(_ port: Int, cookie: String) async throws {
+        let answered = try await RawClient.askingHealth(port: port)
+        _ = await answered.waitFor("ok\n", within: .seconds(2))
+        await answered.close()
+        let closing = try await RawClient.connect(port: port)
+        try await closing.send("GET /healthz HTTP/1.1\r\nHost: wsx\r\nConnection: close\r\n\r\n")
+        _ = await closing.closed(within: .seconds(2))
+        let halfHead = try await RawClient.connect(port: port)
+        try await halfHead.send("GET /healthz HTTP/1.1\r\nHo")
+        await halfHead.close()
+        let halfBody = try await RawClient.connect(port: port)
+        try await halfBody.send("POST /login HTTP/1.1\r\nHost: wsx\r\nContent-Length: 100\r\n\r\nemail=")
+        await halfBody.close()
+        if let stream = try await RawClient.eventStream(port: port, cookie: cookie) { await stream.close() }
+    }
+
+    @Test("a closed connection gives its memory back, however it ended: 12,000 connections leave the server's size where it was")
+    func closedConnectionsAreFreed() async throws {
+        let folder = try makeEmptyFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let binary = WSXBinary(path: WSXBinary.builtPath)
+        _ = try binary.run(["user", "create", "--data-dir", "data", "--email", "m@example.com", "--nickname", "M",
+                            "--password", "memory password"], in: folder)
+        let server = try binary.serveLogged(["--data-dir", "data", "--bcrypt-cost", "4"], in: folder)
+        defer { server.stop() }
+        let port = server.port
+        let cookie = try await signIn(base: server.base, email: "m@example.com", password: "memory password")
+        // Warm-up: caches, allocator pools and the event loops' buffers reach their working size.
+        for _ in 0..<200 { try await Self.connectionsEndingEveryWay(port, cookie: cookie) }
+        try await Task.sleep(for: .milliseconds(500))
+        let before = try #require(Self.residentKilobytes(server.process))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 {
+                group.addTask { for _ in 0..<600 { try await Self.connectionsEndingEveryWay(port, cookie: cookie) } }
+            }
+            try await group.waitForAll()
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        let after = try #require(Self.residentKilobytes(server.process))
+        // A connection that outlived its close held about 900 bytes: 12,000 of them would be
+        // 10 MB. What is left is the allocator's noise.
+        #expect(after - before < 3_000, "grew by \(after - before) KB over 12,000 connections")
+        #expect(server.process.isRunning)
+    }
 }
