@@ -70,8 +70,8 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     router.add(middleware: SessionMiddleware(sessions: services.sessions, cookies: services.cookies,
                                              trustProxy: services.config.trustProxy))
     router.add(middleware: ErrorPageMiddleware(pages: services.pages))
-    router.add(middleware: CSRFMiddleware(exemptPaths: [PaymentWebhookController.path], multipartPaths: { path in
-        path.wholeMatch(of: /\/w\/\d+\/(c|dm)\/\d+\/messages/) != nil || path == "/profile"
+    router.add(middleware: CSRFMiddleware(exemptPaths: [Paths.paymentWebhook()], multipartPaths: { path in
+        path.wholeMatch(of: /\/w\/\d+\/(c|dm)\/\d+\/messages/) != nil || path == Paths.profile()
             || path.wholeMatch(of: /\/w\/\d+(\/c\/\d+)?\/settings/) != nil
     }))
     router.add(middleware: RenderedPageMiddleware(pages: services.renderedPages))

@@ -60,11 +60,11 @@ enum RoomDirectory {
             let id: Int64 = row["id"]
             let isChannel = (row["kind"] as String) == "channel"
             var name: String = row["name"]
-            var url = "/w/\(workspaceId)/c/\(id)"
+            var url = Paths.channel(workspaceId, id)
             if !isChannel, let key: String = row["dm_key"] {
                 let partner = key.split(separator: ":").compactMap { Int64($0) }.first { $0 != userId } ?? userId
                 name = nicknames[partner] ?? ""
-                url = "/w/\(workspaceId)/dm/\(partner)"
+                url = Paths.directMessages(workspaceId, partner)
             }
             let lastBody: String? = row["last_body"]
             return RoomSummary(id: id, isChannel: isChannel, name: name, url: url, unread: row["unread"],

@@ -10,7 +10,7 @@ struct AuditController: Sendable {
     let pages: Pages
 
     func addRoutes(to group: RouterGroup<SignedInContext>) {
-        group.get("/w/{wid}/audit", use: show)
+        group.get(Paths.audit.routerPath, use: show)
     }
 
     @Sendable func show(_ request: Request, context: SignedInContext) async throws -> Response {

@@ -12,15 +12,15 @@ struct AuthController: Sendable {
     let pages: Pages
 
     func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("/signup", use: signupForm)
-        router.post("/signup", use: signup)
-        router.get("/login", use: loginForm)
-        router.post("/login", use: login)
-        router.post("/logout", use: logout)
+        router.get(Paths.signup.routerPath, use: signupForm)
+        router.post(Paths.signup.routerPath, use: signup)
+        router.get(Paths.login.routerPath, use: loginForm)
+        router.post(Paths.login.routerPath, use: login)
+        router.post(Paths.logout.routerPath, use: logout)
     }
 
     @Sendable func signupForm(_ request: Request, context: AppRequestContext) async throws -> Response {
-        if context.visitor.user != nil { return Pages.redirect(to: "/workspaces") }
+        if context.visitor.user != nil { return Pages.redirect(to: Paths.workspaces()) }
         return try await pages.render(.signup, title: context.visitor.strings["signup_title"], page: SignupPage(),
                             request: request, context: context)
     }
@@ -56,12 +56,12 @@ struct AuthController: Sendable {
             throw error
         }
         await signups.end(ticket, created: true)
-        return try await signIn(user, request: request, next: "/workspaces")
+        return try await signIn(user, request: request, next: Paths.workspaces())
     }
 
     @Sendable func loginForm(_ request: Request, context: AppRequestContext) async throws -> Response {
         let next = LocalPath.validated(request.uri.queryParameters["next"].map(String.init))
-        if context.visitor.user != nil { return Pages.redirect(to: next ?? "/workspaces") }
+        if context.visitor.user != nil { return Pages.redirect(to: next ?? Paths.workspaces()) }
         return try await pages.render(.login, title: context.visitor.strings["login_title"], page: LoginPage(next: next),
                             request: request, context: context)
     }
@@ -105,14 +105,14 @@ struct AuthController: Sendable {
         if user.lang == nil, let lang = chosenLanguage(request) {
             try await accounts.setLanguage(userId: user.id!, lang: lang)
         }
-        return try await signIn(user, request: request, next: next ?? "/workspaces")
+        return try await signIn(user, request: request, next: next ?? Paths.workspaces())
     }
 
     @Sendable func logout(_ request: Request, context: AppRequestContext) async throws -> Response {
         if let session = context.visitor.session {
             try await sessions.delete(session)
         }
-        var response = Pages.redirect(to: "/login")
+        var response = Pages.redirect(to: Paths.login())
         response.setCookie(cookies.expire(CookiePolicy.session, for: request))
         response.setCookie(cookies.flash("signed_out", for: request))
         return response

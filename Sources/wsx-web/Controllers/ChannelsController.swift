@@ -10,14 +10,14 @@ struct ChannelsController: Sendable {
     let pages: Pages
 
     func addRoutes(to group: RouterGroup<SignedInContext>) {
-        group.get("/w/{wid}/channels", use: browse)
-        group.post("/w/{wid}/channels", use: create)
-        group.post("/w/{wid}/c/{cid}/join", use: join)
-        group.post("/w/{wid}/c/{cid}/leave", use: leave)
-        group.get("/w/{wid}/c/{cid}/settings", use: settings)
-        group.post("/w/{wid}/c/{cid}/settings", use: update)
-        group.post("/w/{wid}/c/{cid}/delete", use: delete)
-        group.post("/w/{wid}/c/{cid}/transfer", use: transfer)
+        group.get(Paths.channels.routerPath, use: browse)
+        group.post(Paths.channels.routerPath, use: create)
+        group.post(Paths.joinChannel.routerPath, use: join)
+        group.post(Paths.leaveChannel.routerPath, use: leave)
+        group.get(Paths.channelSettings.routerPath, use: settings)
+        group.post(Paths.channelSettings.routerPath, use: update)
+        group.post(Paths.deleteChannel.routerPath, use: delete)
+        group.post(Paths.transferChannel.routerPath, use: transfer)
     }
 
     @Sendable func browse(_ request: Request, context: SignedInContext) async throws -> Response {
@@ -29,7 +29,7 @@ struct ChannelsController: Sendable {
         let name = context.form["name"] ?? "", description = context.form["description"] ?? ""
         do {
             let room = try await channels.create(access, name: name, description: description)
-            return Pages.redirect(to: "/w/\(access.workspaceId)/c/\(room.id!)")
+            return Pages.redirect(to: Paths.channel(access.workspaceId, room.id!))
         } catch let problems as FormProblems {
             return try await showDirectory(access, request, context, name: name.cleanedLine, description: description,
                                            errors: FieldErrors(problems, context.strings), status: .unprocessableContent)
@@ -39,7 +39,7 @@ struct ChannelsController: Sendable {
     @Sendable func join(_ request: Request, context: SignedInContext) async throws -> Response {
         let view = try await channel(context)
         try await channels.join(view)
-        return Pages.redirect(to: "/w/\(view.room.workspaceId)/c/\(view.room.id!)")
+        return Pages.redirect(to: path(view))
     }
 
     @Sendable func leave(_ request: Request, context: SignedInContext) async throws -> Response {
@@ -49,12 +49,12 @@ struct ChannelsController: Sendable {
         if view.room.ownerId == context.userId { throw AppError.conflict("error_channel_owner_leave") }
         guard context.isConfirmed else {
             let page = ConfirmPage(heading: context.strings.format("confirm_leave_channel", view.room.name), consequences: [],
-                                   action: path(view, "leave"), button: context.strings["confirm_leave_channel_submit"],
+                                   action: path(view, Paths.leaveChannel), button: context.strings["confirm_leave_channel_submit"],
                                    cancelURL: path(view), isDanger: false)
             return try await confirm(page, view, request, context)
         }
         try await channels.leave(view)
-        return cookies.redirect(to: "/w/\(view.room.workspaceId)", flash: "channel_left", for: request)
+        return cookies.redirect(to: Paths.workspace(view.room.workspaceId), flash: "channel_left", for: request)
     }
 
     @Sendable func settings(_ request: Request, context: SignedInContext) async throws -> Response {
@@ -69,7 +69,7 @@ struct ChannelsController: Sendable {
         do {
             try await channels.update(view, name: name, description: description, cover: cover)
             if cover != nil { try await files.collectGarbage() }
-            return cookies.redirect(to: path(view, "settings"), flash: "channel_saved", for: request)
+            return cookies.redirect(to: path(view, Paths.channelSettings), flash: "channel_saved", for: request)
         } catch let problems as FormProblems {
             return try await showSettings(view, request, context, name: name.cleanedLine, description: description,
                                           errors: FieldErrors(problems, context.strings), status: .unprocessableContent)
@@ -86,14 +86,14 @@ struct ChannelsController: Sendable {
             let page = ConfirmPage(heading: strings.format("confirm_delete_channel", view.room.name),
                                    consequences: [strings.format("confirm_delete_channel_consequence", view.memberCount, messages),
                                                   strings["confirm_cannot_undo"]],
-                                   action: path(view, "delete"), button: strings["confirm_delete_submit"],
-                                   cancelURL: path(view, "settings"))
+                                   action: path(view, Paths.deleteChannel), button: strings["confirm_delete_submit"],
+                                   cancelURL: path(view, Paths.channelSettings))
             return try await confirm(page, view, request, context)
         }
         let hashes = try await files.hashes(in: .room(view.room.id!))
         try await channels.delete(view)
         try await files.collectGarbage(candidates: hashes)
-        return cookies.redirect(to: "/w/\(view.room.workspaceId)", flash: "channel_deleted", for: request)
+        return cookies.redirect(to: Paths.workspace(view.room.workspaceId), flash: "channel_deleted", for: request)
     }
 
     @Sendable func transfer(_ request: Request, context: SignedInContext) async throws -> Response {
@@ -105,14 +105,14 @@ struct ChannelsController: Sendable {
         else { throw AppError.conflict("error_transfer_not_channel_member") }
         guard context.isConfirmed else {
             let page = ConfirmPage(heading: context.strings.format("confirm_transfer_channel", view.room.name, person.nickname),
-                                   consequences: [], action: path(view, "transfer"),
+                                   consequences: [], action: path(view, Paths.transferChannel),
                                    button: context.strings["confirm_transfer_submit"],
                                    fields: [HiddenField(name: "owner_id", value: String(newOwner))],
-                                   cancelURL: path(view, "settings"), isDanger: false)
+                                   cancelURL: path(view, Paths.channelSettings), isDanger: false)
             return try await confirm(page, view, request, context)
         }
         try await channels.transfer(view, to: newOwner)
-        return cookies.redirect(to: path(view, "settings"), flash: "channel_transferred", for: request)
+        return cookies.redirect(to: path(view, Paths.channelSettings), flash: "channel_transferred", for: request)
     }
 
     // MARK: Helpers
@@ -122,15 +122,16 @@ struct ChannelsController: Sendable {
         return try await channels.channel(access, id: try context.id("cid"))
     }
 
-    private func path(_ view: ChannelService.View, _ action: String? = nil) -> String {
-        "/w/\(view.room.workspaceId)/c/\(view.room.id!)" + (action.map { "/" + $0 } ?? "")
+    /// A link to `route` for the channel of `view`.
+    private func path(_ view: ChannelService.View, _ route: Route<Int64, Int64> = Paths.channel) -> String {
+        route(view.room.workspaceId, view.room.id!)
     }
 
     private func showDirectory(_ access: WorkspaceAccess, _ request: Request, _ context: SignedInContext, name: String = "",
                                description: String = "", errors: FieldErrors = FieldErrors(),
                                status: HTTPResponse.Status = .ok) async throws -> Response {
         let listings = try await channels.browse(access).map { channel in
-            RoomLink(id: channel.id, name: channel.name, url: "/w/\(access.workspaceId)/c/\(channel.id)",
+            RoomLink(id: channel.id, name: channel.name, url: Paths.channel(access.workspaceId, channel.id),
                      description: channel.description, memberCount: channel.memberCount, joined: channel.joined,
                      isDefault: channel.isDefault)
         }
@@ -149,7 +150,7 @@ struct ChannelsController: Sendable {
                                        canManage: view.canManage, isDefault: view.room.isDefault, isMember: view.isMember,
                                        isOwner: view.room.ownerId == context.userId, members: people,
                                        transferCandidates: people.filter { $0.id != view.room.ownerId })
-        page.coverURL = view.room.coverFileId.map { "/files/\($0)/thumb" }
+        page.coverURL = view.room.coverFileId.map { Paths.thumbnail($0) }
         return try await pages.render(.channelSettings, title: context.strings["channel_settings_title"], page: page,
                                       request: request, context: context,
                                       place: .room(workspace: view.room.workspaceId, room: view.room.id!), status: status)

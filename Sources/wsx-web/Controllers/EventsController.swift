@@ -11,11 +11,11 @@ import NIOCore
 /// router's matching folds onto `/events` (`/events/`, `//events`) are a 404.
 struct EventsController: Sendable {
     func addRoutes(to router: Router<AppRequestContext>) {
-        router.get(RouterPath(EventStreamHandler.path), use: refuse)
+        router.get(Paths.events.routerPath, use: refuse)
     }
 
     @Sendable func refuse(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard request.uri.path == EventStreamHandler.path else { throw AppError.notFound }
+        guard request.uri.path == Paths.events() else { throw AppError.notFound }
         guard request.method == .get else {
             throw AppError(status: .methodNotAllowed, messageKey: nil, headers: [.allow: "GET"])
         }

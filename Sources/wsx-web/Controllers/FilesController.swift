@@ -10,8 +10,8 @@ struct FilesController: Sendable {
     let files: FileService
 
     func addRoutes(to group: RouterGroup<SignedInContext>) {
-        group.get("/files/{fid}/thumb", use: thumbnail)
-        group.get("/files/{fid}/{name}", use: original)
+        group.get(Paths.thumbnail.routerPath, use: thumbnail)
+        group.get(Paths.file.routerPath, use: original)
     }
 
     @Sendable func original(_ request: Request, context: SignedInContext) async throws -> Response {

@@ -7,15 +7,15 @@ struct HomeController: Sendable {
     /// `/healthz` is registered before the session middleware: probes carry no cookies and must
     /// not touch the sessions table.
     func addProbeRoutes(to router: Router<AppRequestContext>) {
-        router.get("/healthz", use: health)
+        router.get(Paths.health.routerPath, use: health)
     }
 
     func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("/", use: home)
+        router.get(Paths.root.routerPath, use: home)
     }
 
     @Sendable func home(_ request: Request, context: AppRequestContext) async throws -> Response {
-        Pages.redirect(to: context.visitor.user == nil ? "/login" : "/workspaces")
+        Pages.redirect(to: context.visitor.user == nil ? Paths.login() : Paths.workspaces())
     }
 
     /// 200 `ok` once the database answers; 503 otherwise.

@@ -14,9 +14,9 @@ struct InviteController: Sendable {
     let pages: Pages
 
     func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("/invite/{token}", use: show)
-        router.post("/invite/{token}", use: accept)
-        router.post("/invite/{token}/decline", use: decline)
+        router.get(Paths.invite.routerPath, use: show)
+        router.post(Paths.invite.routerPath, use: accept)
+        router.post(Paths.declineInvite.routerPath, use: decline)
     }
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -34,7 +34,7 @@ struct InviteController: Sendable {
         guard let found = try invitations.find(token: token) else { throw AppError.notFound("invite_invalid") }
         if let user = context.visitor.user {
             let workspace = try await invitations.accept(token: token, userId: user.id!)
-            return cookies.redirect(to: "/w/\(workspace.id!)", flash: "invite_joined", for: request)
+            return cookies.redirect(to: Paths.workspace(workspace.id!), flash: "invite_joined", for: request)
         }
         // Signing up through the invitation: the address is the invited one, whatever was posted.
         // (Such sign-ups do not count against the per-address sign-up limit.)
@@ -54,7 +54,7 @@ struct InviteController: Sendable {
         }
         let workspace = try await invitations.accept(token: token, userId: user.id!)
         let (sessionToken, _) = try await sessions.create(userId: user.id!, userAgent: request.headers[.userAgent])
-        var response = cookies.redirect(to: "/w/\(workspace.id!)", flash: "invite_joined", for: request)
+        var response = cookies.redirect(to: Paths.workspace(workspace.id!), flash: "invite_joined", for: request)
         response.setCookie(cookies.make(CookiePolicy.session, sessionToken, maxAge: Int(SessionStore.lifetime), for: request))
         response.setCookie(cookies.make(DeviceCookie.name, devices.value(forAccount: user.emailKey),
                                         maxAge: DeviceCookie.lifetime, for: request))
@@ -64,7 +64,7 @@ struct InviteController: Sendable {
     @Sendable func decline(_ request: Request, context: AppRequestContext) async throws -> Response {
         let token = try token(context)
         try await invitations.decline(token: token, userId: context.visitor.user?.id)
-        return cookies.redirect(to: context.visitor.user == nil ? "/" : "/workspaces", flash: "invite_declined", for: request)
+        return cookies.redirect(to: context.visitor.user == nil ? Paths.root() : Paths.workspaces(), flash: "invite_declined", for: request)
     }
 
     /// The invitation's page for this visitor.

@@ -10,7 +10,7 @@ struct LanguageController: Sendable {
     static let cookieLifetime = 365 * 24 * 60 * 60
 
     func addRoutes(to router: Router<AppRequestContext>) {
-        router.post("/lang", use: switchLanguage)
+        router.post(Paths.language.routerPath, use: switchLanguage)
     }
 
     @Sendable func switchLanguage(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -12,9 +12,9 @@ struct MembersController: Sendable {
     let site: SiteAddress
 
     func addRoutes(to group: RouterGroup<SignedInContext>) {
-        group.get("/w/{wid}/members", use: list)
-        group.post("/w/{wid}/members", use: invite)
-        group.post("/w/{wid}/members/{uid}/remove", use: remove)
+        group.get(Paths.members.routerPath, use: list)
+        group.post(Paths.members.routerPath, use: invite)
+        group.post(Paths.removeMember.routerPath, use: remove)
     }
 
     @Sendable func list(_ request: Request, context: SignedInContext) async throws -> Response {
@@ -47,13 +47,13 @@ struct MembersController: Sendable {
             let strings = context.strings
             let page = ConfirmPage(heading: strings.format("confirm_remove_member", member.nickname),
                                    consequences: [strings["confirm_remove_consequence"]],
-                                   action: "/w/\(access.workspaceId)/members/\(uid)/remove",
-                                   button: strings["confirm_remove_submit"], cancelURL: "/w/\(access.workspaceId)/members")
+                                   action: Paths.removeMember(access.workspaceId, uid),
+                                   button: strings["confirm_remove_submit"], cancelURL: Paths.members(access.workspaceId))
             return try await pages.render(.confirm, title: page.heading, page: page, request: request, context: context,
                                           place: .workspace(access.workspaceId))
         }
         try await members.remove(access, userId: uid)
-        return cookies.redirect(to: "/w/\(access.workspaceId)/members", flash: "member_removed", for: request)
+        return cookies.redirect(to: Paths.members(access.workspaceId), flash: "member_removed", for: request)
     }
 
     private func show(_ access: WorkspaceAccess, _ request: Request, _ context: SignedInContext, email: String = "",
@@ -64,7 +64,7 @@ struct MembersController: Sendable {
             MemberRow(id: member.id, nickname: member.nickname, email: member.email,
                       roleLabel: strings[member.role == .owner ? "role_owner" : "role_member"],
                       canRemove: access.isOwner && member.id != access.userId,
-                      dmURL: "/w/\(access.workspaceId)/dm/\(member.id)")
+                      dmURL: Paths.directMessages(access.workspaceId, member.id))
         }
         var page = MembersPage(workspaceId: access.workspaceId, workspaceName: access.workspace.name, members: rows,
                                isOwner: access.isOwner, email: email, errors: errors, inviteLink: inviteLink, notice: notice)

@@ -12,8 +12,8 @@ struct MessagesController: Sendable {
     let pages: Pages
 
     func addRoutes(to group: RouterGroup<SignedInContext>) {
-        group.post("/w/{wid}/m/{mid}/edit", use: edit)
-        group.post("/w/{wid}/m/{mid}/delete", use: delete)
+        group.post(Paths.editMessage.routerPath, use: edit)
+        group.post(Paths.deleteMessage.routerPath, use: delete)
     }
 
     @Sendable func edit(_ request: Request, context: SignedInContext) async throws -> Response {
@@ -46,7 +46,7 @@ struct MessagesController: Sendable {
         guard context.isConfirmed else {
             let page = ConfirmPage(heading: context.strings["confirm_delete_message"],
                                    consequences: [MessageText.snippet(row.body)],
-                                   action: "/w/\(access.workspaceId)/m/\(mid)/delete", button: context.strings["message_delete"],
+                                   action: Paths.deleteMessage(access.workspaceId, mid), button: context.strings["message_delete"],
                                    cancelURL: "\(path)?around=\(mid)#m-\(mid)")
             return try await pages.render(.confirm, title: page.heading, page: page, request: request, context: context,
                                           place: .room(workspace: access.workspaceId, room: room.id!))
@@ -61,8 +61,8 @@ struct MessagesController: Sendable {
     /// The page of a room as its member `userId` reaches it.
     static func path(of room: Room, for userId: Int64) -> String {
         switch room.kind {
-        case .channel: "/w/\(room.workspaceId)/c/\(room.id!)"
-        case .dm: "/w/\(room.workspaceId)/dm/\(DirectRooms.partnerId(of: room, for: userId))"
+        case .channel: Paths.channel(room.workspaceId, room.id!)
+        case .dm: Paths.directMessages(room.workspaceId, DirectRooms.partnerId(of: room, for: userId))
         }
     }
 }

@@ -8,8 +8,8 @@ struct PasswordResetController: Sendable {
     let pages: Pages
 
     func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("/reset/{token}", use: form)
-        router.post("/reset/{token}", use: reset)
+        router.get(Paths.passwordReset.routerPath, use: form)
+        router.post(Paths.passwordReset.routerPath, use: reset)
     }
 
     @Sendable func form(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -33,7 +33,7 @@ struct PasswordResetController: Sendable {
             return try await pages.render(.resetPassword, title: context.visitor.strings["reset_title"], page: page,
                                 request: request, context: context, status: .unprocessableContent)
         }
-        var response = Pages.redirect(to: "/login")
+        var response = Pages.redirect(to: Paths.login())
         // The reset signed the account out everywhere, this browser included.
         response.setCookie(cookies.expire(CookiePolicy.session, for: request))
         response.setCookie(cookies.flash("reset_done", for: request))

@@ -7,10 +7,8 @@ import Hummingbird
 struct PaymentWebhookController: Sendable {
     let payments: PaymentService
 
-    static let path = "/store/webhook"
-
     func addRoutes(to router: Router<AppRequestContext>) {
-        router.post(RouterPath(stringLiteral: Self.path), use: receive)
+        router.post(Paths.paymentWebhook.routerPath, use: receive)
     }
 
     private struct Notification: Decodable {

@@ -9,16 +9,16 @@ struct ProfileController: Sendable {
     let pages: Pages
 
     func addRoutes(to group: RouterGroup<SignedInContext>) {
-        group.get("/profile", use: profileForm)
-        group.post("/profile", use: updateProfile)
-        group.post("/profile/password", use: changePassword)
-        group.get("/users/{uid}", use: userPage)
+        group.get(Paths.profile.routerPath, use: profileForm)
+        group.post(Paths.profile.routerPath, use: updateProfile)
+        group.post(Paths.password.routerPath, use: changePassword)
+        group.get(Paths.user.routerPath, use: userPage)
     }
 
     @Sendable func profileForm(_ request: Request, context: SignedInContext) async throws -> Response {
         let user = context.user
         var page = ProfilePage(email: user.email, nickname: user.nickname, phone: user.phone ?? "")
-        page.photoURL = user.avatarFileId.map { "/files/\($0)/thumb" }
+        page.photoURL = user.avatarFileId.map { Paths.thumbnail($0) }
         return try await show(page, request, context)
     }
 
@@ -70,7 +70,7 @@ struct ProfileController: Sendable {
     }
 
     private func redirect(flash: String, _ request: Request) -> Response {
-        var response = Pages.redirect(to: "/profile")
+        var response = Pages.redirect(to: Paths.profile())
         response.setCookie(cookies.flash(flash, for: request))
         return response
     }

@@ -19,13 +19,13 @@ struct RoomsController: Sendable {
     let pages: Pages
 
     func addRoutes(to group: RouterGroup<SignedInContext>) {
-        group.get("/w/{wid}/c/{cid}", use: showChannel)
-        group.get("/w/{wid}/dm/{uid}", use: showDM)
-        group.post("/w/{wid}/c/{cid}/messages", use: postToChannel)
-        group.post("/w/{wid}/dm/{uid}/messages", use: postToDM)
-        group.post("/w/{wid}/c/{cid}/read", use: readChannel)
-        group.post("/w/{wid}/dm/{uid}/read", use: readDM)
-        group.get("/w/{wid}/unread", use: unread)
+        group.get(Paths.channel.routerPath, use: showChannel)
+        group.get(Paths.directMessages.routerPath, use: showDM)
+        group.post(Paths.channelMessages.routerPath, use: postToChannel)
+        group.post(Paths.directMessagePost.routerPath, use: postToDM)
+        group.post(Paths.channelRead.routerPath, use: readChannel)
+        group.post(Paths.directMessagesRead.routerPath, use: readDM)
+        group.get(Paths.unread.routerPath, use: unread)
     }
 
     /// A channel or DM as the routes see it.
@@ -33,6 +33,9 @@ struct RoomsController: Sendable {
         let access: WorkspaceAccess
         let room: Room?
         let path: String
+        let composerAction: String
+        /// Where reading is reported; nil while the room does not exist yet (a DM before its first message).
+        let readURL: String?
         let title: String
         let isChannel: Bool
         let isMember: Bool
@@ -54,10 +57,11 @@ struct RoomsController: Sendable {
         let view = try await channels.channel(workspaceId: try context.id("wid"), userId: context.userId,
                                               id: try context.id("cid"))
         let access = view.access
-        let path = "/w/\(access.workspaceId)/c/\(view.room.id!)"
-        return Target(access: access, room: view.room, path: path, title: view.room.name, isChannel: true,
-                      isMember: view.isMember, memberCount: view.memberCount, settingsURL: path + "/settings",
-                      joinURL: path + "/join")
+        let (wid, cid) = (access.workspaceId, view.room.id!)
+        return Target(access: access, room: view.room, path: Paths.channel(wid, cid),
+                      composerAction: Paths.channelMessages(wid, cid), readURL: Paths.channelRead(wid, cid),
+                      title: view.room.name, isChannel: true, isMember: view.isMember, memberCount: view.memberCount,
+                      settingsURL: Paths.channelSettings(wid, cid), joinURL: Paths.joinChannel(wid, cid))
     }
 
     private func dmTarget(_ context: SignedInContext) async throws -> Target {
@@ -65,8 +69,10 @@ struct RoomsController: Sendable {
         let partner = try await directRooms.partner(access, userId: try context.id("uid"))
         let room = try await directRooms.existing(access, with: partner.id!)
         let title = partner.id == context.userId ? "\(partner.nickname) \(context.strings["dm_self_suffix"])" : partner.nickname
-        return Target(access: access, room: room, path: "/w/\(access.workspaceId)/dm/\(partner.id!)", title: title,
-                      isChannel: false, isMember: true, memberCount: 2, settingsURL: nil, joinURL: nil)
+        let (wid, uid) = (access.workspaceId, partner.id!)
+        return Target(access: access, room: room, path: Paths.directMessages(wid, uid),
+                      composerAction: Paths.directMessagePost(wid, uid), readURL: room == nil ? nil : Paths.directMessagesRead(wid, uid),
+                      title: title, isChannel: false, isMember: true, memberCount: 2, settingsURL: nil, joinURL: nil)
     }
 
     // MARK: Pages
@@ -116,8 +122,8 @@ struct RoomsController: Sendable {
                               workspaceId: target.access.workspaceId, lastRead: lastRead, editing: editing,
                               roomPath: target.path, request: request, visitor: context.visitor)
             isEmpty = page.messages.isEmpty
-            olderURL = page.hasOlder ? page.messages.first.map { "\(target.path)?before=\($0.id)" } : nil
-            newerURL = page.hasNewer ? page.messages.last.map { "\(target.path)?after=\($0.id)" } : nil
+            olderURL = page.hasOlder ? page.messages.first.map { target.path + "?before=\($0.id)" } : nil
+            newerURL = page.hasNewer ? page.messages.last.map { target.path + "?after=\($0.id)" } : nil
             isLatest = !page.hasNewer
             // Seeing the newest messages is reading them.
             if isLatest, let newest = page.messages.last?.id, newest > lastRead {
@@ -131,11 +137,11 @@ struct RoomsController: Sendable {
                             memberCountText: strings.format("channel_members_count", target.memberCount),
                             settingsURL: target.settingsURL, isMember: target.isMember, joinURL: target.joinURL,
                             messagesHtml: html, isEmpty: isEmpty, olderURL: olderURL, newerURL: newerURL,
-                            isLatest: isLatest, composerAction: target.path + "/messages",
-                            readURL: target.room == nil ? nil : target.path + "/read", content: content,
+                            isLatest: isLatest, composerAction: target.composerAction,
+                            readURL: target.readURL, content: content,
                             contentError: contentError)
         page.canModerate = target.access.isOwner
-        page.coverURL = target.room?.coverFileId.map { "/files/\($0)/thumb" }
+        page.coverURL = target.room?.coverFileId.map { Paths.thumbnail($0) }
         let policy = files.policy, limit = FileService.megabytes(policy.maximumFileBytes)
         (page.maxFiles, page.maxFileBytes) = (policy.maximumFiles, policy.maximumFileBytes)
         page.attachHint = strings.format("attach_hint", policy.maximumFiles, limit)
@@ -211,7 +217,7 @@ struct RoomsController: Sendable {
             if Self.wantsJSON(request) {
                 return Self.json(["html": .string(posted.html), "id": .int(posted.id)], status: .created)
             }
-            return Pages.redirect(to: "\(target.path)#m-\(posted.id)")
+            return Pages.redirect(to: target.path + "#m-\(posted.id)")
         } catch let problems as FormProblems {
             return try await refuse(target, request, context, problems: problems, content: content)
         }

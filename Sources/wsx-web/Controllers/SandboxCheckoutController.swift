@@ -16,8 +16,8 @@ struct SandboxCheckoutController: Sendable {
     let pages: Pages
 
     func addRoutes(to group: RouterGroup<SignedInContext>) {
-        group.get("/sandbox-pay", use: page)
-        group.post("/sandbox-pay", use: decide)
+        group.get(Paths.sandboxPay.routerPath, use: page)
+        group.post(Paths.sandboxPay.routerPath, use: decide)
     }
 
     /// The viewer's pending sandbox payment with this merchant id, or a 404.

@@ -9,7 +9,7 @@ struct SearchController: Sendable {
     let pages: Pages
 
     func addRoutes(to group: RouterGroup<SignedInContext>) {
-        group.get("/w/{wid}/search", use: results)
+        group.get(Paths.search.routerPath, use: results)
     }
 
     @Sendable func results(_ request: Request, context: SignedInContext) async throws -> Response {
@@ -29,12 +29,12 @@ struct SearchController: Sendable {
         let cursors = SearchService.Cursors(channelsAfter: try cursor("channels_after"), membersAfter: try cursor("members_after"),
                                             messagesBefore: try cursor("messages_before"))
         let found = query.isEmpty ? SearchService.Results() : try await search.search(access, query: query, from: cursors)
-        let base = "/w/\(access.workspaceId)/search?q=" + (query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+        let base = Paths.search(access.workspaceId, query: "q=" + (query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))
         let page = SearchPage(
             workspaceId: access.workspaceId, query: query,
             channels: found.channels.map { SearchChannelRow(name: $0.name, description: $0.description,
-                                                            url: "/w/\(access.workspaceId)/c/\($0.id)") },
-            members: found.members.map { SearchMemberRow(nickname: $0.nickname, email: $0.email, url: "/users/\($0.id)") },
+                                                            url: Paths.channel(access.workspaceId, $0.id)) },
+            members: found.members.map { SearchMemberRow(nickname: $0.nickname, email: $0.email, url: Paths.user($0.id)) },
             messages: found.messages.map { hit in
                 SearchMessageRow(roomName: hit.isChannel ? "#" + hit.roomName : hit.roomName, author: hit.author,
                                  timestamp: Timestamps.iso(hit.createdAt), timeText: Timestamps.utcText(hit.createdAt),

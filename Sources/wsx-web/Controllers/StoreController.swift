@@ -10,10 +10,10 @@ struct StoreController: Sendable {
 
     /// `/store` always (the balance); checkout and its return only when payments are on.
     func addRoutes(to group: RouterGroup<SignedInContext>) {
-        group.get("/store", use: store)
+        group.get(Paths.store.routerPath, use: store)
         guard payments.isEnabled else { return }
-        group.post("/store/checkout", use: checkout)
-        group.get("/store/complete", use: complete)
+        group.post(Paths.checkout.routerPath, use: checkout)
+        group.get(Paths.checkoutComplete.routerPath, use: complete)
     }
 
     @Sendable func store(_ request: Request, context: SignedInContext) async throws -> Response {
@@ -43,7 +43,7 @@ struct StoreController: Sendable {
         case .clientSDK(let sdk):
             let page = PortOneCheckoutPage(merchantCode: sdk.merchantCode, pg: sdk.pg, merchantUid: sdk.merchantUid,
                                            amount: sdk.amount, name: sdk.itemName, buyerEmail: sdk.buyerEmail,
-                                           completeURL: "/store/complete", sdkURL: Self.portOneSDK,
+                                           completeURL: Paths.checkoutComplete(), sdkURL: Self.portOneSDK,
                                            scriptURL: pages.assets.url(for: "store.js"))
             // This page alone may load iamport's SDK and open its payment window.
             let policy = SecurityHeaders.contentSecurityPolicy
@@ -93,7 +93,7 @@ struct StoreController: Sendable {
     }
 
     static func completeURL(_ merchantUid: String, _ gatewayId: String) -> String {
-        "/store/complete?merchant_uid=\(merchantUid)&imp_uid=\(gatewayId)"
+        Paths.checkoutComplete(query: "merchant_uid=\(merchantUid)&imp_uid=\(gatewayId)")
     }
 
     /// `₩1,000` for won; `1,000 USD` otherwise.

@@ -15,14 +15,14 @@ struct WorkspacesController: Sendable {
     let pages: Pages
 
     func addRoutes(to group: RouterGroup<SignedInContext>) {
-        group.get("/workspaces", use: list)
-        group.post("/workspaces", use: create)
-        group.get("/w/{wid}", use: home)
-        group.get("/w/{wid}/settings", use: settings)
-        group.post("/w/{wid}/settings", use: update)
-        group.post("/w/{wid}/delete", use: delete)
-        group.post("/w/{wid}/leave", use: leave)
-        group.post("/w/{wid}/transfer", use: transfer)
+        group.get(Paths.workspaces.routerPath, use: list)
+        group.post(Paths.workspaces.routerPath, use: create)
+        group.get(Paths.workspace.routerPath, use: home)
+        group.get(Paths.workspaceSettings.routerPath, use: settings)
+        group.post(Paths.workspaceSettings.routerPath, use: update)
+        group.post(Paths.deleteWorkspace.routerPath, use: delete)
+        group.post(Paths.leaveWorkspace.routerPath, use: leave)
+        group.post(Paths.transferWorkspace.routerPath, use: transfer)
     }
 
     @Sendable func list(_ request: Request, context: SignedInContext) async throws -> Response {
@@ -35,7 +35,7 @@ struct WorkspacesController: Sendable {
         do {
             let workspace = try await workspaces.create(ownerId: context.userId, name: name, description: description,
                                                         defaultChannelName: strings["default_channel_name"])
-            return cookies.redirect(to: "/w/\(workspace.id!)", flash: "workspace_created", for: request)
+            return cookies.redirect(to: Paths.workspace(workspace.id!), flash: "workspace_created", for: request)
         } catch let problems as FormProblems {
             var form = createForm(context, balance: context.user.coinBalance)
             (form.name, form.description, form.errors) = (name.cleanedLine, description, FieldErrors(problems, strings))
@@ -61,7 +61,7 @@ struct WorkspacesController: Sendable {
                                      description: access.workspace.description, isOwner: access.isOwner,
                                      channels: links.filter { link in rooms.contains { $0.id == link.id && $0.isChannel } },
                                      dms: links.filter { link in rooms.contains { $0.id == link.id && !$0.isChannel } })
-        page.coverURL = access.workspace.coverFileId.map { "/files/\($0)/thumb" }
+        page.coverURL = access.workspace.coverFileId.map { Paths.thumbnail($0) }
         return try await pages.render(.workspaceHome, title: access.workspace.name, page: page, request: request,
                                       context: context, place: .workspace(access.workspaceId),
                                       headers: RenderedPage.reusable)
@@ -80,7 +80,7 @@ struct WorkspacesController: Sendable {
         do {
             try await workspaces.update(access, name: name, description: description, cover: cover)
             if cover != nil { try await files.collectGarbage() }
-            return cookies.redirect(to: "/w/\(access.workspaceId)/settings", flash: "workspace_saved", for: request)
+            return cookies.redirect(to: Paths.workspaceSettings(access.workspaceId), flash: "workspace_saved", for: request)
         } catch let problems as FormProblems {
             return try await showSettings(access, request, context, name: name.cleanedLine, description: description,
                                           errors: FieldErrors(problems, context.strings), status: .unprocessableContent)
@@ -99,14 +99,14 @@ struct WorkspacesController: Sendable {
                                strings.format("confirm_lost_members", lost.members),
                                strings.format("confirm_lost_messages", lost.messages),
                                strings["confirm_cannot_undo"]],
-                action: "/w/\(access.workspaceId)/delete", button: strings["confirm_delete_submit"],
-                cancelURL: "/w/\(access.workspaceId)/settings")
+                action: Paths.deleteWorkspace(access.workspaceId), button: strings["confirm_delete_submit"],
+                cancelURL: Paths.workspaceSettings(access.workspaceId))
             return try await confirm(page, request, context, access)
         }
         let hashes = try await files.hashes(in: .workspace(access.workspaceId))
         try await workspaces.delete(access)
         try await files.collectGarbage(candidates: hashes)
-        return cookies.redirect(to: "/workspaces", flash: "workspace_deleted", for: request)
+        return cookies.redirect(to: Paths.workspaces(), flash: "workspace_deleted", for: request)
     }
 
     @Sendable func leave(_ request: Request, context: SignedInContext) async throws -> Response {
@@ -116,12 +116,12 @@ struct WorkspacesController: Sendable {
             let strings = context.strings
             let page = ConfirmPage(heading: strings.format("confirm_leave_workspace", access.workspace.name),
                                    consequences: [strings["confirm_leave_consequence"]],
-                                   action: "/w/\(access.workspaceId)/leave", button: strings["confirm_leave_submit"],
-                                   cancelURL: "/w/\(access.workspaceId)")
+                                   action: Paths.leaveWorkspace(access.workspaceId), button: strings["confirm_leave_submit"],
+                                   cancelURL: Paths.workspace(access.workspaceId))
             return try await confirm(page, request, context, access)
         }
         try await workspaces.leave(access)
-        return cookies.redirect(to: "/workspaces", flash: "workspace_left", for: request)
+        return cookies.redirect(to: Paths.workspaces(), flash: "workspace_left", for: request)
     }
 
     @Sendable func transfer(_ request: Request, context: SignedInContext) async throws -> Response {
@@ -134,13 +134,13 @@ struct WorkspacesController: Sendable {
             let strings = context.strings
             let page = ConfirmPage(heading: strings.format("confirm_transfer_workspace", access.workspace.name, person.nickname),
                                    consequences: [strings.format("confirm_transfer_consequence", person.nickname)],
-                                   action: "/w/\(access.workspaceId)/transfer", button: strings["confirm_transfer_submit"],
+                                   action: Paths.transferWorkspace(access.workspaceId), button: strings["confirm_transfer_submit"],
                                    fields: [HiddenField(name: "owner_id", value: String(newOwner))],
-                                   cancelURL: "/w/\(access.workspaceId)/settings", isDanger: false)
+                                   cancelURL: Paths.workspaceSettings(access.workspaceId), isDanger: false)
             return try await confirm(page, request, context, access)
         }
         try await workspaces.transfer(access, to: newOwner)
-        return cookies.redirect(to: "/w/\(access.workspaceId)/settings", flash: "workspace_transferred", for: request)
+        return cookies.redirect(to: Paths.workspaceSettings(access.workspaceId), flash: "workspace_transferred", for: request)
     }
 
     // MARK: Pages
@@ -156,7 +156,7 @@ struct WorkspacesController: Sendable {
         let strings = context.strings
         let waiting = try invitations.pending(for: context.user).map { invitation in
             InvitationRow(id: invitation.id, workspaceName: invitation.workspaceName,
-                          fromText: strings.format("invite_from", invitation.inviterNickname), url: "/invite/\(invitation.token)")
+                          fromText: strings.format("invite_from", invitation.inviterNickname), url: Paths.invite(invitation.token))
         }
         let page = WorkspacesPage(workspaces: mine.map { SidebarWorkspace(id: $0.id!, name: $0.name, isCurrent: false) }, form: form,
                                   invitations: waiting)
@@ -174,7 +174,7 @@ struct WorkspacesController: Sendable {
         var page = WorkspaceSettingsPage(id: access.workspaceId, name: name ?? access.workspace.name,
                                          description: description ?? access.workspace.description, errors: errors,
                                          isOwner: access.isOwner, transferCandidates: candidates)
-        page.coverURL = access.workspace.coverFileId.map { "/files/\($0)/thumb" }
+        page.coverURL = access.workspace.coverFileId.map { Paths.thumbnail($0) }
         return try await pages.render(.workspaceSettings, title: context.strings["settings_title"], page: page, request: request,
                                       context: context, place: .workspace(access.workspaceId), status: status)
     }

@@ -28,11 +28,10 @@ struct StoredFile: Codable, Sendable, Equatable, FetchableRecord, MutablePersist
 
     /// Where it downloads from, ending in its name so saved files keep it.
     var url: String {
-        let name = originalName.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))) ?? "file"
-        return "/files/\(id!)/\(name)"
+        Paths.file(id!, originalName)
     }
 
-    var thumbnailURL: String { "/files/\(id!)/thumb" }
+    var thumbnailURL: String { Paths.thumbnail(id!) }
 }
 
 /// A received upload made ready to store: its thumbnail made (images) and its bytes in place.

@@ -111,7 +111,7 @@ struct MessageListRenderer: Sendable {
                     timestamp: Timestamps.iso(row.createdAt), timeText: Timestamps.utcText(row.createdAt),
                     isEdited: row.editedAt != nil, bodyHtml: row.bodyHtml, actionsHtml: actionsHtml,
                     attachments: row.attachments.map(Self.attachment),
-                    avatarURL: row.authorAvatarId.map { "/files/\($0)/thumb" })
+                    avatarURL: row.authorAvatarId.map { Paths.thumbnail($0) })
     }
 
     static func attachment(_ file: StoredFile) -> AttachmentView {

@@ -28,7 +28,7 @@ struct SandboxGateway: PaymentGateway {
         // The page reads the amount and item from the payment itself, never from the address.
         var query = URLComponents()
         query.queryItems = [URLQueryItem(name: "merchant_uid", value: payment.merchantUid)]
-        return .redirect("/sandbox-pay?" + (query.percentEncodedQuery ?? ""))
+        return .redirect(Paths.sandboxPay(query: query.percentEncodedQuery ?? ""))
     }
 
     func fetch(paymentId: String) async throws -> GatewayPayment {

@@ -44,7 +44,6 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// The `retry:` hint for reconnecting browsers.
     static let retryMilliseconds = 2000
-    static let path = "/events"
 
     /// A stream request this handler will serve.
     private struct StreamRequest {
@@ -159,7 +158,7 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private func streamRequest(_ head: HTTPRequest) -> StreamRequest? {
         guard head.method == .get, let target = head.path else { return nil }
         let uri = URI(target)
-        guard uri.path == Self.path else { return nil }
+        guard uri.path == Paths.events.pattern else { return nil }
         let token = Cookies(from: head.headerFields[values: .cookie])[CookiePolicy.session]?.value ?? ""
         guard !token.isEmpty,
               let (session, user) = try? dependencies.sessions.find(token: token),

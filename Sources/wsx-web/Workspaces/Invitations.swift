@@ -171,7 +171,7 @@ struct InvitationPayload: Codable, Sendable {
         inviteId = invite.id!
         self.workspaceName = workspaceName
         inviterNickname = inviter
-        url = "/invite/\(token)"
+        url = Paths.invite(token)
         expiresAt = Timestamps.iso(invite.expiresAt)
     }
 }

@@ -1,0 +1,149 @@
+import Foundation
+import Hummingbird
+
+/// A value that fills one of a route's parameters in a link.
+protocol PathValue {
+    /// The value as one path segment, percent-encoded where it needs to be.
+    var pathSegment: String { get }
+}
+
+extension Int64: PathValue {
+    var pathSegment: String { String(self) }
+}
+
+extension String: PathValue {
+    /// Encoded so that it stays one segment: `/`, `?`, `#` and `%` are escaped, and so is
+    /// everything outside ASCII (a Korean file name reaches the browser as UTF-8 escapes).
+    var pathSegment: String {
+        addingPercentEncoding(withAllowedCharacters: Self.segmentCharacters) ?? ""
+    }
+
+    private static let segmentCharacters = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#%;"))
+}
+
+/// One route of the site: the pattern its controller registers with the router, and every link
+/// to it, built from that same pattern. Its parameters are typed and in the pattern's order
+/// (`Route<Int64, Int64>` for `/w/{wid}/c/{cid}`), so a link to a route that does not exist, or
+/// one missing a value, does not compile. `Paths` lists them all.
+struct Route<each Value: PathValue>: Sendable {
+    /// What the router matches, e.g. `/w/{wid}/c/{cid}`.
+    let pattern: String
+    private let segments: [RouteSegment]
+
+    /// Traps when the pattern's parameters and the value types differ in number: `Paths` is
+    /// built once, and a test reads every route in it.
+    init(_ pattern: String) {
+        self.pattern = pattern
+        segments = pattern.split(separator: "/").map { $0.hasPrefix("{") ? .parameter : .literal(String($0)) }
+        var types = 0
+        for _ in repeat (each Value).self { types += 1 }
+        precondition(types == segments.count(where: { $0 == .parameter }),
+                     "\(pattern) needs as many value types as it has parameters")
+    }
+
+    /// The pattern as the router takes it.
+    var routerPath: RouterPath { RouterPath(pattern) }
+
+    /// A link to this route: its parameters filled with `value`, then the query (already
+    /// encoded, without `?`) and the fragment (without `#`), when given.
+    func callAsFunction(_ value: repeat each Value, query: String? = nil, fragment: String? = nil) -> String {
+        var values: [String] = []
+        for value in repeat each value { values.append(value.pathSegment) }
+        var next = values.makeIterator()
+        var link = ""
+        for segment in segments {
+            switch segment {
+            case .literal(let text): link += "/" + text
+            case .parameter: link += "/" + (next.next() ?? "")
+            }
+        }
+        if link.isEmpty { link = "/" }
+        if let query { link += "?" + query }
+        if let fragment { link += "#" + fragment }
+        return link
+    }
+}
+
+/// A route without parameters.
+typealias PlainRoute = Route< >
+
+/// One piece of a route's pattern.
+enum RouteSegment: Sendable, Equatable {
+    case literal(String)
+    case parameter
+}
+
+/// A route whatever its parameters: what the router-agreement test reads.
+protocol AnyRoute: Sendable {
+    var pattern: String { get }
+}
+
+extension Route: AnyRoute {}
+
+/// Every route of the site. Controllers register these patterns, and every link the server
+/// writes (pages, redirects, JSON) comes from here: a route can be renamed in one place, and a
+/// test checks that this list and the router's agree.
+enum Paths {
+    // Open to everyone.
+    static let root = PlainRoute("/")
+    static let health = PlainRoute("/healthz")
+    static let signup = PlainRoute("/signup")
+    static let login = PlainRoute("/login")
+    static let logout = PlainRoute("/logout")
+    static let language = PlainRoute("/lang")
+    static let events = PlainRoute("/events")
+    static let invite = Route<String>("/invite/{token}")
+    static let declineInvite = Route<String>("/invite/{token}/decline")
+    static let passwordReset = Route<String>("/reset/{token}")
+    static let paymentWebhook = PlainRoute("/store/webhook")
+
+    // The signed-in person.
+    static let profile = PlainRoute("/profile")
+    static let password = PlainRoute("/profile/password")
+    static let user = Route<Int64>("/users/{uid}")
+    static let store = PlainRoute("/store")
+    static let checkout = PlainRoute("/store/checkout")
+    static let checkoutComplete = PlainRoute("/store/complete")
+    static let sandboxPay = PlainRoute("/sandbox-pay")
+    static let thumbnail = Route<Int64>("/files/{fid}/thumb")
+    static let file = Route<Int64, String>("/files/{fid}/{name}")
+
+    // Workspaces.
+    static let workspaces = PlainRoute("/workspaces")
+    static let workspace = Route<Int64>("/w/{wid}")
+    static let workspaceSettings = Route<Int64>("/w/{wid}/settings")
+    static let deleteWorkspace = Route<Int64>("/w/{wid}/delete")
+    static let leaveWorkspace = Route<Int64>("/w/{wid}/leave")
+    static let transferWorkspace = Route<Int64>("/w/{wid}/transfer")
+    static let members = Route<Int64>("/w/{wid}/members")
+    static let removeMember = Route<Int64, Int64>("/w/{wid}/members/{uid}/remove")
+    static let unread = Route<Int64>("/w/{wid}/unread")
+    static let search = Route<Int64>("/w/{wid}/search")
+    static let audit = Route<Int64>("/w/{wid}/audit")
+
+    // Channels and direct messages.
+    static let channels = Route<Int64>("/w/{wid}/channels")
+    static let channel = Route<Int64, Int64>("/w/{wid}/c/{cid}")
+    static let channelMessages = Route<Int64, Int64>("/w/{wid}/c/{cid}/messages")
+    static let channelRead = Route<Int64, Int64>("/w/{wid}/c/{cid}/read")
+    static let joinChannel = Route<Int64, Int64>("/w/{wid}/c/{cid}/join")
+    static let leaveChannel = Route<Int64, Int64>("/w/{wid}/c/{cid}/leave")
+    static let channelSettings = Route<Int64, Int64>("/w/{wid}/c/{cid}/settings")
+    static let deleteChannel = Route<Int64, Int64>("/w/{wid}/c/{cid}/delete")
+    static let transferChannel = Route<Int64, Int64>("/w/{wid}/c/{cid}/transfer")
+    static let directMessages = Route<Int64, Int64>("/w/{wid}/dm/{uid}")
+    static let directMessagePost = Route<Int64, Int64>("/w/{wid}/dm/{uid}/messages")
+    static let directMessagesRead = Route<Int64, Int64>("/w/{wid}/dm/{uid}/read")
+    static let editMessage = Route<Int64, Int64>("/w/{wid}/m/{mid}/edit")
+    static let deleteMessage = Route<Int64, Int64>("/w/{wid}/m/{mid}/delete")
+
+    /// Every route above, for the test that holds the router to this list.
+    static let all: [any AnyRoute] = [
+        root, health, signup, login, logout, language, events, invite, declineInvite, passwordReset, paymentWebhook,
+        profile, password, user, store, checkout, checkoutComplete, sandboxPay, thumbnail, file,
+        workspaces, workspace, workspaceSettings, deleteWorkspace, leaveWorkspace, transferWorkspace, members, removeMember,
+        unread, search, audit,
+        channels, channel, channelMessages, channelRead, joinChannel, leaveChannel, channelSettings, deleteChannel,
+        transferChannel, directMessages, directMessagePost, directMessagesRead, editMessage, deleteMessage,
+    ]
+}
