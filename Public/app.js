@@ -89,7 +89,7 @@
   function showInvitation(data) {
     const section = document.getElementById('pending-invitations');
     const template = document.getElementById('invitation-template');
-    if (!section || !template || !String(data.url || '').startsWith('/invite/')) return;
+    if (!section || !template || !/^\/(?!\/)/.test(String(data.url || ''))) return;
     if (section.querySelector(`[data-invite="${CSS.escape(String(data.inviteId))}"]`)) return;
     const item = template.content.firstElementChild.cloneNode(true);
     item.dataset.invite = String(data.inviteId);
@@ -205,7 +205,7 @@
 
   function openStream() {
     if (relayedSince === null) relayedSince = lastId;
-    const source = new EventSource('/events?lastEventId=' + encodeURIComponent(lastId));
+    const source = new EventSource(meta('events-url') + '?lastEventId=' + encodeURIComponent(lastId));
     const broadcast = (message) => { if (channel) channel.postMessage(message); };
 
     for (const type of EVENT_TYPES) {

@@ -131,6 +131,11 @@
     decorate(message);
   }
 
+  /** Where a message is edited or deleted: the room's URL for it, with this message's id in its slot. */
+  function messageURL(action, id) {
+    return room.dataset[action + 'Url'].replace(room.dataset.idSlot, id);
+  }
+
   function editInPlace(message) {
     const id = message.dataset.message;
     const body = message.querySelector('.message-body');
@@ -160,7 +165,7 @@
     cancel.addEventListener('click', () => { form.remove(); body.hidden = false; });
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
-      const response = await post(`/w/${room.dataset.workspace}/m/${id}/edit`, { content: textarea.value });
+      const response = await post(messageURL('edit', id), { content: textarea.value });
       const reply = await response.json().catch(() => ({}));
       if (response.ok) {
         form.remove();
@@ -185,7 +190,7 @@
       } else if (event.target.closest('.message-delete')) {
         event.preventDefault();
         if (!window.confirm(label('ConfirmDelete'))) return;
-        const response = await post(`/w/${room.dataset.workspace}/m/${message.dataset.message}/delete`, { confirm: 'yes' });
+        const response = await post(messageURL('delete', message.dataset.message), { confirm: 'yes' });
         if (response.ok) message.remove();
       }
     });
@@ -341,7 +346,7 @@
 
   async function resyncBadges() {
     if (!workspaceId) return;
-    const response = await fetch(`/w/${workspaceId}/unread`, { headers: { Accept: 'application/json' } }).catch(() => null);
+    const response = await fetch(meta('unread-url'), { headers: { Accept: 'application/json' } }).catch(() => null);
     if (!response?.ok) return;
     const counts = await response.json();
     for (const [roomId, count] of Object.entries(counts)) setBadge(roomId, roomId === currentRoom && !document.hidden ? 0 : count);
@@ -387,8 +392,7 @@
       ? (label('Mention') || '{0}').replace('{0}', data.authorNickname)
       : data.roomKind === 'dm' ? data.authorNickname : `#${data.roomName}`;
     const note = new Notification(title, { body: data.snippet, tag: `wsx-m-${data.messageId}` });
-    const url = data.roomKind === 'dm' ? `/w/${data.workspaceId}/dm/${data.authorId}` : `/w/${data.workspaceId}/c/${data.roomId}`;
-    note.onclick = () => { window.focus(); location.assign(url); };
+    note.onclick = () => { window.focus(); if (data.url) location.assign(data.url); };
     document.documentElement.dataset.lastNotification = title;
   }
 

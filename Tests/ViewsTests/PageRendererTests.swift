@@ -11,7 +11,7 @@ struct PageRendererTests {
 
     func chrome(_ lang: Lang, viewer: Viewer? = nil) -> Chrome {
         Chrome(lang: lang, csrfToken: "token-123", viewer: viewer, path: "/login", cssURL: "/static/app.css?v=1",
-               scriptURLs: ["/static/app.js?v=1"])
+               scriptURLs: ["/static/app.js?v=1"], links: .sample)
     }
 
     @Test("user input is escaped: <script> comes out as text")

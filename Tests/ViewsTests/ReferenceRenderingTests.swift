@@ -36,14 +36,17 @@ struct ReferenceRenderingTests {
     static func chromes(_ lang: Lang) -> [Chrome] {
         let signedIn = Chrome(
             lang: lang, csrfToken: "csrf-<&>", viewer: Viewer(id: 7, nickname: "김민수 <Kim>"),
-            workspaces: [SidebarWorkspace(id: 1, name: "디자인 & Co", isCurrent: true), SidebarWorkspace(id: 2, name: "Ops", isCurrent: false)],
+            workspaces: [SidebarWorkspace(id: 1, name: "디자인 & Co", url: "/w/1", isCurrent: true), SidebarWorkspace(id: 2, name: "Ops", url: "/w/2", isCurrent: false)],
             rooms: [SidebarRoom(id: 3, name: "general", url: "/w/1/c/3", isCurrent: true, unread: 0),
                     SidebarRoom(id: 4, name: "회의", url: "/w/1/c/4", isCurrent: false, unread: 12),
                     SidebarRoom(id: 5, name: "Lee \"J\"", url: "/w/1/d/5", isCurrent: false, unread: 2, isDM: true)],
             currentWorkspaceId: 1, flash: "저장했습니다 <ok>", path: "/w/1/c/3?x=1&y=2", lastEventId: 99,
-            cssURL: "/static/app.css?v=1", scriptURLs: ["/static/app.js?v=1", "/static/live.js?v=1"])
-        let signedOut = Chrome(lang: lang, csrfToken: "t", viewer: nil, path: "/login", cssURL: "/static/app.css?v=1", scriptURLs: [])
-        return [signedIn, signedOut]
+            cssURL: "/static/app.css?v=1", scriptURLs: ["/static/app.js?v=1", "/static/live.js?v=1"], links: .sample)
+        var inWorkspace = signedIn
+        inWorkspace.workspace = .sample
+        let signedOut = Chrome(lang: lang, csrfToken: "t", viewer: nil, path: "/login", cssURL: "/static/app.css?v=1", scriptURLs: [],
+                               links: .sample)
+        return [signedIn, inWorkspace, signedOut]
     }
 
     static let attachments = [
@@ -78,7 +81,7 @@ struct ReferenceRenderingTests {
         let dm = RoomPage(workspaceId: 1, roomId: 5, isChannel: false, title: "Lee", description: "", memberCountText: "2",
                           settingsURL: nil, isMember: false, joinURL: "/w/1/c/5/join", messagesHtml: "", isEmpty: true, olderURL: nil,
                           newerURL: nil, isLatest: true, composerAction: "/w/1/d/5/messages", readURL: nil)
-        let people = [PersonOption(id: 8, nickname: "박 <P>"), PersonOption(id: 9, nickname: "Choi")]
+        let people = [PersonOption(id: 8, nickname: "박 <P>", url: "/users/8"), PersonOption(id: 9, nickname: "Choi", url: "/users/9")]
         let form = CreateWorkspaceForm(name: "새 <ws>", description: "d", errors: errors, price: 100, balance: 40,
                                        coinsMessage: "not enough", priceNote: "100 coins")
         var pages: [(TemplateName, Any)] = [
@@ -86,13 +89,13 @@ struct ReferenceRenderingTests {
             (.login, LoginPage()),
             (.signup, SignupPage(email: "e", nickname: "n", phone: "010", errors: errors, inviteToken: "inv")),
             (.signup, SignupPage()),
-            (.resetPassword, ResetPasswordPage(token: "tok", email: "e@x", errors: errors)),
+            (.resetPassword, ResetPasswordPage(token: "tok", email: "e@x", errors: errors, actionURL: "/reset/tok")),
             (.profile, ProfilePage(email: "e", nickname: "닉 <n>", phone: "010", errors: errors)),
             (.user, UserPage(id: 3, nickname: "Lee <L>", isViewer: false)),
             (.user, UserPage(id: 7, nickname: "me", isViewer: true)),
             (.error, ErrorPage(status: 404, heading: "없음", message: "찾을 수 없습니다 <x>", requestId: "req-1")),
             (.error, ErrorPage(status: 500, heading: "Oops", message: "m")),
-            (.workspaces, WorkspacesPage(workspaces: [SidebarWorkspace(id: 1, name: "w <1>", isCurrent: false)], form: form,
+            (.workspaces, WorkspacesPage(workspaces: [SidebarWorkspace(id: 1, name: "w <1>", url: "/w/1?a=<b>", isCurrent: false)], form: form,
                                          invitations: [InvitationRow(id: 3, workspaceName: "팀 <t>", fromText: "민 invited you",
                                                                      url: "/invite/abc")])),
             (.workspaces, WorkspacesPage(workspaces: [], form: CreateWorkspaceForm(price: 0, balance: 0, priceNote: "free"))),
@@ -104,22 +107,23 @@ struct ReferenceRenderingTests {
                                    fields: [HiddenField(name: "next", value: "/a?b=1&c=2")], cancelURL: "/w/1", isDanger: true)),
             (.confirm, ConfirmPage(heading: "Leave?", consequences: [], action: "/w/1/leave", button: "Leave", cancelURL: "/w/1", isDanger: false)),
             (.members, MembersPage(workspaceId: 1, workspaceName: "디자인", members: [
-                MemberRow(id: 7, nickname: "me", email: "me@x", roleLabel: "owner", canRemove: false),
-                MemberRow(id: 8, nickname: "박 <P>", email: "p@x", roleLabel: "member", canRemove: true, dmURL: "/w/1/d/8")],
+                MemberRow(id: 7, nickname: "me", email: "me@x", roleLabel: "owner", canRemove: false, url: "/users/7", removeURL: "/w/1/members/7/remove"),
+                MemberRow(id: 8, nickname: "박 <P>", email: "p@x", roleLabel: "member", canRemove: true, dmURL: "/w/1/d/8", url: "/users/8", removeURL: "/w/1/members/8/remove")],
                 isOwner: true, email: "new@x", errors: errors, inviteLink: "http://h/invite/abc", notice: "sent <ok>")),
             (.invite, InvitePage(token: "abc", workspaceName: "디자인 <d>", inviterNickname: "민 <a>", email: "x@y", expiresAt: "2026-01-01T00:00:00Z",
-                                 expiresText: "2026-01-01 00:00 UTC", signedIn: true, wrongAccount: true, signup: nil)),
+                                 expiresText: "2026-01-01 00:00 UTC", signedIn: true, wrongAccount: true, signup: nil, acceptURL: "/invite/abc", declineURL: "/invite/abc/decline", loginURL: "/login?next=%2Finvite%2Fabc")),
             (.invite, InvitePage(token: "abc", workspaceName: "디자인", inviterNickname: "민", email: "x@y", expiresAt: "t", expiresText: "t",
-                                 signedIn: true, wrongAccount: false, signup: nil)),
+                                 signedIn: true, wrongAccount: false, signup: nil, acceptURL: "/invite/abc", declineURL: "/invite/abc/decline", loginURL: "/login?next=%2Finvite%2Fabc")),
             (.invite, InvitePage(token: "abc", workspaceName: "디자인", inviterNickname: "민", email: "x@y", expiresAt: "t", expiresText: "t",
                                  signedIn: false, wrongAccount: false,
-                                 signup: SignupPage(email: "x@y", nickname: "<n>", errors: errors, inviteToken: "abc"))),
+                                 signup: SignupPage(email: "x@y", nickname: "<n>", errors: errors, inviteToken: "abc"), acceptURL: "/invite/abc", declineURL: "/invite/abc/decline", loginURL: "/login?next=%2Finvite%2Fabc&x=<y>")),
             (.channels, ChannelsPage(workspaceId: 1, channels: links, name: "new", description: "d", errors: errors)),
             (.room, room),
             (.room, dm),
             (.channelSettings, ChannelSettingsPage(workspaceId: 1, id: 3, name: "general", description: "d <x>", errors: errors,
                                                    canManage: true, isDefault: false, isMember: true, isOwner: true, members: people,
-                                                   transferCandidates: people)),
+                                                   transferCandidates: people, settingsURL: "/w/1/c/3/settings", deleteURL: "/w/1/c/3/delete",
+                                                   leaveURL: "/w/1/c/3/leave", transferURL: "/w/1/c/3/transfer")),
             (.audit, AuditPage(workspaceId: 1, entries: [AuditRow(timestamp: "t", timeText: "10:00", actor: "me <m>", action: "removed",
                                                                   target: "Lee", detail: "from <general>")])),
             (.store, StorePage(balance: 120, packs: [PackView(item: "coins_100", coins: 100, priceText: "₩1,000")],
@@ -139,10 +143,12 @@ struct ReferenceRenderingTests {
             (.search, SearchPage(workspaceId: 1, query: "", channels: [], members: [], messages: [], moreChannelsURL: nil,
                                  moreMembersURL: nil, moreMessagesURL: nil)),
         ]
-        pages.append((.messageActions, MessageActions(messageId: "12", workspaceId: 1, canEdit: true, canDelete: true, editing: true,
-                                                      body: "  편집 <중>\n둘째 줄", cancelURL: "/c", editURL: "")))
-        pages.append((.messageActions, MessageActions(messageId: "MESSAGE-ID", workspaceId: 1, canEdit: false, canDelete: true,
-                                                      editing: false, body: "", cancelURL: "", editURL: "/e?around=1&edit=1")))
+        pages.append((.messageActions, MessageActions(canEdit: true, canDelete: true, editing: true,
+                                                      body: "  편집 <중>\n둘째 줄", cancelURL: "/c", editURL: "",
+                                                      saveURL: "/w/1/m/12/edit", deleteURL: "/w/1/m/12/delete")))
+        pages.append((.messageActions, MessageActions(canEdit: false, canDelete: true,
+                                                      editing: false, body: "", cancelURL: "", editURL: "/e?around=1&edit=1",
+                                                      saveURL: "/w/1/m/-1/edit", deleteURL: "/w/1/m/-1/delete")))
         return pages
     }
 

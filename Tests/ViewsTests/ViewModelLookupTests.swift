@@ -32,11 +32,15 @@ struct ViewModelLookupTests {
 
     @Test("every stored property of the looked-up view models is answered")
     func everyPropertyAnswers() {
-        let chrome = Chrome(lang: .ko, csrfToken: "t", viewer: Viewer(id: 1, nickname: "n"),
-                            workspaces: [SidebarWorkspace(id: 1, name: "w", isCurrent: true)],
+        let chrome0 = Chrome(lang: .ko, csrfToken: "t", viewer: Viewer(id: 1, nickname: "n"),
+                            workspaces: [SidebarWorkspace(id: 1, name: "w", url: "/w/1", isCurrent: true)],
                             rooms: [SidebarRoom(id: 2, name: "r", url: "/r", isCurrent: false, unread: 3, isDM: true)],
-                            currentWorkspaceId: 1, flash: "f", path: "/", lastEventId: 5, cssURL: "c", scriptURLs: ["s"])
+                            currentWorkspaceId: 1, flash: "f", path: "/", lastEventId: 5, cssURL: "c", scriptURLs: ["s"], links: .sample)
+        var chrome = chrome0
+        chrome.workspace = .sample
         #expect(Self.unanswered(chrome).isEmpty)
+        #expect(Self.unanswered(chrome.links).isEmpty)
+        #expect(Self.unanswered(chrome.workspace!).isEmpty)
         #expect(Self.unanswered(chrome.viewer!).isEmpty)
         #expect(Self.unanswered(chrome.rooms[0]).isEmpty)
         #expect(Self.unanswered(chrome.workspaces[0]).isEmpty)
@@ -50,9 +54,10 @@ struct ViewModelLookupTests {
                             settingsURL: "s", isMember: true, joinURL: "j", messagesHtml: "h", isEmpty: false, olderURL: "o",
                             newerURL: "n", isLatest: true, composerAction: "c", readURL: "r", content: "x", contentError: "e")
         room.coverURL = "c"
+        (room.editMessageURL, room.deleteMessageURL, room.messageIdSlot) = ("e", "d", "s")
         #expect(Self.unanswered(room).isEmpty)
-        #expect(Self.unanswered(MessageActions(messageId: "1", workspaceId: 1, canEdit: true, canDelete: true, editing: false,
-                                               body: "b", cancelURL: "c", editURL: "e")).isEmpty)
+        #expect(Self.unanswered(MessageActions(canEdit: true, canDelete: true, editing: false,
+                                               body: "b", cancelURL: "c", editURL: "e", saveURL: "s", deleteURL: "d")).isEmpty)
         let link = RoomLink(id: 1, name: "n", url: "u", description: "d", memberCount: 1, joined: true, isDefault: true, unread: 1,
                             lastSnippet: "s", lastTimestamp: "t", lastTimeText: "x")
         #expect(Self.unanswered(link).isEmpty)

@@ -46,7 +46,7 @@ struct CompactJSONTests {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         for author in [#""authorId":7,"#, ""] {
             let source = #"{\#(author)"authorNickname":"민지 \"MJ\"","html":"<li id=\"m-5\">회의 🙂\n</li>","mentions":[3,9],"#
-                + #""messageId":5,"roomId":2,"roomKind":"channel","roomName":"일반","snippet":"회의","workspaceId":1}"#
+                + #""messageId":5,"roomId":2,"roomKind":"channel","roomName":"일반","snippet":"회의","url":"/w/1/c/2","workspaceId":1}"#
             let payload = try JSONDecoder().decode(MessagePayload.self, from: Data(source.utf8))
             #expect(payload.json == String(decoding: try encoder.encode(payload), as: UTF8.self))
             #expect(payload.json == source)

@@ -23,7 +23,7 @@ struct LoginTests {
             browser.setCookie(CookiePolicy.session, oldToken)
             let page = try await browser.get("/profile")
             #expect(page.status == .seeOther)
-            #expect(page.location == "/login?next=%2Fprofile")
+            #expect(page.location == "/login?next=/profile")
         }
     }
 
@@ -49,7 +49,7 @@ struct LoginTests {
             _ = try await app.signedInBrowser(email: "Case@Example.com", password: "right password")
             let browser = app.browser()
             let asked = try await browser.get("/profile")
-            #expect(asked.location == "/login?next=%2Fprofile")
+            #expect(asked.location == "/login?next=/profile")
             let form = try await browser.get("/login?next=%2Fprofile")
             #expect(form.text.contains(#"name="next" value="/profile""#))
             let response = try await browser.post("/login", [("email", "case@EXAMPLE.com"), ("password", "right password"),

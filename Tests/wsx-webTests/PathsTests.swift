@@ -38,5 +38,8 @@ struct PathsTests {
         // A name cannot add segments, a query or a fragment, or smuggle an escape.
         #expect(Paths.file(5, "../a/b?c#d%2F") == "/files/5/..%2Fa%2Fb%3Fc%23d%252F")
         #expect(Paths.invite("AbC-_09") == "/invite/AbC-_09")
+        // Query values keep a path readable and escape everything that would end or split them.
+        #expect(Paths.query(["next": "/w/1/search?q=a&b=c#x"]) == "next=/w/1/search%3Fq%3Da%26b%3Dc%23x")
+        #expect(Paths.query(["q": "회의 실", "n": "a+b"]) == "q=%ED%9A%8C%EC%9D%98%20%EC%8B%A4&n=a%2Bb")
     }
 }

@@ -21,4 +21,31 @@ struct SourceRulesTests {
         }
         #expect(offenders.isEmpty, "use database.read instead: \(offenders)")
     }
+
+    static let root = sources.deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Lines of the files under `folder` ending in `suffix` that match `pattern`, as "file:line".
+    static func lines(in folder: URL, ending suffix: String, matching pattern: Regex<Substring>,
+                      except skipped: Set<String> = []) throws -> [String] {
+        let files = try #require(FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil))
+        var found: [String] = []
+        for case let file as URL in files where file.lastPathComponent.hasSuffix(suffix) && !skipped.contains(file.lastPathComponent) {
+            let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            for (number, line) in lines.enumerated() where line.contains(pattern)
+                && !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                found.append("\(file.lastPathComponent):\(number + 1)")
+            }
+        }
+        return found
+    }
+
+    @Test("links come from Paths: no site path is spelled in the code, the templates or the scripts")
+    func pathsAreSpelledOnce() throws {
+        let sitePath = /["'`]\/(?:w|users|files|invite|reset|store|profile|login|signup|logout|workspaces|lang|sandbox-pay|events|healthz)\b/
+        #expect(try Self.lines(in: Self.sources, ending: ".swift", matching: sitePath, except: ["Route.swift"]).isEmpty)
+        #expect(try Self.lines(in: Self.root.appendingPathComponent("Sources/Views"), ending: ".swift", matching: sitePath).isEmpty)
+        #expect(try Self.lines(in: Self.root.appendingPathComponent("Public"), ending: ".js", matching: sitePath).isEmpty)
+        let literalLink = /(?:href|action|src)="\//
+        #expect(try Self.lines(in: Self.root.appendingPathComponent("Templates"), ending: ".mustache", matching: literalLink).isEmpty)
+    }
 }

@@ -40,9 +40,12 @@ public struct ResetPasswordPage: Sendable {
     public var token: String
     public var email: String
     public var errors: FieldErrors
+    /// Where the form posts.
+    public var actionURL: String
 
-    public init(token: String, email: String, errors: FieldErrors = FieldErrors()) {
+    public init(token: String, email: String, errors: FieldErrors = FieldErrors(), actionURL: String) {
         self.token = token
+        self.actionURL = actionURL
         self.email = email
         self.errors = errors
     }

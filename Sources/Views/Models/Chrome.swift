@@ -27,9 +27,13 @@ public struct Chrome: Sendable {
     public var scriptURLs: [String]
     /// Payments run in the sandbox: every page says so (`--payments sandbox`).
     public var testPayments = false
+    /// The site's fixed links.
+    public var links: SiteLinks
+    /// The links of the workspace being viewed, if any.
+    public var workspace: WorkspaceLinks?
 
     public init(lang: Lang, csrfToken: String, viewer: Viewer?, workspaces: [SidebarWorkspace] = [],
-                rooms: [SidebarRoom] = [], currentWorkspaceId: Int64? = nil, flash: String? = nil, path: String, lastEventId: Int64? = nil, cssURL: String, scriptURLs: [String]) {
+                rooms: [SidebarRoom] = [], currentWorkspaceId: Int64? = nil, flash: String? = nil, path: String, lastEventId: Int64? = nil, cssURL: String, scriptURLs: [String], links: SiteLinks) {
         self.lang = lang
         self.langCode = lang.rawValue
         self.csrfToken = csrfToken
@@ -45,6 +49,7 @@ public struct Chrome: Sendable {
         self.lastEventId = lastEventId
         self.cssURL = cssURL
         self.scriptURLs = scriptURLs
+        self.links = links
     }
 
 }
@@ -64,11 +69,13 @@ public struct Viewer: Sendable {
 public struct SidebarWorkspace: Sendable {
     public var id: Int64
     public var name: String
+    public var url: String
     public var isCurrent: Bool
 
-    public init(id: Int64, name: String, isCurrent: Bool) {
+    public init(id: Int64, name: String, url: String, isCurrent: Bool) {
         self.id = id
         self.name = name
+        self.url = url
         self.isCurrent = isCurrent
     }
 }

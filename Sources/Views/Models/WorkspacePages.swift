@@ -80,10 +80,13 @@ public struct RoomLink: Sendable {
 public struct PersonOption: Sendable {
     public var id: Int64
     public var nickname: String
+    /// Their profile.
+    public var url: String
 
-    public init(id: Int64, nickname: String) {
+    public init(id: Int64, nickname: String, url: String) {
         self.id = id
         self.nickname = nickname
+        self.url = url
     }
 }
 
@@ -178,9 +181,16 @@ public struct MemberRow: Sendable {
     public var roleLabel: String
     public var canRemove: Bool
     public var dmURL: String?
+    /// Their profile.
+    public var url: String
+    /// Where the owner's remove form posts.
+    public var removeURL: String
 
-    public init(id: Int64, nickname: String, email: String, roleLabel: String, canRemove: Bool, dmURL: String? = nil) {
+    public init(id: Int64, nickname: String, email: String, roleLabel: String, canRemove: Bool, dmURL: String? = nil,
+                url: String, removeURL: String) {
         self.id = id
+        self.url = url
+        self.removeURL = removeURL
         self.nickname = nickname
         self.email = email
         self.roleLabel = roleLabel
@@ -239,6 +249,11 @@ public struct RoomPage: Sendable {
     public var tooLargeText: String = ""
     public var tooManyText: String = ""
     public var coverURL: String?
+    /// Where the script edits and deletes a message: each holds `messageIdSlot` where the
+    /// message's id goes (the server's route list builds them; the script only fills the id).
+    public var editMessageURL: String = ""
+    public var deleteMessageURL: String = ""
+    public var messageIdSlot: String = ""
 
     public init(workspaceId: Int64, roomId: Int64?, isChannel: Bool, title: String, description: String,
                 memberCountText: String, settingsURL: String?, isMember: Bool, joinURL: String?, messagesHtml: String,
@@ -327,9 +342,6 @@ public struct AttachmentView: Sendable {
 
 /// The controls of a message for the person who may use them (full pages, no JavaScript).
 public struct MessageActions: Sendable {
-    /// The message's id, or a placeholder that is filled in per message (see `MessageListRenderer`).
-    public var messageId: String
-    public var workspaceId: Int64
     public var canEdit: Bool
     public var canDelete: Bool
     /// Set when the page shows this message's edit form.
@@ -337,11 +349,15 @@ public struct MessageActions: Sendable {
     public var body: String
     public var cancelURL: String
     public var editURL: String
+    /// Where the edit form and the delete form post. The URLs may hold the renderer's id
+    /// placeholder, filled in per message (see `MessageListRenderer`).
+    public var saveURL: String
+    public var deleteURL: String
 
-    public init(messageId: String, workspaceId: Int64, canEdit: Bool, canDelete: Bool, editing: Bool, body: String,
-                cancelURL: String, editURL: String) {
-        self.messageId = messageId
-        self.workspaceId = workspaceId
+    public init(canEdit: Bool, canDelete: Bool, editing: Bool, body: String, cancelURL: String, editURL: String,
+                saveURL: String, deleteURL: String) {
+        self.saveURL = saveURL
+        self.deleteURL = deleteURL
         self.canEdit = canEdit
         self.canDelete = canDelete
         self.editing = editing
@@ -366,11 +382,20 @@ public struct ChannelSettingsPage: Sendable {
     public var transferCandidates: [PersonOption]
     public var canTransfer: Bool
     public var coverURL: String?
+    /// Where its forms post.
+    public var settingsURL: String
+    public var deleteURL: String
+    public var leaveURL: String
+    public var transferURL: String
 
     public init(workspaceId: Int64, id: Int64, name: String, description: String, errors: FieldErrors = FieldErrors(),
                 canManage: Bool, isDefault: Bool, isMember: Bool, isOwner: Bool, members: [PersonOption],
-                transferCandidates: [PersonOption]) {
+                transferCandidates: [PersonOption], settingsURL: String, deleteURL: String, leaveURL: String, transferURL: String) {
         self.workspaceId = workspaceId
+        self.settingsURL = settingsURL
+        self.deleteURL = deleteURL
+        self.leaveURL = leaveURL
+        self.transferURL = transferURL
         self.id = id
         self.name = name
         self.description = description

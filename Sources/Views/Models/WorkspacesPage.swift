@@ -49,10 +49,18 @@ public struct InvitePage: Sendable {
     public var wrongAccount: Bool
     /// For a visitor without a session: the sign-up form, its email fixed to the invited one.
     public var signup: SignupPage?
+    /// Where accepting and declining post, and the log-in link that comes back here.
+    public var acceptURL: String
+    public var declineURL: String
+    public var loginURL: String
 
     public init(token: String, workspaceName: String, inviterNickname: String, email: String, expiresAt: String,
-                expiresText: String, signedIn: Bool, wrongAccount: Bool, signup: SignupPage?) {
+                expiresText: String, signedIn: Bool, wrongAccount: Bool, signup: SignupPage?, acceptURL: String,
+                declineURL: String, loginURL: String) {
         self.token = token
+        self.acceptURL = acceptURL
+        self.declineURL = declineURL
+        self.loginURL = loginURL
         self.workspaceName = workspaceName
         self.inviterNickname = inviterNickname
         self.email = email

@@ -28,6 +28,8 @@ extension Chrome: TemplateContext {
         case "cssURL": cssURL.templateValue
         case "scriptURLs": scriptURLs.templateValue
         case "testPayments": testPayments.templateValue
+        case "links": links.templateValue
+        case "workspace": workspace.templateValue
         default: .missing
         }
     }
@@ -48,7 +50,47 @@ extension SidebarWorkspace: TemplateContext {
         switch key {
         case "id": id.templateValue
         case "name": name.templateValue
+        case "url": url.templateValue
         case "isCurrent": isCurrent.templateValue
+        default: .missing
+        }
+    }
+}
+
+extension SiteLinks: TemplateContext {
+    public func value(forKey key: String) -> TemplateValue {
+        switch key {
+        case "root": root.templateValue
+        case "workspaces": workspaces.templateValue
+        case "newWorkspace": newWorkspace.templateValue
+        case "store": store.templateValue
+        case "checkout": checkout.templateValue
+        case "sandboxPay": sandboxPay.templateValue
+        case "profile": profile.templateValue
+        case "password": password.templateValue
+        case "login": login.templateValue
+        case "signup": signup.templateValue
+        case "logout": logout.templateValue
+        case "language": language.templateValue
+        case "events": events.templateValue
+        default: .missing
+        }
+    }
+}
+
+extension WorkspaceLinks: TemplateContext {
+    public func value(forKey key: String) -> TemplateValue {
+        switch key {
+        case "home": home.templateValue
+        case "search": search.templateValue
+        case "channels": channels.templateValue
+        case "members": members.templateValue
+        case "settings": settings.templateValue
+        case "delete": delete.templateValue
+        case "leave": leave.templateValue
+        case "transfer": transfer.templateValue
+        case "audit": audit.templateValue
+        case "unread": unread.templateValue
         default: .missing
         }
     }
@@ -97,6 +139,9 @@ extension RoomPage: TemplateContext {
         case "tooLargeText": tooLargeText.templateValue
         case "tooManyText": tooManyText.templateValue
         case "coverURL": coverURL.templateValue
+        case "editMessageURL": editMessageURL.templateValue
+        case "deleteMessageURL": deleteMessageURL.templateValue
+        case "messageIdSlot": messageIdSlot.templateValue
         default: .missing
         }
     }
@@ -142,14 +187,14 @@ extension AttachmentView: TemplateContext {
 extension MessageActions: TemplateContext {
     public func value(forKey key: String) -> TemplateValue {
         switch key {
-        case "messageId": messageId.templateValue
-        case "workspaceId": workspaceId.templateValue
         case "canEdit": canEdit.templateValue
         case "canDelete": canDelete.templateValue
         case "editing": editing.templateValue
         case "body": body.templateValue
         case "cancelURL": cancelURL.templateValue
         case "editURL": editURL.templateValue
+        case "saveURL": saveURL.templateValue
+        case "deleteURL": deleteURL.templateValue
         default: .missing
         }
     }

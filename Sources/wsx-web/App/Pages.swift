@@ -73,7 +73,8 @@ struct Pages: Sendable {
         var chrome = Chrome(lang: visitor.lang, csrfToken: visitor.csrfToken, viewer: Viewer(id: user.id!, nickname: user.nickname),
                       workspaces: loaded.sidebar.workspaces, rooms: loaded.sidebar.rooms, currentWorkspaceId: place.workspaceId,
                       flash: visitor.flash, path: request.uri.path, lastEventId: loaded.lastEventId,
-                      cssURL: assets.url(for: "app.css"), scriptURLs: scripts)
+                      cssURL: assets.url(for: "app.css"), scriptURLs: scripts, links: .site)
+        chrome.workspace = place.workspaceId.map { WorkspaceLinks(workspace: $0) }
         chrome.coinBalance = user.coinBalance
         chrome.testPayments = testPayments
         return chrome
@@ -82,7 +83,8 @@ struct Pages: Sendable {
     private func bareChrome(_ request: Request, _ visitor: Visitor) -> Chrome {
         var chrome = Chrome(lang: visitor.lang, csrfToken: visitor.csrfToken,
                             viewer: visitor.user.map { Viewer(id: $0.id!, nickname: $0.nickname) },
-                            flash: visitor.flash, path: request.uri.path, cssURL: assets.url(for: "app.css"), scriptURLs: scripts)
+                            flash: visitor.flash, path: request.uri.path, cssURL: assets.url(for: "app.css"), scriptURLs: scripts,
+                            links: .site)
         chrome.testPayments = testPayments
         return chrome
     }

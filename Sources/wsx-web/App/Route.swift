@@ -45,7 +45,7 @@ struct Route<each Value: PathValue>: Sendable {
     var routerPath: RouterPath { RouterPath(pattern) }
 
     /// A link to this route: its parameters filled with `value`, then the query (already
-    /// encoded, without `?`) and the fragment (without `#`), when given.
+    /// encoded, without `?`; see `Paths.query`) and the fragment (without `#`), when given.
     func callAsFunction(_ value: repeat each Value, query: String? = nil, fragment: String? = nil) -> String {
         var values: [String] = []
         for value in repeat each value { values.append(value.pathSegment) }
@@ -136,6 +136,15 @@ enum Paths {
     static let directMessagesRead = Route<Int64, Int64>("/w/{wid}/dm/{uid}/read")
     static let editMessage = Route<Int64, Int64>("/w/{wid}/m/{mid}/edit")
     static let deleteMessage = Route<Int64, Int64>("/w/{wid}/m/{mid}/delete")
+
+    /// A query string from names and values, each value percent-encoded (all but RFC 3986's
+    /// unreserved characters and `/`, so a path passed along stays readable).
+    static func query(_ items: KeyValuePairs<String, String>) -> String {
+        items.map { name, value in name + "=" + (value.addingPercentEncoding(withAllowedCharacters: queryValueCharacters) ?? "") }
+            .joined(separator: "&")
+    }
+
+    private static let queryValueCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/")
 
     /// Every route above, for the test that holds the router to this list.
     static let all: [any AnyRoute] = [

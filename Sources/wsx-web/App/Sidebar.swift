@@ -136,7 +136,7 @@ struct SidebarSource: Sendable {
             JOIN workspace_members ON workspace_members.workspace_id = workspaces.id
             WHERE workspace_members.user_id = ? ORDER BY workspaces.name_key, workspaces.id
             """), arguments: [userId]).map { row in
-            SidebarWorkspace(id: row[0], name: row[1], isCurrent: row[0] == workspaceId)
+            SidebarWorkspace(id: row[0], name: row[1], url: Paths.workspace(row[0]), isCurrent: row[0] == workspaceId)
         }
         guard let workspaceId else { return Kept(workspaces: workspaces, rooms: []) }
         return Kept(workspaces: workspaces,

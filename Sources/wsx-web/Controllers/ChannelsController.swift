@@ -144,12 +144,14 @@ struct ChannelsController: Sendable {
     private func showSettings(_ view: ChannelService.View, _ request: Request, _ context: SignedInContext,
                               name: String? = nil, description: String? = nil, errors: FieldErrors = FieldErrors(),
                               status: HTTPResponse.Status = .ok) async throws -> Response {
-        let people = try await channels.members(of: view.room.id!).map { PersonOption(id: $0.id, nickname: $0.nickname) }
+        let people = try await channels.members(of: view.room.id!).map { PersonOption(id: $0.id, nickname: $0.nickname, url: Paths.user($0.id)) }
         var page = ChannelSettingsPage(workspaceId: view.room.workspaceId, id: view.room.id!, name: name ?? view.room.name,
                                        description: description ?? view.room.description, errors: errors,
                                        canManage: view.canManage, isDefault: view.room.isDefault, isMember: view.isMember,
                                        isOwner: view.room.ownerId == context.userId, members: people,
-                                       transferCandidates: people.filter { $0.id != view.room.ownerId })
+                                       transferCandidates: people.filter { $0.id != view.room.ownerId },
+                                       settingsURL: path(view, Paths.channelSettings), deleteURL: path(view, Paths.deleteChannel),
+                                       leaveURL: path(view, Paths.leaveChannel), transferURL: path(view, Paths.transferChannel))
         page.coverURL = view.room.coverFileId.map { Paths.thumbnail($0) }
         return try await pages.render(.channelSettings, title: context.strings["channel_settings_title"], page: page,
                                       request: request, context: context,

@@ -72,7 +72,9 @@ struct InviteController: Sendable {
         var page = InvitePage(token: token, workspaceName: found.workspace.name, inviterNickname: found.inviterNickname,
                               email: found.invite.email, expiresAt: Timestamps.iso(found.invite.expiresAt),
                               expiresText: Timestamps.utcText(found.invite.expiresAt), signedIn: user != nil,
-                              wrongAccount: user.map { $0.emailKey != found.invite.emailKey } ?? false, signup: signup)
+                              wrongAccount: user.map { $0.emailKey != found.invite.emailKey } ?? false, signup: signup,
+                              acceptURL: Paths.invite(token), declineURL: Paths.declineInvite(token),
+                              loginURL: Paths.login(query: Paths.query(["next": Paths.invite(token)])))
         page.invitedByText = strings.format("invite_from", found.inviterNickname)
         return page
     }

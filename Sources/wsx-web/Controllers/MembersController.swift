@@ -64,7 +64,8 @@ struct MembersController: Sendable {
             MemberRow(id: member.id, nickname: member.nickname, email: member.email,
                       roleLabel: strings[member.role == .owner ? "role_owner" : "role_member"],
                       canRemove: access.isOwner && member.id != access.userId,
-                      dmURL: Paths.directMessages(access.workspaceId, member.id))
+                      dmURL: Paths.directMessages(access.workspaceId, member.id), url: Paths.user(member.id),
+                      removeURL: Paths.removeMember(access.workspaceId, member.id))
         }
         var page = MembersPage(workspaceId: access.workspaceId, workspaceName: access.workspace.name, members: rows,
                                isOwner: access.isOwner, email: email, errors: errors, inviteLink: inviteLink, notice: notice)

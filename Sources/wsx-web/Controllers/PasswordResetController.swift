@@ -16,7 +16,7 @@ struct PasswordResetController: Sendable {
         let token = try token(context)
         guard let user = try await accounts.accountForReset(token: token) else { throw AppError.notFound("reset_invalid") }
         return try await pages.render(.resetPassword, title: context.visitor.strings["reset_title"],
-                            page: ResetPasswordPage(token: token, email: user.email), request: request, context: context)
+                            page: ResetPasswordPage(token: token, email: user.email, actionURL: Paths.passwordReset(token)), request: request, context: context)
     }
 
     @Sendable func reset(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -29,7 +29,8 @@ struct PasswordResetController: Sendable {
             throw AppError.notFound("reset_invalid")
         } catch let problems as FormProblems {
             guard let user = try await accounts.accountForReset(token: token) else { throw AppError.notFound("reset_invalid") }
-            let page = ResetPasswordPage(token: token, email: user.email, errors: FieldErrors(problems, context.visitor.strings))
+            let page = ResetPasswordPage(token: token, email: user.email, errors: FieldErrors(problems, context.visitor.strings),
+                                         actionURL: Paths.passwordReset(token))
             return try await pages.render(.resetPassword, title: context.visitor.strings["reset_title"], page: page,
                                 request: request, context: context, status: .unprocessableContent)
         }

@@ -142,6 +142,10 @@ struct RoomsController: Sendable {
                             contentError: contentError)
         page.canModerate = target.access.isOwner
         page.coverURL = target.room?.coverFileId.map { Paths.thumbnail($0) }
+        let slot = MessageListRenderer.idPlaceholder
+        page.editMessageURL = Paths.editMessage(target.access.workspaceId, slot)
+        page.deleteMessageURL = Paths.deleteMessage(target.access.workspaceId, slot)
+        page.messageIdSlot = String(slot)
         let policy = files.policy, limit = FileService.megabytes(policy.maximumFileBytes)
         (page.maxFiles, page.maxFileBytes) = (policy.maximumFiles, policy.maximumFileBytes)
         page.attachHint = strings.format("attach_hint", policy.maximumFiles, limit)

@@ -29,7 +29,7 @@ struct SearchController: Sendable {
         let cursors = SearchService.Cursors(channelsAfter: try cursor("channels_after"), membersAfter: try cursor("members_after"),
                                             messagesBefore: try cursor("messages_before"))
         let found = query.isEmpty ? SearchService.Results() : try await search.search(access, query: query, from: cursors)
-        let base = Paths.search(access.workspaceId, query: "q=" + (query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))
+        let base = Paths.search(access.workspaceId, query: Paths.query(["q": query]))
         let page = SearchPage(
             workspaceId: access.workspaceId, query: query,
             channels: found.channels.map { SearchChannelRow(name: $0.name, description: $0.description,

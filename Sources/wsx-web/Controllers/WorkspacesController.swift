@@ -158,7 +158,7 @@ struct WorkspacesController: Sendable {
             InvitationRow(id: invitation.id, workspaceName: invitation.workspaceName,
                           fromText: strings.format("invite_from", invitation.inviterNickname), url: Paths.invite(invitation.token))
         }
-        let page = WorkspacesPage(workspaces: mine.map { SidebarWorkspace(id: $0.id!, name: $0.name, isCurrent: false) }, form: form,
+        let page = WorkspacesPage(workspaces: mine.map { SidebarWorkspace(id: $0.id!, name: $0.name, url: Paths.workspace($0.id!), isCurrent: false) }, form: form,
                                   invitations: waiting)
         let title = context.strings[page.isEmpty ? "workspaces_empty_title" : "workspaces_title"]
         return try await pages.render(.workspaces, title: title, page: page, request: request, context: context, status: status)
@@ -169,7 +169,7 @@ struct WorkspacesController: Sendable {
                               status: HTTPResponse.Status = .ok) async throws -> Response {
         let candidates = access.isOwner
             ? try await members.members(of: access.workspaceId).filter { $0.id != access.userId }
-                .map { PersonOption(id: $0.id, nickname: $0.nickname) }
+                .map { PersonOption(id: $0.id, nickname: $0.nickname, url: Paths.user($0.id)) }
             : []
         var page = WorkspaceSettingsPage(id: access.workspaceId, name: name ?? access.workspace.name,
                                          description: description ?? access.workspace.description, errors: errors,

@@ -21,6 +21,8 @@ struct MessagePayload: Codable, Sendable {
     let mentions: [Int64]
     /// Plain text for notifications.
     let snippet: String
+    /// The room as the people it notifies reach it: a DM is reached by its author's id.
+    let url: String
 
     init(_ row: MessageRow, room: Room, html: String, mentions: [Int64]) {
         workspaceId = room.workspaceId
@@ -33,6 +35,7 @@ struct MessagePayload: Codable, Sendable {
         self.html = html
         self.mentions = mentions
         snippet = MessageText.snippet(row.body)
+        url = room.kind == .dm ? Paths.directMessages(room.workspaceId, row.authorId ?? 0) : Paths.channel(room.workspaceId, room.id!)
     }
 
     /// The payload as `JSONEncoder` would write it (keys sorted), written directly: posts encode
@@ -42,7 +45,7 @@ struct MessagePayload: Codable, Sendable {
             "authorId": .optional(authorId), "authorNickname": .string(authorNickname), "html": .string(html),
             "mentions": .ints(mentions), "messageId": .int(messageId), "roomId": .int(roomId),
             "roomKind": .string(roomKind), "roomName": .string(roomName), "snippet": .string(snippet),
-            "workspaceId": .int(workspaceId),
+            "url": .string(url), "workspaceId": .int(workspaceId),
         ])
     }
 }

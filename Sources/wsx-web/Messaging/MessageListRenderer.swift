@@ -36,7 +36,8 @@ struct MessageListRenderer: Sendable {
     /// fragment events carry is unchanged for readers).
     static let actionsMarker = "<!--actions-->"
     /// Stands for the message id in controls rendered once per page.
-    static let idPlaceholder = "MESSAGE-ID"
+    /// A message id no message has (ids are positive), written where each message's own id goes.
+    static let idPlaceholder: Int64 = -7_000_000_000_001
 
     /// What `stamps` need to be listed: their kept fragments, and whole rows, through `read`, for
     /// the others and for the message being edited (its form shows the text).
@@ -60,11 +61,11 @@ struct MessageListRenderer: Sendable {
                                   roomPath: roomPath, canEdit: canEdit)
             return self.controls.value(for: key) {
                 let id = Self.idPlaceholder
-                let actions = MessageActions(messageId: id, workspaceId: workspaceId, canEdit: canEdit, canDelete: true,
-                                             editing: false, body: "", cancelURL: "",
-                                             editURL: "\(roomPath)?around=\(id)&edit=\(id)#m-\(id)")
+                let actions = MessageActions(canEdit: canEdit, canDelete: true, editing: false, body: "", cancelURL: "",
+                                             editURL: roomPath + "?around=\(id)&edit=\(id)#m-\(id)",
+                                             saveURL: Paths.editMessage(workspaceId, id), deleteURL: Paths.deleteMessage(workspaceId, id))
                 return IdSlots(pages.fragment(.messageActions, page: actions, request: request, visitor: visitor),
-                               placeholder: id)
+                               placeholder: String(id))
             }
         }
         let ownControls = parts.stamps.contains { $0.authorId == viewer } ? controls(canEdit: true) : nil
@@ -95,8 +96,8 @@ struct MessageListRenderer: Sendable {
             html += fragment.whole[..<marker.lowerBound]
             if mine && editing == row.id, let body = parts.rows[row.id]?.body {
                 html += pages.fragment(.messageActions, page: MessageActions(
-                    messageId: String(row.id), workspaceId: workspaceId, canEdit: true, canDelete: true, editing: true,
-                    body: body, cancelURL: "\(roomPath)?around=\(row.id)#m-\(row.id)", editURL: ""),
+                    canEdit: true, canDelete: true, editing: true, body: body, cancelURL: roomPath + "?around=\(row.id)#m-\(row.id)",
+                    editURL: "", saveURL: Paths.editMessage(workspaceId, row.id), deleteURL: Paths.deleteMessage(workspaceId, row.id)),
                     request: request, visitor: visitor)
             } else {
                 controls.append(id: String(row.id), to: &html)

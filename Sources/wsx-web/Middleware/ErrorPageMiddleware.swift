@@ -27,7 +27,7 @@ struct ErrorPageMiddleware: RouterMiddleware {
         case let error as AppError:
             if error.status == .unauthorized, request.method == .get || request.method == .head {
                 let next = request.uri.query.map { "\(request.uri.path)?\($0)" } ?? request.uri.path
-                return Pages.redirect(to: Paths.login(query: "next=" + (next.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "/")))
+                return Pages.redirect(to: Paths.login(query: Paths.query(["next": next])))
             }
             return await pages.error(status: error.status, messageKey: error.messageKey, arguments: error.arguments,
                                      requestId: nil, request: request, visitor: context.visitor, headers: error.headers)

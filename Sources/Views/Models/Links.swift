@@ -1,0 +1,66 @@
+/// The site's fixed links, for the layout and the forms of pages outside a workspace. The server
+/// fills them from its route list (`Paths`), so templates never spell a path.
+public struct SiteLinks: Sendable {
+    public var root: String
+    public var workspaces: String
+    /// The create-workspace form on the workspaces page.
+    public var newWorkspace: String
+    public var store: String
+    public var checkout: String
+    public var sandboxPay: String
+    public var profile: String
+    public var password: String
+    public var login: String
+    public var signup: String
+    public var logout: String
+    public var language: String
+    /// The live event stream.
+    public var events: String
+
+    public init(root: String, workspaces: String, newWorkspace: String, store: String, checkout: String, sandboxPay: String,
+                profile: String, password: String, login: String, signup: String, logout: String, language: String,
+                events: String) {
+        self.events = events
+        self.root = root
+        self.workspaces = workspaces
+        self.newWorkspace = newWorkspace
+        self.store = store
+        self.checkout = checkout
+        self.sandboxPay = sandboxPay
+        self.profile = profile
+        self.password = password
+        self.login = login
+        self.signup = signup
+        self.logout = logout
+        self.language = language
+    }
+}
+
+/// The links of the workspace being viewed: the sidebar's, and the forms of its pages.
+public struct WorkspaceLinks: Sendable {
+    public var home: String
+    public var search: String
+    public var channels: String
+    public var members: String
+    public var settings: String
+    public var delete: String
+    public var leave: String
+    public var transfer: String
+    public var audit: String
+    /// The unread counts of its rooms (JSON, for the script).
+    public var unread: String
+
+    public init(home: String, search: String, channels: String, members: String, settings: String, delete: String,
+                leave: String, transfer: String, audit: String, unread: String) {
+        self.unread = unread
+        self.home = home
+        self.search = search
+        self.channels = channels
+        self.members = members
+        self.settings = settings
+        self.delete = delete
+        self.leave = leave
+        self.transfer = transfer
+        self.audit = audit
+    }
+}

@@ -1,0 +1,20 @@
+import Views
+
+extension SiteLinks {
+    /// The fixed links, from the route list.
+    static let site = SiteLinks(
+        root: Paths.root(), workspaces: Paths.workspaces(), newWorkspace: Paths.workspaces(fragment: "new-workspace"),
+        store: Paths.store(), checkout: Paths.checkout(), sandboxPay: Paths.sandboxPay(), profile: Paths.profile(),
+        password: Paths.password(), login: Paths.login(), signup: Paths.signup(), logout: Paths.logout(),
+        language: Paths.language(), events: Paths.events())
+}
+
+extension WorkspaceLinks {
+    /// The links of workspace `id`.
+    init(workspace id: Int64) {
+        self.init(home: Paths.workspace(id), search: Paths.search(id), channels: Paths.channels(id), members: Paths.members(id),
+                  settings: Paths.workspaceSettings(id), delete: Paths.deleteWorkspace(id), leave: Paths.leaveWorkspace(id),
+                  transfer: Paths.transferWorkspace(id), audit: Paths.audit(id),
+                  unread: Paths.unread(id))
+    }
+}
