@@ -91,7 +91,8 @@ struct ReferenceRenderingTests {
             (.signup, SignupPage()),
             (.resetPassword, ResetPasswordPage(token: "tok", email: "e@x", errors: errors, actionURL: "/reset/tok")),
             (.profile, ProfilePage(email: "e", nickname: "닉 <n>", phone: "010", errors: errors)),
-            (.user, UserPage(id: 3, nickname: "Lee <L>", isViewer: false)),
+            (.user, UserPage(id: 3, nickname: "Lee <L>", isViewer: false, email: "lee@x", phone: "010 <1>", photoURL: "/files/3/thumb",
+                             workspaces: [SharedWorkspace(name: "디자인 <d>", url: "/w/1", messageURL: "/w/1/dm/3", messageLabel: "DM <Lee>")])),
             (.user, UserPage(id: 7, nickname: "me", isViewer: true)),
             (.error, ErrorPage(status: 404, heading: "없음", message: "찾을 수 없습니다 <x>", requestId: "req-1")),
             (.error, ErrorPage(status: 500, heading: "Oops", message: "m")),
@@ -179,7 +180,7 @@ struct ReferenceRenderingTests {
             MessageView(id: 12, authorId: 7, author: "김 <K>", timestamp: "2026-11-22T10:00:00Z", timeText: "10:00", isEdited: true,
                         bodyHtml: "<p>안녕 <b>there</b></p>", actionsHtml: "<!--actions-->", attachments: Self.attachments,
                         avatarURL: "/files/p/thumb"),
-            MessageView(id: 13, authorId: 8, author: "Lee", timestamp: "t", timeText: "x", isEdited: false, bodyHtml: ""),
+            MessageView(id: 13, authorId: 8, author: "Lee", timestamp: "t", timeText: "x", isEdited: false, bodyHtml: "", authorURL: "/users/8"),
         ]
         for message in messages {
             let ours = renderer.neutralFragment(.message, page: message)

@@ -48,7 +48,7 @@ struct ViewModelLookupTests {
                                         width: 1, height: 1)
         #expect(Self.unanswered(attachment).isEmpty)
         let message = MessageView(id: 1, authorId: 2, author: "a", timestamp: "t", timeText: "x", isEdited: true, bodyHtml: "b",
-                                  actionsHtml: "h", attachments: [attachment], avatarURL: "v")
+                                  actionsHtml: "h", attachments: [attachment], avatarURL: "v", authorURL: "u")
         #expect(Self.unanswered(message).isEmpty)
         var room = RoomPage(workspaceId: 1, roomId: 2, isChannel: true, title: "t", description: "d", memberCountText: "m",
                             settingsURL: "s", isMember: true, joinURL: "j", messagesHtml: "h", isEmpty: false, olderURL: "o",

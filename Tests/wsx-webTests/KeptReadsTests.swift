@@ -31,7 +31,8 @@ struct KeptReadsTests {
 
             try await a.get("/profile")
             #expect(try await a.post("/profile", [("nickname", "Alicia"), ("phone", "")]).status == .seeOther)
-            #expect(try await b.get(path).text.contains(#"<span class="message-author">Alicia</span>"#))
+            let alicia = try await app.userId("a@example.com")
+            #expect(try await b.get(path).text.contains(#"<a class="message-author" href="/users/\#(alicia)">Alicia</a>"#))
             #expect(app.services.messages.keptPages.count == 1)
         }
     }

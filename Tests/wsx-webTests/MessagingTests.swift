@@ -33,7 +33,8 @@ struct MessagingTests {
             let page = try await b.get(path)
             #expect(page.text.contains(#"<li class="message" id="m-\#(mid)""#))
             #expect(page.text.contains("<div class=\"message-body\">안녕하세요 &lt;b&gt;team&lt;/b&gt;\nsecond line</div>"))
-            #expect(page.text.contains(#"<span class="message-author">Alice</span>"#))
+            let alice = try await app.userId("a@example.com")
+            #expect(page.text.contains(#"<a class="message-author" href="/users/\#(alice)">Alice</a>"#))
             #expect(page.text.contains(#"<li class="day-separator""#))
             #expect(try await app.database.writer.read { db in try String.fetchOne(db, sql: "SELECT body FROM messages") }
                     == "안녕하세요 <b>team</b>\nsecond line")

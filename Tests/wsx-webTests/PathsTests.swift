@@ -43,3 +43,53 @@ struct PathsTests {
         #expect(Paths.query(["q": "회의 실", "n": "a+b"]) == "q=%ED%9A%8C%EC%9D%98%20%EC%8B%A4&n=a%2Bb")
     }
 }
+
+/// Every link on the main pages leads somewhere.
+@Suite("Links on the pages")
+struct PageLinksTests {
+    /// The same-site links of a page, without fragments, as a browser would follow them.
+    static func links(in html: String) -> [String] {
+        html.matches(of: /href="([^"]*)"/).compactMap { match in
+            let link = String(match.1).replacingOccurrences(of: "&amp;", with: "&")
+            guard link.hasPrefix("/"), !link.hasPrefix("//") else { return nil }
+            return String(link.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0])
+        }.filter { !$0.isEmpty }
+    }
+
+    @Test("following every same-site link from the main pages, two clicks deep, never reaches an error", arguments: ["en", "ko"])
+    func everyLinkLeadsSomewhere(language: String) async throws {
+        try await TestApp { $0.workspacePrice = 0 }.run { app in
+            let owner = try await app.signedInBrowser(email: "o@example.com", nickname: "Owner")
+            let mate = try await app.signedInBrowser(email: "m@example.com", nickname: "민아")
+            _ = try await owner.post("/lang", [("lang", language), ("next", "/workspaces")])
+            let wid = try await owner.createWorkspace("디자인")
+            let cid = try await owner.createChannel(in: wid, "회의", description: "weekly")
+            try await app.addMember(email: "m@example.com", to: wid, by: owner)
+            let mateId = try await app.userId("m@example.com")
+            _ = try await owner.get("/w/\(wid)/c/\(cid)")
+            _ = try await owner.post("/w/\(wid)/c/\(cid)/messages", [("content", "안녕 https://example.com @민아")])
+            _ = try await owner.get("/w/\(wid)/dm/\(mateId)")
+            _ = try await owner.post("/w/\(wid)/dm/\(mateId)/messages", [("content", "DM 하나")])
+            _ = try await mate.get("/workspaces")
+
+            let starts = ["/workspaces", "/w/\(wid)", "/w/\(wid)/c/\(cid)", "/w/\(wid)/dm/\(mateId)", "/w/\(wid)/members",
+                          "/w/\(wid)/channels", "/w/\(wid)/search?q=%EB%AF%BC", "/store", "/profile", "/w/\(wid)/settings",
+                          "/w/\(wid)/c/\(cid)/settings", "/users/\(mateId)", "/w/\(wid)/audit"]
+            var seen = Set<String>(), broken: [String] = []
+            var frontier = starts
+            for _ in 0..<3 where !frontier.isEmpty {
+                var next: [String] = []
+                for path in frontier where seen.insert(path).inserted {
+                    let page = try await owner.get(path)
+                    if page.status.code >= 400 { broken.append("\(path) → \(page.status.code)") }
+                    if page.headers[.contentType]?.hasPrefix("text/html") == true { next += Self.links(in: page.text) }
+                }
+                frontier = next
+            }
+            #expect(broken.isEmpty, "\(broken)")
+            // The crawl went past the start pages: message links, authors' profiles, the other rooms.
+            #expect(seen.subtracting(starts).count >= 8, "reached: \(seen.sorted())")
+            #expect(seen.contains("/users/\(try await app.userId("o@example.com"))"))
+        }
+    }
+}

@@ -82,4 +82,63 @@ struct ProfileTests {
             #expect(try await browser.get("/users/abc").status == .notFound)
         }
     }
+
+    @Test("a teammate's page: nickname, email, phone, the shared workspaces with a Message link each; gone when nothing is shared")
+    func teammatePages() async throws {
+        try await TestApp { $0.workspacePrice = 0 }.run { app in
+            let owner = try await app.signedInBrowser(email: "owner@example.com", nickname: "민지")
+            let mate = try await app.signedInBrowser(email: "mate@example.com", nickname: "Mate <b>")
+            let design = try await owner.createWorkspace("디자인")
+            let ops = try await owner.createWorkspace("Ops")
+            let own = try await mate.createWorkspace("Mate's own")
+            try await app.addMember(email: "mate@example.com", to: design, by: owner)
+            try await app.addMember(email: "mate@example.com", to: ops, by: owner)
+            let mateId = try await app.userId("mate@example.com"), ownerId = try await app.userId("owner@example.com")
+            _ = try await app.services.accounts.updateProfile(userId: mateId, nickname: "Mate <b>", phone: "010-1234-5678", picture: nil)
+
+            let page = try await owner.get("/users/\(mateId)")
+            #expect(page.status == .ok)
+            #expect(page.text.contains("<h1>Mate &lt;b&gt;</h1>"))
+            #expect(page.text.contains(#"href="mailto:mate@example.com""#))
+            #expect(page.text.contains("010-1234-5678"))
+            for workspace in [design, ops] {
+                #expect(page.text.contains(#"<a href="/w/\#(workspace)">"#))
+                #expect(page.text.contains(#"href="/w/\#(workspace)/dm/\#(mateId)""#))
+            }
+            // Only what both share: the mate's own workspace is not listed.
+            #expect(!page.text.contains("/w/\(own)"))
+            #expect(!page.text.contains("Mate's own"))
+            // The Message link opens their DMs in that workspace.
+            #expect(try await owner.get("/w/\(design)/dm/\(mateId)").status == .ok)
+            // Both ways; no phone line for someone who gave none.
+            let back = try await mate.get("/users/\(ownerId)")
+            #expect(back.status == .ok && back.text.contains("<h1>민지</h1>") && !back.text.contains("tel:"))
+
+            // Removed from both shared workspaces: no longer visible, the same 404 as no account.
+            for workspace in [design, ops] {
+                _ = try await owner.confirm("/w/\(workspace)/members/\(mateId)/remove")
+            }
+            #expect(try await owner.get("/users/\(mateId)").status == .notFound)
+            #expect(try await mate.get("/users/\(ownerId)").status == .notFound)
+        }
+    }
+
+    @Test("every member name links to the profile: members table, channel members, search, message authors")
+    func namesLinkToProfiles() async throws {
+        try await TestApp().run { app in
+            let owner = try await app.signedInBrowser(email: "o@example.com", nickname: "Owner")
+            _ = try await app.signedInBrowser(email: "b@example.com", nickname: "Bora")
+            let wid = try await owner.createWorkspace("Team")
+            try await app.addMember(email: "b@example.com", to: wid, by: owner)
+            let bora = try await app.userId("b@example.com"), ownerId = try await app.userId("o@example.com")
+            let link = #"<a href="/users/\#(bora)">Bora</a>"#
+            #expect(try await owner.get("/w/\(wid)/members").text.contains(link))
+            let general = try #require(try await owner.get("/w/\(wid)").text.firstMatch(of: /\/w\/\d+\/c\/(\d+)/)?.1)
+            #expect(try await owner.get("/w/\(wid)/c/\(general)/settings").text.contains(link))
+            #expect(try await owner.get("/w/\(wid)/search?q=Bora").text.contains(#"href="/users/\#(bora)""#))
+            _ = try await owner.post("/w/\(wid)/c/\(general)/messages", [("content", "hello")])
+            #expect(try await owner.get("/w/\(wid)/c/\(general)").text
+                .contains(#"<a class="message-author" href="/users/\#(ownerId)">Owner</a>"#))
+        }
+    }
 }

@@ -67,16 +67,46 @@ public struct ProfilePage: Sendable {
     }
 }
 
-/// Another member's public profile.
+/// A member's profile, as someone who shares a workspace with them sees it.
 public struct UserPage: Sendable {
     public var id: Int64
     public var nickname: String
     public var isViewer: Bool
+    public var email: String
+    public var phone: String?
+    public var photoURL: String?
+    /// The first letter of the nickname, in place of a photo.
+    public var initial: String
+    /// The workspaces the viewer shares with them, each with a way to message them there.
+    public var workspaces: [SharedWorkspace]
 
-    public init(id: Int64, nickname: String, isViewer: Bool) {
+    public init(id: Int64, nickname: String, isViewer: Bool, email: String = "", phone: String? = nil, photoURL: String? = nil,
+                workspaces: [SharedWorkspace] = []) {
         self.id = id
         self.nickname = nickname
         self.isViewer = isViewer
+        self.email = email
+        self.phone = phone
+        self.photoURL = photoURL
+        self.initial = nickname.first.map { String($0).uppercased() } ?? "?"
+        self.workspaces = workspaces
+    }
+}
+
+/// A workspace two people share, on one's profile page.
+public struct SharedWorkspace: Sendable {
+    public var name: String
+    public var url: String
+    /// Their direct messages in this workspace.
+    public var messageURL: String
+    /// "Message Mina in Design", for the button whose visible text is only "Message".
+    public var messageLabel: String
+
+    public init(name: String, url: String, messageURL: String, messageLabel: String) {
+        self.name = name
+        self.url = url
+        self.messageURL = messageURL
+        self.messageLabel = messageLabel
     }
 }
 

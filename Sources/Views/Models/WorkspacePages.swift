@@ -297,10 +297,14 @@ public struct MessageView: Sendable {
     public var documents: [AttachmentView]
     public var hasBody: Bool
     public var avatarURL: String?
+    /// The author's profile; nil when the account is gone.
+    public var authorURL: String?
 
     public init(id: Int64, authorId: Int64, author: String, timestamp: String, timeText: String, isEdited: Bool,
-                bodyHtml: String, actionsHtml: String? = nil, attachments: [AttachmentView] = [], avatarURL: String? = nil) {
+                bodyHtml: String, actionsHtml: String? = nil, attachments: [AttachmentView] = [], avatarURL: String? = nil,
+                authorURL: String? = nil) {
         self.avatarURL = avatarURL
+        self.authorURL = authorURL
         self.images = attachments.filter(\.isImage)
         self.documents = attachments.filter { !$0.isImage }
         self.hasBody = !bodyHtml.isEmpty

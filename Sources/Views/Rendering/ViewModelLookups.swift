@@ -163,6 +163,7 @@ extension MessageView: TemplateContext {
         case "documents": documents.templateValue
         case "hasBody": hasBody.templateValue
         case "avatarURL": avatarURL.templateValue
+        case "authorURL": authorURL.templateValue
         default: .missing
         }
     }

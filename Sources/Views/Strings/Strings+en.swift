@@ -45,6 +45,8 @@ extension Strings {
 
         "profile_title": "Your profile",
         "profile_edit": "Edit profile",
+        "user_shared_workspaces": "Workspaces you share",
+        "user_message_in": "Message {0} in {1}",
         "profile_save": "Save",
         "profile_saved": "Profile saved.",
         "password_title": "Change password",

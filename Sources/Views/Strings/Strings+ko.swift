@@ -45,6 +45,8 @@ extension Strings {
 
         "profile_title": "내 프로필",
         "profile_edit": "프로필 수정",
+        "user_shared_workspaces": "함께 있는 워크스페이스",
+        "user_message_in": "{1}에서 {0}님에게 DM 보내기",
         "profile_save": "저장",
         "profile_saved": "프로필을 저장했습니다.",
         "password_title": "비밀번호 변경",

@@ -91,7 +91,7 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
         .addRoutes(to: router)
 
     let signedIn = router.group(context: SignedInContext.self)
-    ProfileController(accounts: services.accounts, files: services.files, cookies: services.cookies, pages: services.pages)
+    ProfileController(accounts: services.accounts, workspaces: services.workspaces, files: services.files, cookies: services.cookies, pages: services.pages)
         .addRoutes(to: signedIn)
     WorkspacesController(workspaces: services.workspaces, channels: services.channels, members: services.members,
                          invitations: services.invitations, accounts: services.accounts, files: services.files, cookies: services.cookies,

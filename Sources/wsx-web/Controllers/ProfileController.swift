@@ -4,6 +4,7 @@ import Views
 /// The signed-in user's profile and password, and people's public profile pages.
 struct ProfileController: Sendable {
     let accounts: AccountService
+    let workspaces: WorkspaceService
     let files: FileService
     let cookies: CookiePolicy
     let pages: Pages
@@ -53,14 +54,22 @@ struct ProfileController: Sendable {
         }
     }
 
-    /// A person's page. Until workspaces exist, people can only see their own; later, anyone who
-    /// shares a workspace with them. Everyone else gets a 404.
+    /// A person's page, for themselves and for anyone who shares a workspace with them: who
+    /// they are, how to reach them, and a way to message them in each shared workspace.
+    /// Everyone else gets the same 404 as for an account that does not exist.
     @Sendable func userPage(_ request: Request, context: SignedInContext) async throws -> Response {
-        guard let uid = context.parameters.get("uid", as: Int64.self), uid == context.userId,
-              let user = try await accounts.user(id: uid)
-        else { throw AppError.notFound }
-        return try await pages.render(.user, title: user.nickname, page: UserPage(id: uid, nickname: user.nickname, isViewer: true),
-                            request: request, context: context)
+        let uid = try context.id("uid")
+        let shared = try await workspaces.sharedWorkspaces(of: context.userId, with: uid)
+        guard uid == context.userId || !shared.isEmpty, let user = try await accounts.user(id: uid) else { throw AppError.notFound }
+        let strings = context.strings
+        let rows = shared.map { workspace in
+            SharedWorkspace(name: workspace.name, url: Paths.workspace(workspace.id!), messageURL: Paths.directMessages(workspace.id!, uid),
+                            messageLabel: strings.format("user_message_in", user.nickname, workspace.name))
+        }
+        let page = UserPage(id: uid, nickname: user.nickname, isViewer: uid == context.userId, email: user.email,
+                            phone: user.phone.flatMap { $0.isEmpty ? nil : $0 }, photoURL: user.avatarFileId.map { Paths.thumbnail($0) },
+                            workspaces: rows)
+        return try await pages.render(.user, title: user.nickname, page: page, request: request, context: context)
     }
 
     private func show(_ page: ProfilePage, _ request: Request, _ context: SignedInContext,

@@ -112,7 +112,7 @@ struct MessageListRenderer: Sendable {
                     timestamp: Timestamps.iso(row.createdAt), timeText: Timestamps.utcText(row.createdAt),
                     isEdited: row.editedAt != nil, bodyHtml: row.bodyHtml, actionsHtml: actionsHtml,
                     attachments: row.attachments.map(Self.attachment),
-                    avatarURL: row.authorAvatarId.map { Paths.thumbnail($0) })
+                    avatarURL: row.authorAvatarId.map { Paths.thumbnail($0) }, authorURL: row.authorId.map { Paths.user($0) })
     }
 
     static func attachment(_ file: StoredFile) -> AttachmentView {

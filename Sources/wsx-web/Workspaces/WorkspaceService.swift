@@ -42,6 +42,18 @@ struct WorkspaceService: Sendable {
         }
     }
 
+    /// The workspaces both people belong to, by name: what lets one see the other's profile.
+    func sharedWorkspaces(of viewerId: Int64, with otherId: Int64) async throws -> [Workspace] {
+        try database.read { db in
+            try Workspace.fetchAll(db, sql: """
+                SELECT workspaces.* FROM workspaces
+                JOIN workspace_members AS viewer ON viewer.workspace_id = workspaces.id AND viewer.user_id = ?
+                JOIN workspace_members AS other ON other.workspace_id = workspaces.id AND other.user_id = ?
+                ORDER BY workspaces.name_key, workspaces.id
+                """, arguments: [viewerId, otherId])
+        }
+    }
+
     /// Creates a workspace owned by `ownerId`, with its default channel, paying `price` coins.
     /// Throws `FormProblems` for bad names and `CoinError.insufficient` when the coins do not
     /// suffice; either way nothing is created.
