@@ -220,6 +220,13 @@
       event.preventDefault();
       composer.requestSubmit();
     });
+    // The text area grows with what is typed (up to the CSS max-height): CSS does it where
+    // `field-sizing` exists, this elsewhere.
+    if (!CSS.supports('field-sizing', 'content')) {
+      const grow = () => { textarea.style.height = 'auto'; textarea.style.height = textarea.scrollHeight + 'px'; };
+      textarea.addEventListener('input', grow);
+      grow();
+    }
     // Files: picker, drag-and-drop onto the composer, or a pasted image; checked here before
     // sending (the server checks again), sent with the text in one multipart request.
     const fileInput = document.getElementById('composer-files');
