@@ -31,7 +31,7 @@
       if (isNaN(date)) continue;
       const inMessage = time.closest('.message');
       time.textContent = inMessage
-        ? date.toLocaleTimeString(lang, { hour: '2-digit', minute: '2-digit' })
+        ? date.toLocaleTimeString(lang, { hour: 'numeric', minute: '2-digit' })
         : date.toLocaleString(lang, { dateStyle: 'medium', timeStyle: 'short' });
       time.title = date.toLocaleString(lang, { dateStyle: 'full', timeStyle: 'short' });
     }

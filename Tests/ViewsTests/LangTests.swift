@@ -26,5 +26,6 @@ struct LangTests {
         #expect(Lang.ko.strings.format("welcome", "민아") == "환영합니다, 민아님!")
         // An argument is inserted as it is, even when it looks like a placeholder.
         #expect(Lang.en.strings.format("welcome", "{0} {x} {") == "Welcome, {0} {x} {!")
+        #expect(Lang.en.strings.format("welcome", "{0:을} {0:xyz}") == "Welcome, {0:을} {0:xyz}!")
     }
 }

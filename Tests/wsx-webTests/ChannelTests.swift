@@ -95,14 +95,18 @@ struct ChannelTests {
             #expect(try await member.confirm("/w/\(wid)/c/\(theirs)/delete").status == .forbidden)
             #expect(try await app.workspaceSnapshot() == before)
             // The workspace owner manages every channel, and deleting asks first.
+            // It counts that channel's messages, not the workspace's: one here, two elsewhere.
+            _ = try await MessagingTests.say(member, "/w/\(wid)/c/\(mine)", "the only one here")
+            let general = Int64(try await app.count("SELECT id FROM rooms WHERE workspace_id = ? AND is_default = 1", [wid]))
+            for text in ["elsewhere 1", "elsewhere 2"] { _ = try await MessagingTests.say(owner, "/w/\(wid)/c/\(general)", text) }
             let ask = try await owner.post("/w/\(wid)/c/\(mine)/delete")
             #expect(ask.text.contains("Delete the channel “renamed”?"))
+            #expect(ask.text.contains("and 1 messages will be deleted."))
             #expect(try await owner.confirm("/w/\(wid)/c/\(mine)/delete").location == "/w/\(wid)")
             #expect(try await app.count("SELECT COUNT(*) FROM rooms WHERE id = ?", [mine]) == 0)
             #expect(try await app.count("SELECT COUNT(*) FROM room_members WHERE room_id = ?", [mine]) == 0)
             #expect(try await member.get("/w/\(wid)/c/\(mine)").status == .notFound)
             // The default channel is never deleted on its own.
-            let general = try await app.count("SELECT id FROM rooms WHERE is_default = 1")
             #expect(try await owner.confirm("/w/\(wid)/c/\(general)/delete").status == .conflict)
         }
     }

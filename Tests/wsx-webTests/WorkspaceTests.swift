@@ -219,6 +219,12 @@ struct WorkspaceTests {
                 #expect(log.text.contains(text), "\(text)")
             }
             #expect(log.text.contains(#"<time datetime=""#))
+            #expect(log.text.contains("<td>by invitation</td>"))
+            // Every word of it in Korean: no "invite" left over from the record.
+            _ = try await owner.post("/lang", [("lang", "ko"), ("next", "/workspaces")])
+            let korean = try await owner.get("/w/\(wid)/audit").text
+            #expect(korean.contains("<td>초대를 받아서</td>") && korean.contains("참여"))
+            #expect(!korean.contains(">invite<"))
             #expect(try await member.get("/w/\(wid)/audit").status == .forbidden)
         }
     }

@@ -24,7 +24,8 @@ public struct Strings: Sendable {
         format(key, arguments: arguments)
     }
 
-    /// The text for `key` with `{0}`, `{1}`, … replaced by `arguments`.
+    /// The text for `key` with `{0}`, `{1}`, … replaced by `arguments`, and `{0:을}` by the
+    /// Korean particle that follows argument 0 (을 or 를; see `KoreanParticle`).
     /// One pass over the text's UTF-8 (the channel page formats four texts per request, and
     /// walking Korean text by characters showed in its profile), so an argument that itself
     /// contains `{1}` is left as it is.
@@ -37,10 +38,20 @@ public struct Strings: Sendable {
         while let open = utf8[searchFrom...].firstIndex(of: UInt8(ascii: "{")) {
             let afterOpen = utf8.index(after: open)
             searchFrom = afterOpen
-            guard let close = utf8[afterOpen...].firstIndex(of: UInt8(ascii: "}")),
-                  let index = Int(Substring(utf8[afterOpen..<close])), arguments.indices.contains(index) else { continue }
+            guard let close = utf8[afterOpen...].firstIndex(of: UInt8(ascii: "}")) else { continue }
+            let inside = Substring(utf8[afterOpen..<close])
+            let colon = inside.firstIndex(of: ":")
+            guard let index = Int(inside[..<(colon ?? inside.endIndex)]), arguments.indices.contains(index) else { continue }
+            let replacement: String
+            if let colon {
+                guard let particle = KoreanParticle.form(of: inside[inside.index(after: colon)...],
+                                                         after: arguments[index].description) else { continue }
+                replacement = particle
+            } else {
+                replacement = arguments[index].description
+            }
             output += Substring(utf8[plainStart..<open])
-            output += arguments[index].description
+            output += replacement
             plainStart = utf8.index(after: close)
             searchFrom = plainStart
         }

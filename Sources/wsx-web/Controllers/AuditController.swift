@@ -31,7 +31,7 @@ struct AuditController: Sendable {
         let entries = rows.map { line in
             AuditRow(timestamp: Timestamps.iso(line.createdAt), timeText: Timestamps.utcText(line.createdAt),
                      actor: line.actor ?? "—", action: strings.table["audit_\(line.action)"] ?? line.action,
-                     target: line.target ?? line.room ?? "", detail: line.detail)
+                     target: line.target ?? line.room ?? "", detail: strings.table["audit_detail_\(line.detail)"] ?? line.detail)
         }
         return try await pages.render(.audit, title: strings["audit_title"],
                                       page: AuditPage(workspaceId: access.workspaceId, entries: entries), request: request,

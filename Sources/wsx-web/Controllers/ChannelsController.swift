@@ -82,7 +82,7 @@ struct ChannelsController: Sendable {
         if view.room.isDefault { throw AppError.conflict("error_default_channel_delete") }
         guard context.isConfirmed else {
             let strings = context.strings
-            let messages = try await workspaces.deletionSummary(view.access).messages
+            let messages = try await channels.messageCount(of: view.room.id!)
             let page = ConfirmPage(heading: strings.format("confirm_delete_channel", view.room.name),
                                    consequences: [strings.format("confirm_delete_channel_consequence", view.memberCount, messages),
                                                   strings["confirm_cannot_undo"]],

@@ -97,6 +97,13 @@ struct ChannelService: Sendable {
     }
 
     /// The members of a channel, by nickname.
+    /// How many messages the channel holds (what deleting it deletes).
+    func messageCount(of roomId: Int64) async throws -> Int {
+        try database.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM messages WHERE room_id = ?", arguments: [roomId]) ?? 0
+        }
+    }
+
     func members(of roomId: Int64) async throws -> [(id: Int64, nickname: String)] {
         try database.read { db in
             try Row.fetchAll(db, sql: """

@@ -183,6 +183,11 @@ struct ConnectionLimitTests {
             // Another account is not affected.
             let other = try await app.signedInBrowser()
             let theirs = try #require(try await RawClient.eventStream(port: port, cookie: other.cookieHeader))
+            // Its subscription opens just after its response head is written.
+            let deadline = ContinuousClock.now + .seconds(2)
+            while await app.services.hub.subscriberCount < 5, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
             #expect(await app.services.hub.subscriberCount == 5)
             for stream in streams + [theirs] { await stream.close() }
         }
