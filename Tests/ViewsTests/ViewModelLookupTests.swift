@@ -34,7 +34,7 @@ struct ViewModelLookupTests {
     func everyPropertyAnswers() {
         let chrome0 = Chrome(lang: .ko, csrfToken: "t", viewer: Viewer(id: 1, nickname: "n"),
                             workspaces: [SidebarWorkspace(id: 1, name: "w", url: "/w/1", isCurrent: true)],
-                            rooms: [SidebarRoom(id: 2, name: "r", url: "/r", isCurrent: false, unread: 3, isDM: true)],
+                            rooms: [SidebarRoom(id: 2, name: "r", url: "/r", isCurrent: false, unread: 3, isDM: true, avatarURL: "a")],
                             currentWorkspaceId: 1, flash: "f", path: "/", lastEventId: 5, cssURL: "c", scriptURLs: ["s"], links: .sample)
         var chrome = chrome0
         chrome.workspace = .sample

@@ -53,3 +53,47 @@ def test_no_main_page_scrolls_sideways_at_any_width(new_context, locale):
             if problem := wider_than_window(owner):
                 problems.append(f"{path} at {width}: {problem}")
     assert not problems, "\n".join(problems)
+
+
+def test_sidebar_rows_carry_their_badge_at_the_right_and_unread_rooms_are_bold(new_context):
+    owner = new_context("ko-KR").new_page()
+    mate = new_context("ko-KR").new_page()
+    mate_email = unique_email("mate")
+    signup(owner, unique_email("owner"), "김민아")
+    signup(mate, mate_email, "박지수")
+    workspace = create_workspace(owner, unique_name("팀"))
+    add_member(owner, workspace, mate, mate_email)
+    mate.goto(f"/w/{workspace}")
+    channel = mate.locator("#home-channels a").first.get_attribute("href")
+    mate.goto(channel)
+    mate.locator("#composer textarea[name=content]").fill("읽지 않은 메시지")
+    mate.keyboard.press("Enter")
+    expect(mate.locator("#message-list li.message")).to_have_count(1)
+    mate.goto(f"/w/{workspace}/members")
+    mate.locator("main a", has_text="DM").first.click()
+    mate.locator("#composer textarea[name=content]").fill("DM 하나")
+    mate.keyboard.press("Enter")
+    expect(mate.locator("#message-list li.message")).to_have_count(1)
+
+    for width in (390, 1280):
+        owner.set_viewport_size({"width": width, "height": 844})
+        owner.goto(f"/w/{workspace}")
+        row = owner.locator(f"#sidebar-channels a[href='{channel}']")
+        badge = row.locator(".badge")
+        expect(badge).to_have_text("1")
+        link_box, badge_box, name_box = row.bounding_box(), badge.bounding_box(), row.locator(".room-name").bounding_box()
+        # Inside its own row, at its right end, on the name's line.
+        assert link_box["y"] <= badge_box["y"] and badge_box["y"] + badge_box["height"] <= link_box["y"] + link_box["height"]
+        assert link_box["x"] + link_box["width"] - (badge_box["x"] + badge_box["width"]) < 16
+        assert abs((badge_box["y"] + badge_box["height"] / 2) - (name_box["y"] + name_box["height"] / 2)) < 6
+        assert int(row.evaluate("a => getComputedStyle(a).fontWeight")) >= 700
+        # A DM shows its person (their initial here), not "#".
+        dm = owner.locator("#sidebar-dms a", has_text="박지수")
+        expect(dm.locator(".avatar")).to_have_text("박")
+        assert dm.evaluate("a => getComputedStyle(a, '::before').content") in ("none", "normal")
+
+    owner.goto(channel)
+    owner.goto(f"/w/{workspace}")
+    row = owner.locator(f"#sidebar-channels a[href='{channel}']")
+    expect(row.locator(".badge")).to_be_hidden()
+    assert int(row.evaluate("a => getComputedStyle(a).fontWeight")) < 700

@@ -609,7 +609,7 @@ def test_korean_creator_gets_the_default_channel_named_in_korean(new_context):
     workspace_id = create_workspace(owner, name)
     expect(owner.locator("main h1")).to_have_text(name)
     expect(owner.locator("#home-channels a")).to_have_text(["일반"])
-    expect(owner.locator("#sidebar-channels a")).to_have_text(["일반"])
+    expect(owner.locator("#sidebar-channels a .room-name")).to_have_text(["일반"])
 
     # The stored name is "일반": an English-speaking member sees the same channel name.
     member_email = unique_email("english")

@@ -89,9 +89,15 @@ public struct SidebarRoom: Sendable {
     public var unread: Int
     public var isDM: Bool
     public var hasUnread: Bool
+    /// A DM's person: their photo, else the first letter of their name.
+    public var avatarURL: String?
+    public var initial: String
 
-    public init(id: Int64, name: String, url: String, isCurrent: Bool, unread: Int = 0, isDM: Bool = false) {
+    public init(id: Int64, name: String, url: String, isCurrent: Bool, unread: Int = 0, isDM: Bool = false,
+                avatarURL: String? = nil) {
         self.isDM = isDM
+        self.avatarURL = avatarURL
+        self.initial = name.first.map { String($0).uppercased() } ?? "?"
         self.hasUnread = unread > 0
         self.id = id
         self.name = name

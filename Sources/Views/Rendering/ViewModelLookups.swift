@@ -106,6 +106,8 @@ extension SidebarRoom: TemplateContext {
         case "unread": unread.templateValue
         case "isDM": isDM.templateValue
         case "hasUnread": hasUnread.templateValue
+        case "avatarURL": avatarURL.templateValue
+        case "initial": initial.templateValue
         default: .missing
         }
     }

@@ -31,6 +31,8 @@ struct RoomSummary: Sendable {
     let unread: Int
     let lastSnippet: String?
     let lastAt: Date?
+    /// A DM's person's photo, when they have one.
+    var avatarURL: String? = nil
 }
 
 /// Reads the rooms a person is in within a workspace, with exact unread counts (messages after
@@ -52,23 +54,27 @@ enum RoomDirectory {
             guard (row["kind"] as String) == "dm", let key: String = row["dm_key"] else { return nil }
             return key.split(separator: ":").compactMap { Int64($0) }.first { $0 != userId } ?? userId
         }
-        let nicknames = partnerIds.isEmpty ? [:] : try Dictionary(
-            uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT id, nickname FROM users WHERE id IN (\(databaseQuestionMarks(count: partnerIds.count)))",
-                                               arguments: StatementArguments(partnerIds))
-                .map { ($0["id"] as Int64, $0["nickname"] as String) })
+        let partners = partnerIds.isEmpty ? [:] : try Dictionary(
+            uniqueKeysWithValues: Row.fetchAll(db, sql: """
+                SELECT id, nickname, avatar_file_id FROM users WHERE id IN (\(databaseQuestionMarks(count: partnerIds.count)))
+                """, arguments: StatementArguments(partnerIds))
+                .map { ($0["id"] as Int64, (nickname: $0["nickname"] as String, avatar: $0["avatar_file_id"] as Int64?)) })
         return rows.map { row in
             let id: Int64 = row["id"]
             let isChannel = (row["kind"] as String) == "channel"
             var name: String = row["name"]
             var url = Paths.channel(workspaceId, id)
+            var avatarURL: String?
             if !isChannel, let key: String = row["dm_key"] {
                 let partner = key.split(separator: ":").compactMap { Int64($0) }.first { $0 != userId } ?? userId
-                name = nicknames[partner] ?? ""
+                name = partners[partner]?.nickname ?? ""
+                avatarURL = partners[partner]?.avatar.map { Paths.thumbnail($0) }
                 url = Paths.directMessages(workspaceId, partner)
             }
             let lastBody: String? = row["last_body"]
             return RoomSummary(id: id, isChannel: isChannel, name: name, url: url, unread: row["unread"],
-                               lastSnippet: lastBody.map { MessageText.snippet($0, length: 80) }, lastAt: row["last_at"])
+                               lastSnippet: lastBody.map { MessageText.snippet($0, length: 80) }, lastAt: row["last_at"],
+                               avatarURL: avatarURL)
         }
     }
 }
@@ -126,7 +132,7 @@ struct SidebarSource: Sendable {
         let markers = try markers.markers(db, userId: userId, workspaceId: workspaceId)
         return SidebarLists(workspaces: lists.workspaces, rooms: lists.rooms.map { room in
             SidebarRoom(id: room.id, name: room.name, url: room.url, isCurrent: room.id == place.roomId,
-                        unread: markers[room.id]?.unread ?? 0, isDM: !room.isChannel)
+                        unread: markers[room.id]?.unread ?? 0, isDM: !room.isChannel, avatarURL: room.avatarURL)
         })
     }
 
