@@ -344,6 +344,21 @@
       badge.textContent = String(count);
       badge.hidden = count <= 0;
     }
+    showUnreadTotal();
+  }
+
+  // The workspace's unread count leads the tab title, "(3) 일반 · wsx", and the tab icon gets
+  // a dot, both following the sidebar's badges.
+  const plainTitle = document.title.replace(/^\(\d+\) /, '');
+  const icon = document.querySelector('link[rel="icon"]');
+  function showUnreadTotal() {
+    if (!workspaceId) return;
+    let total = 0;
+    for (const badge of document.querySelectorAll('#sidebar [data-unread]')) {
+      if (!badge.hidden) total += Number(badge.textContent) || 0;
+    }
+    document.title = (total > 0 ? `(${total}) ` : '') + plainTitle;
+    if (icon) icon.href = total > 0 ? icon.dataset.iconUnread : icon.dataset.icon;
   }
 
   function badgeCount(roomId) {

@@ -92,8 +92,17 @@ def test_sidebar_rows_carry_their_badge_at_the_right_and_unread_rooms_are_bold(n
         expect(dm.locator(".avatar")).to_have_text("박")
         assert dm.evaluate("a => getComputedStyle(a, '::before').content") in ("none", "normal")
 
+    # The tab: the workspace's unread count leads the title, and the icon has its dot; a new
+    # message raises both live.
+    expect(owner).to_have_title(re.compile(r"^\(2\) "))
+    assert "favicon-unread" in owner.locator("link[rel=icon]").get_attribute("href")
+    mate.locator("#composer textarea[name=content]").fill("DM 둘")
+    mate.keyboard.press("Enter")
+    expect(owner).to_have_title(re.compile(r"^\(3\) "))
+
     owner.goto(channel)
     owner.goto(f"/w/{workspace}")
+    expect(owner).to_have_title(re.compile(r"^\(2\) "))
     row = owner.locator(f"#sidebar-channels a[href='{channel}']")
     expect(row.locator(".badge")).to_be_hidden()
     assert int(row.evaluate("a => getComputedStyle(a).fontWeight")) < 700

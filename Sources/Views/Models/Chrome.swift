@@ -31,6 +31,11 @@ public struct Chrome: Sendable {
     public var links: SiteLinks
     /// The links of the workspace being viewed, if any.
     public var workspace: WorkspaceLinks?
+    /// Unread messages in the workspace being viewed, for the tab title; nil when none.
+    public var unreadTotal: Int?
+    /// The tab's icon, and the one with a dot for unread messages.
+    public var iconURL = ""
+    public var unreadIconURL = ""
 
     public init(lang: Lang, csrfToken: String, viewer: Viewer?, workspaces: [SidebarWorkspace] = [],
                 rooms: [SidebarRoom] = [], currentWorkspaceId: Int64? = nil, flash: String? = nil, path: String, lastEventId: Int64? = nil, cssURL: String, scriptURLs: [String], links: SiteLinks) {
@@ -44,6 +49,8 @@ public struct Chrome: Sendable {
         self.dms = rooms.filter(\.isDM)
         self.currentWorkspaceId = currentWorkspaceId
         self.hasRooms = currentWorkspaceId != nil
+        let unread = currentWorkspaceId == nil ? 0 : rooms.reduce(0) { $0 + $1.unread }
+        self.unreadTotal = unread > 0 ? unread : nil
         self.flash = flash
         self.path = path
         self.lastEventId = lastEventId

@@ -30,6 +30,9 @@ extension Chrome: TemplateContext {
         case "testPayments": testPayments.templateValue
         case "links": links.templateValue
         case "workspace": workspace.templateValue
+        case "unreadTotal": unreadTotal.templateValue
+        case "iconURL": iconURL.templateValue
+        case "unreadIconURL": unreadIconURL.templateValue
         default: .missing
         }
     }

@@ -15,6 +15,9 @@ struct Pages: Sendable {
     /// Payments run in the sandbox: every page shows a banner saying so.
     var testPayments = false
 
+    /// The tab icon, plain and with the unread dot.
+    private var icons: (String, String) { (assets.url(for: "favicon.svg"), assets.url(for: "favicon-unread.svg")) }
+
     /// The scripts every page loads: the live connection, then the chat behaviour.
     private var scripts: [String] { [assets.url(for: "app.js"), assets.url(for: "chat.js")] }
 
@@ -75,6 +78,7 @@ struct Pages: Sendable {
                       flash: visitor.flash, path: request.uri.path, lastEventId: loaded.lastEventId,
                       cssURL: assets.url(for: "app.css"), scriptURLs: scripts, links: .site)
         chrome.workspace = place.workspaceId.map { WorkspaceLinks(workspace: $0) }
+        (chrome.iconURL, chrome.unreadIconURL) = icons
         chrome.coinBalance = user.coinBalance
         chrome.testPayments = testPayments
         return chrome
@@ -85,6 +89,7 @@ struct Pages: Sendable {
                             viewer: visitor.user.map { Viewer(id: $0.id!, nickname: $0.nickname) },
                             flash: visitor.flash, path: request.uri.path, cssURL: assets.url(for: "app.css"), scriptURLs: scripts,
                             links: .site)
+        (chrome.iconURL, chrome.unreadIconURL) = icons
         chrome.testPayments = testPayments
         return chrome
     }

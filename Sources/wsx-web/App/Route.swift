@@ -96,6 +96,7 @@ enum Paths {
     static let declineInvite = Route<String>("/invite/{token}/decline")
     static let passwordReset = Route<String>("/reset/{token}")
     static let paymentWebhook = PlainRoute("/store/webhook")
+    static let favicon = PlainRoute("/favicon.ico")
 
     // The signed-in person.
     static let profile = PlainRoute("/profile")
@@ -148,7 +149,7 @@ enum Paths {
 
     /// Every route above, for the test that holds the router to this list.
     static let all: [any AnyRoute] = [
-        root, health, signup, login, logout, language, events, invite, declineInvite, passwordReset, paymentWebhook,
+        root, health, signup, login, logout, language, events, invite, declineInvite, passwordReset, paymentWebhook, favicon,
         profile, password, user, store, checkout, checkoutComplete, sandboxPay, thumbnail, file,
         workspaces, workspace, workspaceSettings, deleteWorkspace, leaveWorkspace, transferWorkspace, members, removeMember,
         unread, search, audit,

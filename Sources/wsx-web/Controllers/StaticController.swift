@@ -2,12 +2,20 @@ import Foundation
 import Hummingbird
 
 /// `/static/**`: the files of `Public/`. A request naming the current version (`?v=`) may be
-/// cached for a year; any other is revalidated by `ETag`.
+/// cached for a year; any other is revalidated by `ETag`. And `/favicon.ico`, which browsers
+/// ask for by that name.
 struct StaticController: Sendable {
     let assets: StaticAssets
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/static/**", use: serve)
+        router.get(Paths.favicon.routerPath, use: favicon)
+    }
+
+    @Sendable func favicon(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let asset = assets.asset(at: "favicon.ico") else { throw AppError.notFound }
+        return Response(status: .ok, headers: [.contentType: asset.contentType, .cacheControl: "public, max-age=86400"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: asset.data)))
     }
 
     @Sendable func serve(_ request: Request, context: AppRequestContext) async throws -> Response {
