@@ -120,8 +120,15 @@ def check_image_and_pdf_message(page: Page, text: str) -> None:
     # As shown on screen, too.
     box = thumbnail.bounding_box()
     assert box and box["height"] > box["width"], box
+    # A tall picture is capped at 360 px (plus its border), its shape kept.
+    assert box["height"] <= 362, box
+    shown, natural = box["height"] / box["width"], size["height"] / size["width"]
+    assert abs(shown - natural) / natural < 0.03, (box, size)
     cards = message.locator("a.file-card")
     expect(cards).to_have_count(1)
+    # The PDF's card sits under the picture, not beside it.
+    card_box = cards.bounding_box()
+    assert card_box and card_box["y"] >= box["y"] + box["height"] - 1, (card_box, box)
     expect(cards.locator(".file-name")).to_have_text(KOREAN_PDF_NAME)
     expect(cards.locator(".file-size")).to_have_text(re.compile(r"\d"))
 
