@@ -34,6 +34,28 @@ struct ChannelTests {
         }
     }
 
+    @Test("a member who has not joined a channel reads its messages, read-only, with a Join button; nothing is marked read")
+    func nonMembersReadRecentMessages() async throws {
+        try await TestApp().run { app in
+            let (owner, member, wid) = try await Self.team(app)
+            let cid = try await owner.createChannel(in: wid, "news")
+            for text in ["첫 소식", "둘째 소식", "셋째 소식"] { _ = try await MessagingTests.say(owner, "/w/\(wid)/c/\(cid)", text) }
+            let preview = try await member.get("/w/\(wid)/c/\(cid)").text
+            for text in ["첫 소식", "둘째 소식", "셋째 소식"] { #expect(preview.contains(text)) }
+            #expect(!preview.contains("No messages yet"))
+            #expect(preview.contains("You are not in this channel."))
+            #expect(preview.contains(#"action="/w/\#(wid)/c/\#(cid)/join""#))
+            #expect(!preview.contains(#"id="composer""#))
+            #expect(!preview.contains(#"id="unread-line""#) && !preview.contains("data-read-url"))
+            // Reading it as a visitor leaves no membership behind; joining starts them as a member.
+            #expect(try await app.count("SELECT COUNT(*) FROM room_members WHERE room_id = ? AND user_id = ?",
+                                        [cid, try await app.userId("m@example.com")]) == 0)
+            // Someone outside the workspace still gets nothing.
+            let stranger = try await app.signedInBrowser(email: "s@example.com", nickname: "Stranger")
+            #expect(try await stranger.get("/w/\(wid)/c/\(cid)").status == .notFound)
+        }
+    }
+
     @Test("channel names are unique in a workspace in any case, and 1–30 characters")
     func channelNames() async throws {
         try await TestApp().run { app in

@@ -189,7 +189,7 @@ extension Strings {
         "channel_transfer_title": "Transfer channel ownership",
         "channel_leave": "Leave channel…",
         "channel_delete": "Delete channel…",
-        "channel_not_member": "You are not in this channel. Join it to see the conversation.",
+        "channel_not_member": "You are not in this channel. Join it to post and to get its new messages as they come.",
         "channel_members_count": "{0} members",
         "channel_saved": "Channel saved.",
         "channel_deleted": "Channel deleted.",

@@ -189,7 +189,7 @@ extension Strings {
         "channel_transfer_title": "채널 소유권 넘기기",
         "channel_leave": "채널 떠나기…",
         "channel_delete": "채널 삭제…",
-        "channel_not_member": "이 채널의 멤버가 아닙니다. 참여하면 대화를 볼 수 있습니다.",
+        "channel_not_member": "이 채널의 멤버가 아닙니다. 참여하면 메시지를 보내고 새 메시지를 바로 받아 볼 수 있습니다.",
         "channel_members_count": "멤버 {0}명",
         "channel_saved": "채널을 저장했습니다.",
         "channel_deleted": "채널을 삭제했습니다.",

@@ -99,7 +99,10 @@ struct RoomsController: Sendable {
         // before either, as the chrome would. Whole messages are read only for fragments not
         // rendered before.
         let eventId = pages.lastEventId()
-        let room = target.isMember ? target.room : nil
+        // A workspace member who has not joined a channel reads its messages too, without
+        // a marker or unread line and without reading them off (they have no membership).
+        let room = target.room
+        let isMember = target.isMember
         let load = { [lists, messages, pages] (db: Database?) throws -> RoomReads in
             var reads = RoomReads(sidebar: try pages.sidebar.lists(db, userId: context.userId, place: place))
             if let roomId = room?.id {
@@ -109,8 +112,12 @@ struct RoomsController: Sendable {
                     guard let db else { throw NotKeptInMemory() }
                     return try MessageService.rows(db, roomId: roomId, ids: ids)
                 })
-                let markers = try messages.markers.markers(db, userId: context.userId, workspaceId: target.access.workspaceId)
-                reads.lastRead = markers[roomId]?.lastRead ?? 0
+                if isMember {
+                    let markers = try messages.markers.markers(db, userId: context.userId, workspaceId: target.access.workspaceId)
+                    reads.lastRead = markers[roomId]?.lastRead ?? 0
+                } else {
+                    reads.lastRead = .max
+                }
             }
             return reads
         }
@@ -126,7 +133,7 @@ struct RoomsController: Sendable {
             newerURL = page.hasNewer ? page.messages.last.map { target.path + "?after=\($0.id)" } : nil
             isLatest = !page.hasNewer
             // Seeing the newest messages is reading them.
-            if isLatest, let newest = page.messages.last?.id, newest > lastRead {
+            if isMember, isLatest, let newest = page.messages.last?.id, newest > lastRead {
                 try await messages.markRead(room: room, userId: context.userId, upTo: newest)
                 preloaded.sidebar.markRead(room.id!)
             }
@@ -138,7 +145,7 @@ struct RoomsController: Sendable {
                             settingsURL: target.settingsURL, isMember: target.isMember, joinURL: target.joinURL,
                             messagesHtml: html, isEmpty: isEmpty, olderURL: olderURL, newerURL: newerURL,
                             isLatest: isLatest, composerAction: target.composerAction,
-                            readURL: target.readURL, content: content,
+                            readURL: isMember ? target.readURL : nil, content: content,
                             contentError: contentError)
         page.canModerate = target.access.isOwner
         page.coverURL = target.room?.coverFileId.map { Paths.thumbnail($0) }
