@@ -38,6 +38,13 @@ struct PathsTests {
         // A name cannot add segments, a query or a fragment, or smuggle an escape.
         #expect(Paths.file(5, "../a/b?c#d%2F") == "/files/5/..%2Fa%2Fb%3Fc%23d%252F")
         #expect(Paths.invite("AbC-_09") == "/invite/AbC-_09")
+        // A path is matched to its route segment by segment.
+        #expect(Paths.channelMessages.matches("/w/3/c/42/messages"))
+        #expect(Paths.directMessagePost.matches("/w/3/dm/7/messages"))
+        #expect(Paths.root.matches("/") && Paths.profile.matches("/profile"))
+        for other in ["/w/3/c/42", "/w/3/c//messages", "/w/3/c/42/messages/", "w/3/c/42/messages", "/w/3/dm/7/messages"] {
+            #expect(!Paths.channelMessages.matches(other), "\(other)")
+        }
         // Query values keep a path readable and escape everything that would end or split them.
         #expect(Paths.query(["next": "/w/1/search?q=a&b=c#x"]) == "next=/w/1/search%3Fq%3Da%26b%3Dc%23x")
         #expect(Paths.query(["q": "회의 실", "n": "a+b"]) == "q=%ED%9A%8C%EC%9D%98%20%EC%8B%A4&n=a%2Bb")

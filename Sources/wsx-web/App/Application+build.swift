@@ -71,8 +71,7 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
                                              trustProxy: services.config.trustProxy))
     router.add(middleware: ErrorPageMiddleware(pages: services.pages))
     router.add(middleware: CSRFMiddleware(exemptPaths: [Paths.paymentWebhook()], multipartPaths: { path in
-        path.wholeMatch(of: /\/w\/\d+\/(c|dm)\/\d+\/messages/) != nil || path == Paths.profile()
-            || path.wholeMatch(of: /\/w\/\d+(\/c\/\d+)?\/settings/) != nil
+        Paths.multipart.contains { $0.matches(path) }
     }))
     router.add(middleware: RenderedPageMiddleware(pages: services.renderedPages))
 

@@ -44,6 +44,19 @@ struct Route<each Value: PathValue>: Sendable {
     /// The pattern as the router takes it.
     var routerPath: RouterPath { RouterPath(pattern) }
 
+    /// Whether `path` (no query) is a link to this route: its literal segments equal, a
+    /// non-empty segment for each parameter.
+    func matches(_ path: String) -> Bool {
+        let parts = path == "/" ? [] : path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        guard path.hasPrefix("/"), parts.count == segments.count else { return false }
+        return zip(parts, segments).allSatisfy { part, segment in
+            switch segment {
+            case .literal(let text): part == text
+            case .parameter: !part.isEmpty
+            }
+        }
+    }
+
     /// A link to this route: its parameters filled with `value`, then the query (already
     /// encoded, without `?`; see `Paths.query`) and the fragment (without `#`), when given.
     func callAsFunction(_ value: repeat each Value, query: String? = nil, fragment: String? = nil) -> String {
@@ -76,6 +89,7 @@ enum RouteSegment: Sendable, Equatable {
 /// A route whatever its parameters: what the router-agreement test reads.
 protocol AnyRoute: Sendable {
     var pattern: String { get }
+    func matches(_ path: String) -> Bool
 }
 
 extension Route: AnyRoute {}
@@ -146,6 +160,9 @@ enum Paths {
     }
 
     private static let queryValueCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/")
+
+    /// The routes whose forms post files (`multipart/form-data`); others take only plain forms.
+    static let multipart: [any AnyRoute] = [channelMessages, directMessagePost, profile, workspaceSettings, channelSettings]
 
     /// Every route above, for the test that holds the router to this list.
     static let all: [any AnyRoute] = [
