@@ -34,7 +34,8 @@ struct RoomsController: Sendable {
         let room: Room?
         let path: String
         let composerAction: String
-        /// Where reading is reported; nil while the room does not exist yet (a DM before its first message).
+        /// Where reading is reported; nil while the room does not exist yet (a DM before its first
+        /// message) and for someone who has not joined the channel.
         let readURL: String?
         let title: String
         let isChannel: Bool
@@ -59,7 +60,7 @@ struct RoomsController: Sendable {
         let access = view.access
         let (wid, cid) = (access.workspaceId, view.room.id!)
         return Target(access: access, room: view.room, path: Paths.channel(wid, cid),
-                      composerAction: Paths.channelMessages(wid, cid), readURL: Paths.channelRead(wid, cid),
+                      composerAction: Paths.channelMessages(wid, cid), readURL: view.isMember ? Paths.channelRead(wid, cid) : nil,
                       title: view.room.name, isChannel: true, isMember: view.isMember, memberCount: view.memberCount,
                       settingsURL: Paths.channelSettings(wid, cid), joinURL: Paths.joinChannel(wid, cid))
     }
@@ -145,7 +146,7 @@ struct RoomsController: Sendable {
                             settingsURL: target.settingsURL, isMember: target.isMember, joinURL: target.joinURL,
                             messagesHtml: html, isEmpty: isEmpty, olderURL: olderURL, newerURL: newerURL,
                             isLatest: isLatest, composerAction: target.composerAction,
-                            readURL: isMember ? target.readURL : nil, content: content,
+                            readURL: target.readURL, content: content,
                             contentError: contentError)
         page.canModerate = target.access.isOwner
         page.coverURL = target.room?.coverFileId.map { Paths.thumbnail($0) }
