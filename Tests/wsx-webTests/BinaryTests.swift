@@ -110,8 +110,7 @@ struct BinaryTests {
         let folder = try makeEmptyFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let binary = WSXBinary(path: WSXBinary.builtPath)
-        _ = try binary.run(["user", "create", "--data-dir", "data", "--email", "s@example.com", "--nickname", "S",
-                            "--password", "shutdown password"], in: folder)
+        try binary.createAccount(email: "s@example.com", password: "shutdown password", in: folder)
         let (server, base) = try binary.serve(["--data-dir", "data", "--bcrypt-cost", "4"], in: folder)
         defer { if server.isRunning { server.terminate() } }
         let cookie = try await signIn(base: base, email: "s@example.com", password: "shutdown password")

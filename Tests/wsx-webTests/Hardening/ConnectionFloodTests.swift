@@ -44,8 +44,7 @@ struct ConnectionFloodTests {
         let folder = try makeEmptyFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let binary = WSXBinary(path: WSXBinary.builtPath)
-        _ = try binary.run(["user", "create", "--data-dir", "data", "--email", "f@example.com", "--nickname", "F",
-                            "--password", "flood password"], in: folder)
+        try binary.createAccount(email: "f@example.com", password: "flood password", in: folder)
         let server = try binary.serveLogged(["--data-dir", "data", "--bcrypt-cost", "4", "--request-head-timeout", "2",
                                              "--max-connections-per-address", "50"], in: folder, openFiles: 256)
         defer { server.stop() }
@@ -150,8 +149,7 @@ struct ConnectionFloodTests {
         let folder = try makeEmptyFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let binary = WSXBinary(path: WSXBinary.builtPath)
-        _ = try binary.run(["user", "create", "--data-dir", "data", "--email", "m@example.com", "--nickname", "M",
-                            "--password", "memory password"], in: folder)
+        try binary.createAccount(email: "m@example.com", password: "memory password", in: folder)
         let server = try binary.serveLogged(["--data-dir", "data", "--bcrypt-cost", "4"], in: folder)
         defer { server.stop() }
         let port = server.port

@@ -49,8 +49,7 @@ struct SecretsInBinaryLogsTests {
         let folder = try makeEmptyFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let binary = WSXBinary(path: WSXBinary.builtPath)
-        _ = try binary.run(["user", "create", "--data-dir", "data", "--email", "l@example.com", "--nickname", "L",
-                            "--password", "log password"], in: folder)
+        try binary.createAccount(email: "l@example.com", password: "log password", in: folder)
         let printed = try binary.run(["user", "reset-password", "--data-dir", "data", "--email", "l@example.com"], in: folder)
         let token = String(try #require(printed.stdout.firstMatch(of: /\/reset\/([A-Za-z0-9_-]{43})/)?.1))
         let server = try binary.serveLogged(["--data-dir", "data", "--log-level", "trace"], in: folder)

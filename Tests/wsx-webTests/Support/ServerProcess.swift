@@ -34,6 +34,18 @@ struct WSXBinary {
         return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
     }
 
+    /// Creates an account in `folder`'s `data` with the `user create` command, as an operator
+    /// would before starting the server; fails the caller when the command does.
+    func createAccount(email: String, password: String, in folder: URL) throws {
+        let created = try run(["user", "create", "--data-dir", "data", "--email", email, "--nickname", "Operator",
+                               "--password", password], in: folder)
+        guard created.status == 0 else { throw AccountNotCreated(stderr: created.stderr) }
+    }
+
+    struct AccountNotCreated: Error {
+        let stderr: String
+    }
+
     /// Starts `serve --port 0` and waits for its "listening on" line; returns the process and base URL.
     func serve(_ arguments: [String], in directory: URL) throws -> (Process, URL) {
         let process = Process()
