@@ -60,7 +60,10 @@ struct GroupCommitTests {
                 tasks.append(Task { () -> Result<T, any Error> in
                     do { return .success(try await write()) } catch { return .failure(error) }
                 })
-                while database.groupCommit.waitingCount < tasks.count, ContinuousClock.now < deadline {
+                // Each write gets its own wait: a deadline shared by all twenty could run out on a
+                // loaded machine and let the rest queue in any order.
+                let queued = ContinuousClock.now + .seconds(10)
+                while database.groupCommit.waitingCount < tasks.count, ContinuousClock.now < queued {
                     try await Task.sleep(for: .milliseconds(1))
                 }
             }
