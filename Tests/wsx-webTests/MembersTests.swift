@@ -111,3 +111,25 @@ struct MembersTests {
         }
     }
 }
+
+@Suite("The people list scripts read")
+struct PeopleListTests {
+    @Test("members get every member with profile and DM links; outsiders get a 404")
+    func peopleForMembersOnly() async throws {
+        try await TestApp().run { app in
+            let owner = try await app.signedInBrowser(email: "o@example.com", nickname: "김민아")
+            let wid = try await owner.createWorkspace("Team")
+            _ = try await app.signedInBrowser(email: "mate@example.com", nickname: "박지수")
+            try await app.addMember(email: "mate@example.com", to: wid, by: owner)
+            let mate = try await app.userId("mate@example.com")
+
+            let people = try await owner.get("/w/\(wid)/people")
+            #expect(people.status == .ok)
+            #expect(people.text.contains(#"{"dm":"/w/\#(wid)/dm/\#(mate)","id":\#(mate),"nickname":"박지수","profile":"/users/\#(mate)"}"#))
+            #expect(people.text.contains(#""nickname":"김민아""#))
+
+            let outsider = try await app.signedInBrowser(email: "out@example.com")
+            #expect(try await outsider.get("/w/\(wid)/people").status == .notFound)
+        }
+    }
+}

@@ -49,10 +49,13 @@ public struct WorkspaceLinks: Sendable {
     public var audit: String
     /// The unread counts of its rooms (JSON, for the script).
     public var unread: String
+    /// Its members with their profile and DM links (JSON, for the quick switcher and @ picker).
+    public var people: String
 
     public init(home: String, search: String, channels: String, members: String, settings: String, delete: String,
-                leave: String, transfer: String, audit: String, unread: String) {
+                leave: String, transfer: String, audit: String, unread: String, people: String) {
         self.unread = unread
+        self.people = people
         self.home = home
         self.search = search
         self.channels = channels

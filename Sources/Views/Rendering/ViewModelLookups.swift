@@ -94,6 +94,7 @@ extension WorkspaceLinks: TemplateContext {
         case "transfer": transfer.templateValue
         case "audit": audit.templateValue
         case "unread": unread.templateValue
+        case "people": people.templateValue
         default: .missing
         }
     }

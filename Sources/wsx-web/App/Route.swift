@@ -133,6 +133,7 @@ enum Paths {
     static let members = Route<Int64>("/w/{wid}/members")
     static let removeMember = Route<Int64, Int64>("/w/{wid}/members/{uid}/remove")
     static let unread = Route<Int64>("/w/{wid}/unread")
+    static let people = Route<Int64>("/w/{wid}/people")
     static let search = Route<Int64>("/w/{wid}/search")
     static let audit = Route<Int64>("/w/{wid}/audit")
 
@@ -169,7 +170,7 @@ enum Paths {
         root, health, signup, login, logout, language, events, invite, declineInvite, passwordReset, paymentWebhook, favicon,
         profile, password, user, store, checkout, checkoutComplete, sandboxPay, thumbnail, file,
         workspaces, workspace, workspaceSettings, deleteWorkspace, leaveWorkspace, transferWorkspace, members, removeMember,
-        unread, search, audit,
+        unread, people, search, audit,
         channels, channel, channelMessages, channelRead, joinChannel, leaveChannel, channelSettings, deleteChannel,
         transferChannel, directMessages, directMessagePost, directMessagesRead, editMessage, deleteMessage,
     ]

@@ -1,4 +1,6 @@
+import Foundation
 import Hummingbird
+import NIOCore
 import Views
 
 /// A workspace's members: the list with roles, invitations by email, removal (owner).
@@ -15,6 +17,29 @@ struct MembersController: Sendable {
         group.get(Paths.members.routerPath, use: list)
         group.post(Paths.members.routerPath, use: invite)
         group.post(Paths.removeMember.routerPath, use: remove)
+        group.get(Paths.people.routerPath, use: people)
+    }
+
+    /// One member as the quick switcher and the @ picker read them.
+    private struct Person: Encodable {
+        let id: Int64
+        let nickname: String
+        let profile: String
+        let dm: String
+        let avatar: String?
+    }
+
+    /// `GET /w/{wid}/people`: the members, for scripts (members only, like the members page).
+    @Sendable func people(_ request: Request, context: SignedInContext) async throws -> Response {
+        let access = try await context.workspaceAccess(workspaces)
+        let people = try await members.members(of: access.workspaceId).map {
+            Person(id: $0.id, nickname: $0.nickname, profile: Paths.user($0.id), dm: Paths.directMessages(access.workspaceId, $0.id),
+                   avatar: $0.avatarFileId.map { Paths.thumbnail($0) })
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(people))))
     }
 
     @Sendable func list(_ request: Request, context: SignedInContext) async throws -> Response {

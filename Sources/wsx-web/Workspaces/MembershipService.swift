@@ -14,16 +14,18 @@ struct MembershipService: Sendable {
         let email: String
         let role: WorkspaceRole
         let joinedAt: Date
+        let avatarFileId: Int64?
 
         enum CodingKeys: String, CodingKey {
-            case id, nickname, email, role, joinedAt = "joined_at"
+            case id, nickname, email, role, joinedAt = "joined_at", avatarFileId = "avatar_file_id"
         }
     }
 
     func members(of workspaceId: Int64) async throws -> [Member] {
         try database.read { db in
             try Member.fetchAll(db, sql: """
-                SELECT users.id, users.nickname, users.email, workspace_members.role, workspace_members.joined_at
+                SELECT users.id, users.nickname, users.email, workspace_members.role, workspace_members.joined_at,
+                       users.avatar_file_id
                 FROM workspace_members JOIN users ON users.id = workspace_members.user_id
                 WHERE workspace_members.workspace_id = ?
                 ORDER BY workspace_members.role = 'owner' DESC, users.nickname, users.id
