@@ -19,7 +19,9 @@ struct Pages: Sendable {
     private var icons: (String, String) { (assets.url(for: "favicon.svg"), assets.url(for: "favicon-unread.svg")) }
 
     /// The scripts every page loads: the live connection, then the chat behaviour.
-    private var scripts: [String] { [assets.url(for: "app.js"), assets.url(for: "chat.js")] }
+    private var scripts: [String] {
+        [assets.url(for: "app.js"), assets.url(for: "chat.js"), assets.url(for: "lightbox.js"), assets.url(for: "switcher.js")]
+    }
 
     /// What the chrome reads from the database, when a page read it in its own read: the event
     /// id read before that read began, and the sidebar's lists.

@@ -1,0 +1,2 @@
+// wsx quick switcher (Ctrl/⌘+K, Korean initial consonants) and the composer's @ member picker.
+'use strict';
