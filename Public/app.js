@@ -27,6 +27,7 @@
     'message.updated',
     'message.deleted',
     'room.read',
+    'notify.changed',
     'invitation.received',
     'invitation.resolved',
     'reset',

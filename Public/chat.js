@@ -355,7 +355,7 @@
     if (!workspaceId) return;
     let total = 0;
     for (const badge of document.querySelectorAll('#sidebar [data-unread]')) {
-      if (!badge.hidden) total += Number(badge.textContent) || 0;
+      if (!badge.hidden && !badge.closest('li.muted')) total += Number(badge.textContent) || 0;
     }
     document.title = (total > 0 ? `(${total}) ` : '') + plainTitle;
     if (icon) icon.href = total > 0 ? icon.dataset.iconUnread : icon.dataset.icon;
@@ -398,6 +398,44 @@
     });
   }
 
+  // ---- notification levels --------------------------------------------------------------
+
+  /** How a room notifies this person: its own level, else their default (all | mentions | mute). */
+  function notifyLevel(roomId) {
+    const link = document.querySelector(`#sidebar [data-room-link="${CSS.escape(String(roomId))}"]`);
+    return link?.dataset.notify || meta('notify-default') || 'mentions';
+  }
+
+  /** Shows a room's level in the sidebar (dimmed and a dot when muted) and in its header menu. */
+  function showNotifyLevel(roomId, level, own) {
+    for (const link of document.querySelectorAll(`#sidebar [data-room-link="${CSS.escape(String(roomId))}"]`)) {
+      link.dataset.notify = level;
+      if (own) link.dataset.notifyOwn = 'yes'; else delete link.dataset.notifyOwn;
+      link.closest('li')?.classList.toggle('muted', level === 'mute');
+    }
+    const select = String(roomId) === currentRoom ? document.getElementById('notify-level') : null;
+    if (select) select.value = own ? level : 'default';
+    showUnreadTotal();
+  }
+
+  /** The person's default changed: every room without its own level follows it. */
+  function showNotifyDefault(level) {
+    document.querySelector('meta[name="notify-default"]')?.setAttribute('content', level);
+    for (const link of document.querySelectorAll('#sidebar [data-room-link]')) {
+      if (!link.dataset.notifyOwn) showNotifyLevel(link.dataset.roomLink, level, false);
+    }
+  }
+
+  // With JavaScript the header's menu saves as it changes; without, its button posts the form.
+  const notifyForm = document.getElementById('notify-form');
+  if (notifyForm) {
+    notifyForm.querySelector('.notify-save').hidden = true;
+    notifyForm.level.addEventListener('change', async () => {
+      const response = await post(notifyForm.action, { level: notifyForm.level.value }).catch(() => null);
+      if (!response?.ok) notifyForm.submit();
+    });
+  }
+
   function roomIsWatched(roomId) {
     for (const state of focus.values()) if (state.visible && state.room === String(roomId)) return true;
     return false;
@@ -410,6 +448,8 @@
     if (channel && role !== 'leader') return;
     if (roomIsWatched(data.roomId)) return;
     const mentioned = (data.mentions || []).map(String).includes(viewerId);
+    const level = notifyLevel(data.roomId);
+    if (level === 'mute' || (level === 'mentions' && !mentioned && data.roomKind !== 'dm')) return;
     const title = mentioned
       ? (label('Mention') || '{0}').replace('{0}', data.authorNickname)
       : data.roomKind === 'dm' ? data.authorNickname : `#${data.roomName}`;
@@ -448,6 +488,10 @@
         break;
       case 'room.read':
         setBadge(data.roomId, data.unread);
+        break;
+      case 'notify.changed':
+        if (data.roomId) showNotifyLevel(data.roomId, data.level, data.own);
+        else showNotifyDefault(data.level);
         break;
       case 'coins.changed':
         // A payment confirmed while its result page waited: show the final result.

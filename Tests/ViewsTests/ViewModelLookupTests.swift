@@ -34,7 +34,8 @@ struct ViewModelLookupTests {
     func everyPropertyAnswers() {
         let chrome0 = Chrome(lang: .ko, csrfToken: "t", viewer: Viewer(id: 1, nickname: "n"),
                             workspaces: [SidebarWorkspace(id: 1, name: "w", url: "/w/1", isCurrent: true)],
-                            rooms: [SidebarRoom(id: 2, name: "r", url: "/r", isCurrent: false, unread: 3, isDM: true, avatarURL: "a")],
+                            rooms: [SidebarRoom(id: 2, name: "r", url: "/r", isCurrent: false, unread: 3, isDM: true, avatarURL: "a",
+                                                notify: .mute, hasOwnNotify: true)],
                             currentWorkspaceId: 1, flash: "f", path: "/", lastEventId: 5, cssURL: "c", scriptURLs: ["s"], links: .sample)
         var chrome = chrome0
         chrome.workspace = .sample
@@ -55,6 +56,9 @@ struct ViewModelLookupTests {
                             newerURL: "n", isLatest: true, composerAction: "c", readURL: "r", content: "x", contentError: "e")
         room.coverURL = "c"
         (room.editMessageURL, room.deleteMessageURL, room.messageIdSlot) = ("e", "d", "s")
+        room.notifyURL = "n"
+        room.notifyChoices = NotifyChoice.forRoom(own: .all, standard: .mentions, strings: Strings(lang: .ko))
+        #expect(Self.unanswered(room.notifyChoices[0]).isEmpty)
         #expect(Self.unanswered(room).isEmpty)
         #expect(Self.unanswered(MessageActions(canEdit: true, canDelete: true, editing: false,
                                                body: "b", cancelURL: "c", editURL: "e", saveURL: "s", deleteURL: "d")).isEmpty)

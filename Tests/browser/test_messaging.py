@@ -84,6 +84,15 @@ def notification_context(browser, server) -> BrowserContext:
         permissions=["notifications"],
     )
     context.set_default_timeout(ACTION_TIMEOUT)
+    # Every notification a page raises, by title, in order (window.__notifications).
+    context.add_init_script("""(() => {
+        const Real = window.Notification;
+        if (!Real) return;
+        window.__notifications = [];
+        window.Notification = class extends Real {
+            constructor(title, options) { super(title, options); window.__notifications.push(title); }
+        };
+    })()""")
     return context
 
 
@@ -304,12 +313,11 @@ def test_a_mention_notifies_the_person_mentioned(new_context, browser, server, w
         wait_until_live(b)
         assert b.evaluate("document.documentElement.dataset.liveRole") == "leader"
 
-        # A plain message in another room notifies too, titled by the room.
+        # By default a plain channel message raises nothing; a mention does.
         type_and_press_enter(a, unique_text("plain"))
-        expect(b.locator("html")).to_have_attribute("data-last-notification", "#general")
-
         type_and_press_enter(a, "@Bob hello")
         expect(b.locator("html")).to_have_attribute("data-last-notification", "Alice mentioned you")
+        assert b.evaluate("window.__notifications") == ["Alice mentioned you"]
 
         # Opening the channel, B sees the mention highlighted as theirs.
         b.goto(team.general_path)
@@ -351,8 +359,8 @@ def test_no_notification_for_own_messages_or_the_room_being_looked_at(new_contex
         # Control: once B looks elsewhere, the same kind of message does notify B (never A).
         b.goto(f"/w/{team.workspace_id}")
         wait_until_live(b)
-        assert post_via_fetch(a, action, unique_text("Now elsewhere")) == 201
-        expect(b.locator("html")).to_have_attribute("data-last-notification", "#general")
+        assert post_via_fetch(a, action, "@Bob now elsewhere") == 201
+        expect(b.locator("html")).to_have_attribute("data-last-notification", "Alice mentioned you")
         a.wait_for_timeout(1000)
         assert last_notification(a) is None
     finally:
@@ -615,3 +623,72 @@ def test_paging_back_and_forth_through_sixty_messages(new_context):
     assert bodies(a) == [f"Numbered message {i}." for i in range(11, 61)]
     expect(a.locator("p.paging.older a")).to_have_count(1)
     expect(a.locator("p.paging.newer a")).to_have_count(0)
+
+
+def notifications_of(*pages: Page) -> list[str]:
+    """The titles of the notifications the browser's tabs raised (one tab speaks for a browser)."""
+    return [title for page in pages for title in page.evaluate("window.__notifications")]
+
+
+def wait_for_notification(title: str, *pages: Page) -> None:
+    for _ in range(50):
+        if title in notifications_of(*pages):
+            return
+        pages[0].wait_for_timeout(100)
+    raise AssertionError(f"no notification {title!r}; got {notifications_of(*pages)}")
+
+
+def test_notification_levels_decide_what_notifies_and_how_a_room_shows(new_context, browser, server):
+    b_context = notification_context(browser, server)
+    try:
+        team = Team(new_context, "levels", b_context=b_context)
+        a, b = team.a, team.b
+        other_tab = b_context.new_page()
+        a.goto(team.general_path)
+        b.goto(f"/w/{team.workspace_id}")
+        other_tab.goto(f"/w/{team.workspace_id}")
+        wait_until_live(a)
+        wait_until_live(b)
+        expect(other_tab.locator("html")).to_have_attribute("data-live-role", re.compile("leader|follower"))
+        row = f"#sidebar li:has(a[data-room-link='{team.general_id}'])"
+
+        # "All messages" for #general, from its menu: plain messages notify, titled by the room.
+        b.goto(team.general_path)
+        expect(b.locator("#notify-level")).to_have_value("default")
+        expect(b.locator("#notify-form .notify-save")).to_be_hidden()
+        b.select_option("#notify-level", "all")
+        expect(other_tab.locator(f"{row} a")).to_have_attribute("data-notify", "all")
+        b.goto(f"/w/{team.workspace_id}")
+        expect(b.locator("html")).to_have_attribute("data-live-role", re.compile("leader|follower"))
+        type_and_press_enter(a, unique_text("plain"))
+        wait_for_notification("#general", b, other_tab)
+
+        # Muted: nothing notifies, not even a mention; the row is dimmed with a dot, and the tab
+        # title leaves its messages out. The other tab follows without a reload.
+        b.goto(team.general_path)
+        b.select_option("#notify-level", "mute")
+        expect(other_tab.locator(row)).to_have_class("muted")
+        b.goto(f"/w/{team.workspace_id}")
+        expect(b.locator("html")).to_have_attribute("data-live-role", re.compile("leader|follower"))
+        expect(b.locator(row)).to_have_class("muted")
+        before = len(notifications_of(b, other_tab))
+        type_and_press_enter(a, "@Bob are you there")
+        type_and_press_enter(a, unique_text("another"))
+        badge = b.locator(f"{row} .badge")
+        expect(badge).to_have_text("2")
+        assert badge.bounding_box()["width"] <= 10  # a dot, not a count
+        assert not b.title().startswith("(")
+        b.wait_for_timeout(1000)
+        assert len(notifications_of(b, other_tab)) == before
+
+        # Without JavaScript the menu is a form with its own button.
+        b.goto(team.general_path)
+        b.evaluate("document.querySelector('#notify-form .notify-save').hidden = false")
+        b.select_option("#notify-level", "default")
+        with b.expect_navigation():
+            b.locator("#notify-form .notify-save").click()
+        expect(b.locator(".flash")).to_have_text("Notification setting saved.")
+        expect(b.locator("#notify-level")).to_have_value("default")
+        expect(other_tab.locator(row)).not_to_have_class("muted")
+    finally:
+        b_context.close()

@@ -58,6 +58,9 @@ public struct ProfilePage: Sendable {
     public var nickname: String
     public var phone: String
     public var errors: FieldErrors
+    /// The notification level of rooms the person did not set, and where it is changed.
+    public var notifyChoices: [NotifyChoice] = []
+    public var notifyURL = ""
 
     public init(email: String, nickname: String, phone: String, errors: FieldErrors = FieldErrors()) {
         self.email = email

@@ -49,7 +49,7 @@ public struct Chrome: Sendable {
         self.dms = rooms.filter(\.isDM)
         self.currentWorkspaceId = currentWorkspaceId
         self.hasRooms = currentWorkspaceId != nil
-        let unread = currentWorkspaceId == nil ? 0 : rooms.reduce(0) { $0 + $1.unread }
+        let unread = currentWorkspaceId == nil ? 0 : rooms.reduce(0) { $0 + ($1.isMuted ? 0 : $1.unread) }
         self.unreadTotal = unread > 0 ? unread : nil
         self.flash = flash
         self.path = path
@@ -65,10 +65,13 @@ public struct Chrome: Sendable {
 public struct Viewer: Sendable {
     public var id: Int64
     public var nickname: String
+    /// How rooms they did not set notify them (`NotifyLevel`'s raw value), for the script.
+    public var notifyDefault: String
 
-    public init(id: Int64, nickname: String) {
+    public init(id: Int64, nickname: String, notifyDefault: String = NotifyLevel.standard.rawValue) {
         self.id = id
         self.nickname = nickname
+        self.notifyDefault = notifyDefault
     }
 }
 
@@ -99,9 +102,16 @@ public struct SidebarRoom: Sendable {
     /// A DM's person: their photo, else the first letter of their name.
     public var avatarURL: String?
     public var initial: String
+    /// How it notifies the viewer: their own choice for it, else their default.
+    public var notify: NotifyLevel
+    /// Whether the viewer chose the level for this room (not their default).
+    public var hasOwnNotify: Bool
+    public var isMuted: Bool { notify == .mute }
 
     public init(id: Int64, name: String, url: String, isCurrent: Bool, unread: Int = 0, isDM: Bool = false,
-                avatarURL: String? = nil) {
+                avatarURL: String? = nil, notify: NotifyLevel = .standard, hasOwnNotify: Bool = false) {
+        self.notify = notify
+        self.hasOwnNotify = hasOwnNotify
         self.isDM = isDM
         self.avatarURL = avatarURL
         self.initial = name.first.map { String($0).uppercased() } ?? "?"

@@ -254,6 +254,10 @@ public struct RoomPage: Sendable {
     public var editMessageURL: String = ""
     public var deleteMessageURL: String = ""
     public var messageIdSlot: String = ""
+    /// Where the viewer sets how this room notifies them, and the choices; nil for a room that
+    /// does not exist yet or that they have not joined.
+    public var notifyURL: String?
+    public var notifyChoices: [NotifyChoice] = []
 
     public init(workspaceId: Int64, roomId: Int64?, isChannel: Bool, title: String, description: String,
                 memberCountText: String, settingsURL: String?, isMember: Bool, joinURL: String?, messagesHtml: String,
@@ -330,6 +334,12 @@ public struct AttachmentView: Sendable {
     public var kindLabel: String
     public var width: Int
     public var height: Int
+    /// A PDF opens in the browser (`url`) and downloads from `downloadURL`; other files only download.
+    public var downloadURL: String?
+    /// "Open" and "Download" in every language: message fragments are shared by all readers, and
+    /// the stylesheet shows the reader's (`html[lang]`).
+    public var openTexts: [LocalText] = []
+    public var downloadTexts: [LocalText] = []
 
     public init(url: String, thumbnailURL: String, name: String, sizeText: String, isImage: Bool, kindLabel: String,
                 width: Int, height: Int) {
@@ -443,5 +453,16 @@ public struct AuditRow: Sendable {
         self.action = action
         self.target = target
         self.detail = detail
+    }
+}
+
+/// A text in one language, for fragments that carry every language and show the reader's.
+public struct LocalText: Sendable {
+    public var lang: String
+    public var text: String
+
+    /// `key` in each language.
+    public static func every(_ key: String) -> [LocalText] {
+        Lang.allCases.map { LocalText(lang: $0.rawValue, text: Strings(lang: $0)[key]) }
     }
 }

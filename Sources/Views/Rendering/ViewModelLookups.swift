@@ -43,6 +43,7 @@ extension Viewer: TemplateContext {
         switch key {
         case "id": id.templateValue
         case "nickname": nickname.templateValue
+        case "notifyDefault": notifyDefault.templateValue
         default: .missing
         }
     }
@@ -112,6 +113,9 @@ extension SidebarRoom: TemplateContext {
         case "hasUnread": hasUnread.templateValue
         case "avatarURL": avatarURL.templateValue
         case "initial": initial.templateValue
+        case "notify": notify.rawValue.templateValue
+        case "hasOwnNotify": hasOwnNotify.templateValue
+        case "isMuted": isMuted.templateValue
         default: .missing
         }
     }
@@ -148,6 +152,8 @@ extension RoomPage: TemplateContext {
         case "editMessageURL": editMessageURL.templateValue
         case "deleteMessageURL": deleteMessageURL.templateValue
         case "messageIdSlot": messageIdSlot.templateValue
+        case "notifyURL": notifyURL.templateValue
+        case "notifyChoices": notifyChoices.templateValue
         default: .missing
         }
     }
@@ -186,6 +192,9 @@ extension AttachmentView: TemplateContext {
         case "kindLabel": kindLabel.templateValue
         case "width": width.templateValue
         case "height": height.templateValue
+        case "downloadURL": downloadURL.templateValue
+        case "openTexts": openTexts.templateValue
+        case "downloadTexts": downloadTexts.templateValue
         default: .missing
         }
     }
@@ -238,6 +247,27 @@ extension RoomLink: TemplateContext {
         case "lastSnippet": lastSnippet.templateValue
         case "lastTimestamp": lastTimestamp.templateValue
         case "lastTimeText": lastTimeText.templateValue
+        default: .missing
+        }
+    }
+}
+
+extension NotifyChoice: TemplateContext {
+    public func value(forKey key: String) -> TemplateValue {
+        switch key {
+        case "value": value.templateValue
+        case "label": label.templateValue
+        case "isSelected": isSelected.templateValue
+        default: .missing
+        }
+    }
+}
+
+extension LocalText: TemplateContext {
+    public func value(forKey key: String) -> TemplateValue {
+        switch key {
+        case "lang": lang.templateValue
+        case "text": text.templateValue
         default: .missing
         }
     }

@@ -22,6 +22,7 @@ struct AppServices: Sendable {
     let channels: ChannelService
     let messages: MessageService
     let directRooms: DirectRooms
+    let notifySettings: NotifySettings
     let messageLists: MessageListRenderer
     let files: FileService
     let payments: PaymentService
@@ -78,6 +79,7 @@ struct AppServices: Sendable {
         messageLists = lists
         messages = MessageService(database: database, clock: clock, markers: markers, fragment: { lists.neutral($0) })
         directRooms = DirectRooms(database: database, clock: clock)
+        notifySettings = NotifySettings(database: database)
         let receiver = UploadReceiver(policy: config.uploads, store: try FileStore(dataDirectory: config.dataDirectory),
                                       sniffer: try ContentSniffer())
         files = FileService(database: database, receiver: receiver,

@@ -104,6 +104,8 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
                     directRooms: services.directRooms, lists: services.messageLists, files: services.files,
                     cookies: services.cookies,
                     pages: services.pages).addRoutes(to: signedIn)
+    NotifyController(workspaces: services.workspaces, channels: services.channels, directRooms: services.directRooms,
+                     settings: services.notifySettings, cookies: services.cookies).addRoutes(to: signedIn)
     MessagesController(workspaces: services.workspaces, messages: services.messages, lists: services.messageLists,
                        files: services.files, cookies: services.cookies, pages: services.pages).addRoutes(to: signedIn)
     FilesController(files: services.files).addRoutes(to: signedIn)

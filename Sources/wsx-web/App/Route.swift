@@ -115,6 +115,7 @@ enum Paths {
     // The signed-in person.
     static let profile = PlainRoute("/profile")
     static let password = PlainRoute("/profile/password")
+    static let profileNotify = PlainRoute("/profile/notify")
     static let user = Route<Int64>("/users/{uid}")
     static let store = PlainRoute("/store")
     static let checkout = PlainRoute("/store/checkout")
@@ -142,6 +143,7 @@ enum Paths {
     static let channel = Route<Int64, Int64>("/w/{wid}/c/{cid}")
     static let channelMessages = Route<Int64, Int64>("/w/{wid}/c/{cid}/messages")
     static let channelRead = Route<Int64, Int64>("/w/{wid}/c/{cid}/read")
+    static let channelNotify = Route<Int64, Int64>("/w/{wid}/c/{cid}/notify")
     static let joinChannel = Route<Int64, Int64>("/w/{wid}/c/{cid}/join")
     static let leaveChannel = Route<Int64, Int64>("/w/{wid}/c/{cid}/leave")
     static let channelSettings = Route<Int64, Int64>("/w/{wid}/c/{cid}/settings")
@@ -150,6 +152,7 @@ enum Paths {
     static let directMessages = Route<Int64, Int64>("/w/{wid}/dm/{uid}")
     static let directMessagePost = Route<Int64, Int64>("/w/{wid}/dm/{uid}/messages")
     static let directMessagesRead = Route<Int64, Int64>("/w/{wid}/dm/{uid}/read")
+    static let directMessagesNotify = Route<Int64, Int64>("/w/{wid}/dm/{uid}/notify")
     static let editMessage = Route<Int64, Int64>("/w/{wid}/m/{mid}/edit")
     static let deleteMessage = Route<Int64, Int64>("/w/{wid}/m/{mid}/delete")
 
@@ -168,10 +171,10 @@ enum Paths {
     /// Every route above, for the test that holds the router to this list.
     static let all: [any AnyRoute] = [
         root, health, signup, login, logout, language, events, invite, declineInvite, passwordReset, paymentWebhook, favicon,
-        profile, password, user, store, checkout, checkoutComplete, sandboxPay, thumbnail, file,
+        profile, password, profileNotify, user, store, checkout, checkoutComplete, sandboxPay, thumbnail, file,
         workspaces, workspace, workspaceSettings, deleteWorkspace, leaveWorkspace, transferWorkspace, members, removeMember,
         unread, people, search, audit,
-        channels, channel, channelMessages, channelRead, joinChannel, leaveChannel, channelSettings, deleteChannel,
-        transferChannel, directMessages, directMessagePost, directMessagesRead, editMessage, deleteMessage,
+        channels, channel, channelMessages, channelRead, channelNotify, joinChannel, leaveChannel, channelSettings, deleteChannel,
+        transferChannel, directMessages, directMessagePost, directMessagesRead, directMessagesNotify, editMessage, deleteMessage,
     ]
 }

@@ -33,6 +33,9 @@ struct RoomSummary: Sendable {
     let lastAt: Date?
     /// A DM's person's photo, when they have one.
     var avatarURL: String? = nil
+    /// The viewer's own notification level for the room, if they chose one, and their default.
+    var ownNotify: NotifyLevel? = nil
+    var defaultNotify: NotifyLevel = .standard
 }
 
 /// Reads the rooms a person is in within a workspace, with exact unread counts (messages after
@@ -44,8 +47,10 @@ enum RoomDirectory {
         let lastJoin = lastMessages
             ? "LEFT JOIN messages AS last ON last.id = (SELECT MAX(id) FROM messages WHERE messages.room_id = rooms.id)" : ""
         let rows = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT rooms.id, rooms.kind, rooms.name, rooms.dm_key, room_members.unread_count AS unread, \(lastColumns)
+            SELECT rooms.id, rooms.kind, rooms.name, rooms.dm_key, room_members.unread_count AS unread,
+                   room_members.notify_level, users.notify_default, \(lastColumns)
             FROM rooms JOIN room_members ON room_members.room_id = rooms.id AND room_members.user_id = ?
+            JOIN users ON users.id = room_members.user_id
             \(lastJoin)
             WHERE rooms.workspace_id = ?
             ORDER BY rooms.kind = 'channel' DESC, rooms.is_default DESC, rooms.name_key, rooms.id
@@ -74,7 +79,9 @@ enum RoomDirectory {
             let lastBody: String? = row["last_body"]
             return RoomSummary(id: id, isChannel: isChannel, name: name, url: url, unread: row["unread"],
                                lastSnippet: lastBody.map { MessageText.snippet($0, length: 80) }, lastAt: row["last_at"],
-                               avatarURL: avatarURL)
+                               avatarURL: avatarURL,
+                               ownNotify: (row["notify_level"] as String?).flatMap(NotifyLevel.init(rawValue:)),
+                               defaultNotify: NotifyLevel(rawValue: row["notify_default"] as String) ?? .standard)
         }
     }
 }
@@ -132,7 +139,8 @@ struct SidebarSource: Sendable {
         let markers = try markers.markers(db, userId: userId, workspaceId: workspaceId)
         return SidebarLists(workspaces: lists.workspaces, rooms: lists.rooms.map { room in
             SidebarRoom(id: room.id, name: room.name, url: room.url, isCurrent: room.id == place.roomId,
-                        unread: markers[room.id]?.unread ?? 0, isDM: !room.isChannel, avatarURL: room.avatarURL)
+                        unread: markers[room.id]?.unread ?? 0, isDM: !room.isChannel, avatarURL: room.avatarURL,
+                        notify: room.ownNotify ?? room.defaultNotify, hasOwnNotify: room.ownNotify != nil)
         })
     }
 

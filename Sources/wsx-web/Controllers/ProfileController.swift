@@ -74,7 +74,11 @@ struct ProfileController: Sendable {
 
     private func show(_ page: ProfilePage, _ request: Request, _ context: SignedInContext,
                       status: HTTPResponse.Status = .ok) async throws -> Response {
-        try await pages.render(.profile, title: context.visitor.strings["profile_title"], page: page, request: request,
+        var page = page
+        page.notifyURL = Paths.profileNotify()
+        page.notifyChoices = NotifyChoice.forDefault(NotifyLevel(rawValue: context.user.notifyDefault) ?? .standard,
+                                                     strings: context.visitor.strings)
+        return try await pages.render(.profile, title: context.visitor.strings["profile_title"], page: page, request: request,
                      context: context, status: status)
     }
 

@@ -154,6 +154,13 @@ struct RoomsController: Sendable {
         page.editMessageURL = Paths.editMessage(target.access.workspaceId, slot)
         page.deleteMessageURL = Paths.deleteMessage(target.access.workspaceId, slot)
         page.messageIdSlot = String(slot)
+        if let roomId = target.room?.id, target.isMember, let listed = reads.sidebar.rooms.first(where: { $0.id == roomId }) {
+            page.notifyURL = target.isChannel ? Paths.channelNotify(target.access.workspaceId, roomId)
+                : Paths.directMessagesNotify(target.access.workspaceId, try context.id("uid"))
+            let standard = NotifyLevel(rawValue: context.user.notifyDefault) ?? .standard
+            page.notifyChoices = NotifyChoice.forRoom(own: listed.hasOwnNotify ? listed.notify : nil, standard: standard,
+                                                      strings: strings)
+        }
         let policy = files.policy, limit = FileService.megabytes(policy.maximumFileBytes)
         (page.maxFiles, page.maxFileBytes) = (policy.maximumFiles, policy.maximumFileBytes)
         page.attachHint = strings.format("attach_hint", policy.maximumFiles, limit)

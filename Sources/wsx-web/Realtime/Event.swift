@@ -39,6 +39,8 @@ struct EventType: RawRepresentable, Hashable, Sendable, CaseIterable {
     static let messageDeleted = EventType(rawValue: "message.deleted")
     /// The user's read marker moved in a room (user audience: their other tabs and devices).
     static let roomRead = EventType(rawValue: "room.read")
+    /// How a room notifies the user changed, or their default did (user audience).
+    static let notifyChanged = EventType(rawValue: "notify.changed")
     /// An invitation to a workspace arrived for the user, or was accepted or declined (user audience).
     static let invitationReceived = EventType(rawValue: "invitation.received")
     static let invitationResolved = EventType(rawValue: "invitation.resolved")
@@ -48,7 +50,7 @@ struct EventType: RawRepresentable, Hashable, Sendable, CaseIterable {
     static let allCases: [EventType] = [
         .userUpdated, .sessionRevoked, .roomMemberAdded, .roomMemberRemoved, .roomUpdated, .roomDeleted, .roomCreated,
         .channelCreated, .workspaceUpdated, .workspaceDeleted, .workspaceMemberAdded, .workspaceMemberRemoved,
-        .coinsChanged, .messageCreated, .messageUpdated, .messageDeleted, .roomRead, .invitationReceived,
+        .coinsChanged, .messageCreated, .messageUpdated, .messageDeleted, .roomRead, .notifyChanged, .invitationReceived,
         .invitationResolved, .reset,
     ]
 }

@@ -53,5 +53,15 @@ extension AppDatabase {
                 CREATE INDEX invites_by_email ON invites(email_key, workspace_id);
                 """)
         }
+        // 012: how rooms notify. Each membership may name its own level; NULL follows the
+        // person's default, which starts at mentions and DMs.
+        migrator.registerMigration("012-notify-levels") { db in
+            try db.execute(sql: """
+                ALTER TABLE room_members ADD COLUMN notify_level TEXT
+                    CHECK (notify_level IN ('all', 'mentions', 'mute'));
+                ALTER TABLE users ADD COLUMN notify_default TEXT NOT NULL DEFAULT 'mentions'
+                    CHECK (notify_default IN ('all', 'mentions', 'mute'));
+                """)
+        }
     }
 }

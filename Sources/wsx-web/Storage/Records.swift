@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Views
 
 /// A row of `users`.
 struct User: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
@@ -16,12 +17,15 @@ struct User: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRe
     var coinBalance: Int = 0
     /// The profile photo (a row of `files`).
     var avatarFileId: Int64?
+    /// How rooms they did not set notify them (a `NotifyLevel`).
+    var notifyDefault: String = NotifyLevel.standard.rawValue
     var createdAt: Date
     var updatedAt: Date
 
     enum CodingKeys: String, CodingKey, ColumnExpression {
         case id, email, emailKey = "email_key", nickname, phone, passwordHash = "password_hash", lang
-        case coinBalance = "coin_balance", avatarFileId = "avatar_file_id", createdAt = "created_at", updatedAt = "updated_at"
+        case coinBalance = "coin_balance", avatarFileId = "avatar_file_id", notifyDefault = "notify_default"
+        case createdAt = "created_at", updatedAt = "updated_at"
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
@@ -30,6 +34,7 @@ struct User: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRe
     init(row: Row) throws {
         (id, email, emailKey, nickname, phone) = (row["id"], row["email"], row["email_key"], row["nickname"], row["phone"])
         (passwordHash, lang, coinBalance, avatarFileId) = (row["password_hash"], row["lang"], row["coin_balance"], row["avatar_file_id"])
+        notifyDefault = row["notify_default"]
         (createdAt, updatedAt) = (row["created_at"], row["updated_at"])
     }
 
