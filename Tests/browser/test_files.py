@@ -124,7 +124,7 @@ def check_image_and_pdf_message(page: Page, text: str) -> None:
     assert box["height"] <= 362, box
     shown, natural = box["height"] / box["width"], size["height"] / size["width"]
     assert abs(shown - natural) / natural < 0.03, (box, size)
-    cards = message.locator("a.file-card")
+    cards = message.locator(".file-card")
     expect(cards).to_have_count(1)
     # The PDF's card sits under the picture, not beside it.
     card_box = cards.bounding_box()
@@ -195,8 +195,20 @@ def test_uploading_an_image_and_a_pdf_shows_progress_then_the_message_with_thumb
     assert height > width, f"thumbnail pixels stored {width}x{height}, not portrait"
     assert b"Exif" not in thumb.body()[:4096], "the thumbnail kept the EXIF block (with its GPS position)"
 
-    # Clicking the PDF card downloads it under its Korean name, byte for byte.
-    download_card(page, message.locator("a.file-card"), KOREAN_PDF_NAME, PDF.read_bytes())
+    # The PDF's name and its Open link open it in a new tab, in the browser's own viewer: served
+    # inline, sandboxed; its Download link downloads it under its Korean name, byte for byte.
+    card = message.locator(".file-card")
+    for opener in (card.locator("a.file-name"), card.locator("a.file-open")):
+        expect(opener).to_have_attribute("target", "_blank")
+    # The fragment carries both languages; the reader's is the one shown and announced.
+    expect(card.locator("a.file-open")).to_have_accessible_name("열기" if page.evaluate("document.documentElement.lang") == "ko" else "Open")
+    assert card.locator("a.file-download").inner_text() in ("다운로드", "Download")
+    opened = page.request.get(card.locator("a.file-open").get_attribute("href"))
+    assert opened.headers["content-type"] == "application/pdf"
+    assert opened.headers["content-disposition"].startswith("inline;")
+    assert opened.headers["content-security-policy"] == "sandbox"
+    assert opened.headers["x-content-type-options"] == "nosniff"
+    download_card(page, card.locator("a.file-download"), KOREAN_PDF_NAME, PDF.read_bytes())
 
     # Opening the image shows the original (a JPEG, the right way up) in a new tab.
     link = message.locator("a.attachment-image")
@@ -246,7 +258,7 @@ def test_another_member_sees_the_files_live_and_can_download_the_pdf(new_context
     b.wait_for_timeout(1500)
     expect(messages_with(b, text)).to_have_count(1)
 
-    download_card(b, messages_with(b, text).locator("a.file-card"), KOREAN_PDF_NAME, PDF.read_bytes())
+    download_card(b, messages_with(b, text).locator(".file-card a.file-download"), KOREAN_PDF_NAME, PDF.read_bytes())
     href = messages_with(b, text).locator("a.attachment-image").get_attribute("href")
     original = b.request.get(href)
     assert original.status == 200 and original.body() == PHOTO.read_bytes()
@@ -255,7 +267,7 @@ def test_another_member_sees_the_files_live_and_can_download_the_pdf(new_context
     stranger = new_context("en-US").new_page()
     signup(stranger, unique_email("stranger"), "Eve")
     for url in (href, messages_with(b, text).locator("img.thumbnail").get_attribute("src"),
-                messages_with(b, text).locator("a.file-card").get_attribute("href")):
+                messages_with(b, text).locator(".file-card a.file-download").get_attribute("href")):
         assert stranger.request.get(url).status == 404, url
 
 

@@ -44,13 +44,24 @@ struct UploadTests {
 
             let page = try await b.get(path)
             #expect(page.text.contains(#"<img class="thumbnail" src="/files/\#(files[0].id!)/thumb""#))
-            #expect(page.text.contains(#"<span class="file-name">회의록.pdf</span>"#))
+            // The PDF opens in a new tab and has a Download link beside Open.
+            let pdfPath = "/files/\(files[1].id!)/%ED%9A%8C%EC%9D%98%EB%A1%9D.pdf"
+            #expect(page.text.contains(#"<a class="file-name" href="\#(pdfPath)" target="_blank" rel="noopener">회의록.pdf</a>"#))
+            #expect(page.text.contains(#"<a class="file-download" href="\#(pdfPath)?download=1" download>"#))
+            #expect(page.text.contains(#"<span class="local-text" lang="ko">다운로드</span><span class="local-text" lang="en">Download</span>"#))
 
+            // A deliberate exception to "attachments download": a PDF is served inline, for the
+            // browser's own viewer, under `CSP: sandbox` (no script of it runs as the site).
             let pdf = try await b.get(files[1].url)
             #expect(pdf.status == .ok)
             #expect(pdf.headers[.contentType] == "application/pdf")
             #expect(pdf.headers[.xContentTypeOptions] == "nosniff")
-            #expect(pdf.headers[.contentDisposition] == "attachment; filename=\"___.pdf\"; filename*=UTF-8''%ED%9A%8C%EC%9D%98%EB%A1%9D.pdf")
+            #expect(pdf.headers[.contentSecurityPolicy] == "sandbox")
+            #expect(pdf.headers[.contentDisposition] == "inline; filename=\"___.pdf\"; filename*=UTF-8''%ED%9A%8C%EC%9D%98%EB%A1%9D.pdf")
+            let download = try await b.get(files[1].downloadURL)
+            #expect(download.headers[.contentDisposition] == "attachment; filename=\"___.pdf\"; filename*=UTF-8''%ED%9A%8C%EC%9D%98%EB%A1%9D.pdf")
+            #expect(download.headers[.contentSecurityPolicy] == "sandbox")
+            #expect(Data(buffer: download.body) == Fixture.data("doc.pdf"))
             #expect(pdf.headers[.cacheControl]?.hasPrefix("private") == true)
             #expect(Data(buffer: pdf.body) == Fixture.data("doc.pdf"))
             let etag = try #require(pdf.headers[.eTag])
@@ -242,6 +253,30 @@ struct UploadTests {
                                                     files: [.init(field: "image", filename: "x.png", data: Fixture.data("anim.gif"))])
             #expect(refused.status == .forbidden)
             #expect(try await app.count("SELECT COUNT(*) FROM files") == 1)
+        }
+    }
+
+    @Test("only bytes that are a PDF open in the browser; a zip, and a PDF's download, are attachments")
+    func onlyPDFsOpenInline() async throws {
+        try await TestApp().run { app in
+            let (a, b, path, _) = try await Self.room(app)
+            try await a.postMultipart(path + "/messages", [("content", "files")], files: [
+                .init(filename: "report.pdf", data: Fixture.data("archive.zip"), contentType: "application/pdf"),
+                .init(filename: "notes.zip", data: Fixture.data("doc.pdf"), contentType: "application/zip"),
+            ])
+            let files = try await app.database.writer.read { db in try StoredFile.order(Column("id")).fetchAll(db) }
+            #expect(files.map(\.mime) == ["application/zip", "application/pdf"])
+            let zip = try await b.get(files[0].url)
+            #expect(zip.headers[.contentDisposition]?.hasPrefix("attachment;") == true)
+            #expect(zip.headers[.contentSecurityPolicy] != "sandbox")
+            let zipAsked = try await b.get(files[0].url + "?download=0")
+            #expect(zipAsked.headers[.contentDisposition]?.hasPrefix("attachment;") == true)
+            let pdf = try await b.get(files[1].url)
+            #expect(pdf.headers[.contentDisposition]?.hasPrefix("inline;") == true)
+            #expect(pdf.headers[.contentSecurityPolicy] == "sandbox")
+            let page = try await b.get(path)
+            #expect(page.text.contains(#"<a class="file-card" href="\#(files[0].url)" download>"#))
+            #expect(!page.text.contains(#"href="\#(files[0].url)?download=1""#))
         }
     }
 }

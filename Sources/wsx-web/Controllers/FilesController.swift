@@ -4,7 +4,7 @@ import Uploads
 
 /// `/files/{fid}/{name}` and `/files/{fid}/thumb`: downloads for the people who may see a file
 /// (everyone else gets a 404). Served with our sniffed type (and `nosniff`, added to every
-/// response), `attachment` for everything but images, an ETag from the hash, private caching
+/// response), `attachment` for everything but images and PDFs (`inline` under `CSP: sandbox`), an ETag from the hash, private caching
 /// and byte ranges.
 struct FilesController: Sendable {
     let files: FileService
@@ -16,9 +16,13 @@ struct FilesController: Sendable {
 
     @Sendable func original(_ request: Request, context: SignedInContext) async throws -> Response {
         let file = try await files.accessible(fileId: try context.id("fid"), userId: context.userId)
+        // PDFs open in the browser's own viewer (a new tab, never a frame: Chromium refuses its
+        // viewer in sandboxed frames), sandboxed so a PDF's script cannot act as the site; its
+        // Download link asks for the attachment.
+        let viewable = file.isImage || (file.isPDF && request.uri.queryParameters["download"] == nil)
         return try await serve(path: files.store.original(file.sha256).path, size: file.size, type: file.mime,
-                               etag: file.sha256, disposition: DownloadHeaders.contentDisposition(file.originalName, inline: file.isImage),
-                               request: request, context: context)
+                               etag: file.sha256, disposition: DownloadHeaders.contentDisposition(file.originalName, inline: viewable),
+                               sandboxed: file.isPDF, request: request, context: context)
     }
 
     @Sendable func thumbnail(_ request: Request, context: SignedInContext) async throws -> Response {
@@ -32,13 +36,14 @@ struct FilesController: Sendable {
                                request: request, context: context)
     }
 
-    private func serve(path: String, size: Int, type: String, etag: String, disposition: String, request: Request,
-                       context: SignedInContext) async throws -> Response {
+    private func serve(path: String, size: Int, type: String, etag: String, disposition: String, sandboxed: Bool = false,
+                       request: Request, context: SignedInContext) async throws -> Response {
         let quoted = "\"\(etag)\""
         var headers: HTTPFields = [
             .contentType: type, .eTag: quoted, .cacheControl: "private, max-age=86400", .acceptRanges: "bytes",
             .contentDisposition: disposition,
         ]
+        if sandboxed { headers[.contentSecurityPolicy] = "sandbox" }
         if request.headers[.ifNoneMatch] == quoted { return Response(status: .notModified, headers: headers) }
         let fileIO = FileIO()
         switch DownloadHeaders.range(request.headers[.range], size: size) {

@@ -32,6 +32,12 @@ struct StoredFile: Codable, Sendable, Equatable, FetchableRecord, MutablePersist
     }
 
     var thumbnailURL: String { Paths.thumbnail(id!) }
+
+    /// The same file as a download, for files the browser would otherwise show (PDFs).
+    var downloadURL: String { Paths.file(id!, originalName, query: Paths.query(["download": "1"])) }
+
+    /// A PDF (by its bytes): opened in the browser's own viewer, in a sandbox.
+    var isPDF: Bool { mime == "application/pdf" }
 }
 
 /// A received upload made ready to store: its thumbnail made (images) and its bytes in place.

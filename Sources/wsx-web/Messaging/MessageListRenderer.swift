@@ -115,14 +115,22 @@ struct MessageListRenderer: Sendable {
                     avatarURL: row.authorAvatarId.map { Paths.thumbnail($0) }, authorURL: row.authorId.map { Paths.user($0) })
     }
 
+    private static let openTexts = LocalText.every("file_open")
+    private static let downloadTexts = LocalText.every("file_download")
+
     static func attachment(_ file: StoredFile) -> AttachmentView {
         // Thumbnails are at most 360 px wide on the page; keep the image's proportions.
         let width = min(file.width ?? 360, 360)
         let height = file.width.map { w in Int((Double(file.height ?? w) * Double(width) / Double(max(w, 1))).rounded()) } ?? 240
-        return AttachmentView(url: file.url, thumbnailURL: file.thumbnailURL, name: file.originalName,
-                              sizeText: byteText(file.size), isImage: file.isImage && file.hasThumbnail,
-                              kindLabel: file.mime == "application/pdf" ? "PDF" : file.mime == "application/zip" ? "ZIP" : "FILE",
-                              width: width, height: height)
+        var view = AttachmentView(url: file.url, thumbnailURL: file.thumbnailURL, name: file.originalName,
+                                  sizeText: byteText(file.size), isImage: file.isImage && file.hasThumbnail,
+                                  kindLabel: file.isPDF ? "PDF" : file.mime == "application/zip" ? "ZIP" : "FILE",
+                                  width: width, height: height)
+        if file.isPDF {
+            view.downloadURL = file.downloadURL
+            (view.openTexts, view.downloadTexts) = (Self.openTexts, Self.downloadTexts)
+        }
+        return view
     }
 
     static func byteText(_ bytes: Int) -> String {
