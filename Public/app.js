@@ -85,6 +85,52 @@
     }
   }
 
+  // ---- room lists ------------------------------------------------------------------------
+
+  /** Takes the room lists (the sidebar's, and the home page's) from the workspace's home page,
+   *  read again: a DM someone started, a channel joined on another tab or device, a room
+   *  deleted, each shows with its badge on every tab. One read at a time; events that arrive
+   *  during it ask for one more. */
+  let listsReading = null;
+  function refreshRoomLists() {
+    const url = meta('workspace-url');
+    if (!url) return;
+    if (listsReading) { listsReading.again = true; return; }
+    listsReading = { again: false };
+    fetch(url, { credentials: 'same-origin', headers: { Accept: 'text/html' } })
+      .then((response) => (response.ok ? response.text() : null))
+      .then((html) => {
+        if (!html) return;
+        const fresh = new DOMParser().parseFromString(html, 'text/html');
+        for (const id of ['sidebar-channels', 'sidebar-dms', 'home-channels', 'home-dms']) {
+          const mine = document.getElementById(id);
+          const theirs = fresh.getElementById(id);
+          if (mine && theirs) mine.replaceWith(document.importNode(theirs, true));
+        }
+        if (!fresh.getElementById('home-dms-empty')) document.getElementById('home-dms-empty')?.remove();
+        // The room on screen stays marked as the current one, and counts as read.
+        for (const link of document.querySelectorAll(`#sidebar [data-room-link="${CSS.escape(currentRoom || '')}"]`)) {
+          link.classList.add('current');
+          link.setAttribute('aria-current', 'page');
+          const badge = link.querySelector('[data-unread]');
+          if (badge) badge.hidden = true;
+        }
+        document.dispatchEvent(new CustomEvent('wsx:rooms-listed'));
+      })
+      .catch(() => {})
+      .finally(() => {
+        const again = listsReading.again;
+        listsReading = null;
+        if (again) refreshRoomLists();
+      });
+  }
+
+  /** Whether an event is about a room of the workspace on screen that the viewer is in or left. */
+  function concernsMyRooms(data) {
+    if (String(data.workspaceId) !== currentWorkspace) return false;
+    return !data.userIds || data.userIds.map(String).includes(viewerId);
+  }
+
   /** An invitation that arrived: added to the list on the workspaces page, from its template
    *  (the page's own words; the event's text goes in as textContent). */
   function showInvitation(data) {
@@ -122,7 +168,13 @@
         break;
       case 'room.deleted':
         removeSidebarEntry('data-room-name', data.roomId);
+        for (const el of document.querySelectorAll(`main [data-room-name="${CSS.escape(String(data.roomId))}"]`)) el.closest('li')?.remove();
         if (String(data.roomId) === currentRoom) pageGone('roomDeleted');
+        break;
+      case 'room.created':
+      case 'room.member_added':
+      case 'room.member_removed':
+        if (concernsMyRooms(data)) refreshRoomLists();
         break;
       case 'workspace.updated':
         setText('data-workspace-name', data.workspaceId, data.name);

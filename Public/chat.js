@@ -361,6 +361,9 @@
     if (icon) icon.href = total > 0 ? icon.dataset.iconUnread : icon.dataset.icon;
   }
 
+  // The room lists were read again (a room added or gone): the title's total follows them.
+  document.addEventListener('wsx:rooms-listed', () => showUnreadTotal());
+
   function badgeCount(roomId) {
     const badge = document.querySelector(`[data-unread="${CSS.escape(String(roomId))}"]`);
     return badge ? Number(badge.textContent) || 0 : 0;

@@ -10,7 +10,7 @@ from urllib.parse import urlparse
 from playwright.sync_api import Page, expect
 
 from conftest import (
-    PASSWORD, add_member, create_workspace, invite, invite_path, not_reloaded, path_of, signup, submit,
+    PASSWORD, add_member, create_workspace, invite, invite_path, mark_document, not_reloaded, path_of, signup, submit,
     unique_email, unique_name, wait_until_live,
 )
 
@@ -620,3 +620,52 @@ def test_korean_creator_gets_the_default_channel_named_in_korean(new_context):
     expect(member_row(owner, member_email)).to_have_count(1)
     expect(default_channel_link(member, workspace_id, "일반")).to_have_count(1)
     expect(member.locator("#home-channels a")).to_have_text(["일반"])
+
+
+def test_new_dms_and_joined_channels_appear_in_every_tabs_room_lists(new_context):
+    a, b, workspace_id, _, _ = owner_with_workspace_and_member(new_context, "lists")
+    b_id = b.evaluate("document.querySelector('meta[name=viewer-id]').content")
+    home = b.context.new_page()
+    home.goto(f"/w/{workspace_id}")
+    b.goto(f"/w/{workspace_id}")
+    general = b.locator("#sidebar-channels a").first.get_attribute("href")
+    b.goto(general)
+    for page in (home, b):
+        mark_document(page)
+    expect(home.locator("#home-dms-empty")).to_be_visible()
+    wait_until_live(a)
+
+    # A starts a DM with B: it appears in both of B's tabs, with its badge, and on the home page
+    # with its last message and A's initial; the channel tab's title counts it.
+    a.goto(f"/w/{workspace_id}/dm/{b_id}")
+    a.locator("#composer textarea[name=content]").fill("처음 보내는 DM")
+    a.locator("#composer textarea[name=content]").press("Enter")
+    for page in (home, b):
+        row = page.locator("#sidebar-dms li", has_text="Alice")
+        expect(row).to_have_count(1)
+        expect(row.locator(".badge")).to_have_text("1")
+        expect(row.locator(".avatar")).to_have_text("A")
+    expect(home.locator("#home-dms li", has_text="Alice").locator("[data-last-message]")).to_have_text("처음 보내는 DM")
+    expect(home.locator("#home-dms li .avatar")).to_have_text("A")
+    expect(home.locator("#home-dms-empty")).to_have_count(0)
+    expect(b).to_have_title(re.compile(r"^\(1\) "))
+    # The channel on screen stays the current one.
+    expect(b.locator("#sidebar-channels a[aria-current=page]")).to_have_attribute("href", general)
+
+    # A opens a channel; B joins it in a third tab: the other two list it without a reload.
+    channel_id = create_channel(a, workspace_id, "planning")
+    joiner = b.context.new_page()
+    join_channel(joiner, workspace_id, channel_id)
+    for page in (home, b):
+        expect(page.locator(f"#sidebar-channels [data-room-name='{channel_id}']")).to_have_text("planning")
+    expect(home.locator(f"#home-channels [data-room-name='{channel_id}']")).to_have_text("planning")
+
+    # Deleted, it leaves the sidebar and the home page's list.
+    a.goto(f"/w/{workspace_id}/c/{channel_id}/settings")
+    with a.expect_navigation():
+        a.locator(f"form[action='/w/{workspace_id}/c/{channel_id}/delete'] button[type=submit]").click()
+    confirm(a, "Delete the channel “planning”?")
+    for page in (home, b):
+        expect(page.locator(f"#sidebar-channels [data-room-name='{channel_id}']")).to_have_count(0)
+    expect(home.locator(f"#home-channels [data-room-name='{channel_id}']")).to_have_count(0)
+    assert not_reloaded(home) and not_reloaded(b)

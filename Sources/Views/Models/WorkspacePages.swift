@@ -57,6 +57,11 @@ public struct RoomLink: Sendable {
     public var lastSnippet: String?
     public var lastTimestamp: String?
     public var lastTimeText: String?
+    /// A DM's person: their photo, else the first letter of their name.
+    public var avatarURL: String?
+    public var initial: String { name.first.map { String($0).uppercased() } ?? "?" }
+    /// A muted room (dimmed, a dot for its count).
+    public var isMuted = false
 
     public init(id: Int64, name: String, url: String, description: String = "", memberCount: Int = 0, joined: Bool = true,
                 isDefault: Bool = false, unread: Int = 0, lastSnippet: String? = nil, lastTimestamp: String? = nil,

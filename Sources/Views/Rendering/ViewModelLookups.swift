@@ -247,6 +247,9 @@ extension RoomLink: TemplateContext {
         case "lastSnippet": lastSnippet.templateValue
         case "lastTimestamp": lastTimestamp.templateValue
         case "lastTimeText": lastTimeText.templateValue
+        case "avatarURL": avatarURL.templateValue
+        case "initial": initial.templateValue
+        case "isMuted": isMuted.templateValue
         default: .missing
         }
     }

@@ -54,8 +54,11 @@ struct WorkspacesController: Sendable {
             try RoomDirectory.rooms(db, workspaceId: access.workspaceId, userId: context.userId)
         }
         let links = rooms.map { room in
-            RoomLink(id: room.id, name: room.name, url: room.url, unread: room.unread, lastSnippet: room.lastSnippet,
-                     lastTimestamp: room.lastAt.map(Timestamps.iso), lastTimeText: room.lastAt.map(Timestamps.utcText))
+            var link = RoomLink(id: room.id, name: room.name, url: room.url, unread: room.unread, lastSnippet: room.lastSnippet,
+                                lastTimestamp: room.lastAt.map(Timestamps.iso), lastTimeText: room.lastAt.map(Timestamps.utcText))
+            link.avatarURL = room.avatarURL
+            link.isMuted = (room.ownNotify ?? room.defaultNotify) == .mute
+            return link
         }
         var page = WorkspaceHomePage(id: access.workspaceId, name: access.workspace.name,
                                      description: access.workspace.description, isOwner: access.isOwner,
