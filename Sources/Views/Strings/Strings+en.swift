@@ -264,6 +264,7 @@ extension Strings {
         "message_placeholder": "Message (Enter sends, Shift+Enter for a new line)",
         "message_send": "Send",
         "error_message_empty": "Write a message first.",
+        "error_client_id": "This message could not be sent as it was. Reload the page and try again.",
         "error_notify_level": "Choose all messages, mentions and DMs, or mute.",
         "error_message_long": "A message can be at most 5000 characters.",
         "error_text_marks": "This text has a character with too many accents or marks stacked on it.",

@@ -264,6 +264,7 @@ extension Strings {
         "message_placeholder": "메시지 보내기 (Enter로 전송, Shift+Enter로 줄바꿈)",
         "message_send": "보내기",
         "error_message_empty": "메시지를 입력하세요.",
+        "error_client_id": "메시지를 그대로 보낼 수 없습니다. 페이지를 새로 고친 뒤 다시 보내세요.",
         "error_notify_level": "모든 메시지, 멘션과 DM만, 알림 끄기 중에서 고르세요.",
         "error_message_long": "메시지는 5000자 이하여야 합니다.",
         "error_text_marks": "글자 하나에 부호가 너무 많이 붙어 있습니다.",

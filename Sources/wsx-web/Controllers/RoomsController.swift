@@ -211,12 +211,32 @@ struct RoomsController: Sendable {
     struct Submission: Sendable {
         let content: String
         let upload: ReceivedForm?
+        /// The id the posting script gave the message (`client_id`), so a retry is not a second post.
+        let clientId: String?
     }
 
     private func readSubmission(_ request: Request, _ context: SignedInContext) async throws -> Submission {
-        guard FileService.isMultipart(request) else { return Submission(content: context.form["content"] ?? "", upload: nil) }
+        guard FileService.isMultipart(request) else {
+            return Submission(content: context.form["content"] ?? "", upload: nil, clientId: try Self.clientId(context.form["client_id"]))
+        }
         let form = try await files.receive(request, visitor: context.visitor, fileFields: ["files"])
-        return Submission(content: form["content"] ?? "", upload: form)
+        do {
+            return Submission(content: form["content"] ?? "", upload: form, clientId: try Self.clientId(form["client_id"]))
+        } catch {
+            form.discardTemporaries()
+            throw error
+        }
+    }
+
+    /// A client id: 8 to 64 letters, digits, `-` or `_` (a UUID fits); none when the field is absent.
+    static func clientId(_ value: String?) throws -> String? {
+        guard let value, !value.isEmpty else { return nil }
+        guard (8...64).contains(value.utf8.count),
+              value.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0)
+                  || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else {
+            throw AppError.status(400, "error_client_id")
+        }
+        return value
     }
 
     private func post(_ target: Target, _ room: @Sendable () async throws -> Room, _ submission: Submission,
@@ -232,9 +252,10 @@ struct RoomsController: Sendable {
         var prepared: [PreparedFile] = []
         if let upload = submission.upload { prepared = try await files.prepare(upload) }
         do {
-            let posted = try await messages.post(in: try await room(), authorId: context.userId, text: content, files: prepared)
+            let posted = try await messages.post(in: try await room(), authorId: context.userId, text: content, files: prepared,
+                                                 clientId: submission.clientId)
             if Self.wantsJSON(request) {
-                return Self.json(["html": .string(posted.html), "id": .int(posted.id)], status: .created)
+                return Self.json(["html": .string(posted.html), "id": .int(posted.id)], status: posted.isRepeat ? .ok : .created)
             }
             return Pages.redirect(to: target.path + "#m-\(posted.id)")
         } catch let problems as FormProblems {

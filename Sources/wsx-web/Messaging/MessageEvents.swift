@@ -5,6 +5,8 @@ import Foundation
 struct WrittenMessage: Sendable {
     let row: MessageRow
     let html: String
+    /// Posted before under the same client id: this is that message, and nothing was written.
+    var isRepeat = false
 
     var id: Int64 { row.id }
 }

@@ -110,14 +110,24 @@ struct MessageService: Sendable {
     // MARK: Writing
 
     /// Posts a message with up to five prepared files. Throws `FormProblems` for over-long text,
-    /// or empty text without files; nothing is stored then.
-    func post(in room: Room, authorId: Int64, text rawText: String, files: [PreparedFile] = []) async throws -> WrittenMessage {
+    /// or empty text without files; nothing is stored then. With a `clientId` the author posted
+    /// before, nothing is written: the answer is that message (`isRepeat`).
+    func post(in room: Room, authorId: Int64, text rawText: String, files: [PreparedFile] = [],
+              clientId: String? = nil) async throws -> WrittenMessage {
         let text = try Self.checked(rawText, allowEmpty: !files.isEmpty)
         let now = clock.now(), outbox = database.outbox, fragment = self.fragment
         let rendered = try render(text, workspaceId: room.workspaceId)
-        // Posts arriving together share a transaction (each in its own savepoint).
+        // Posts arriving together share a transaction (each in its own savepoint), written one
+        // after another, so a repeat sees the first post even when both arrive together.
         return try await database.groupCommit.write { db in
-            let messageId = try Self.insert(db, roomId: room.id!, authorId: authorId, text: text, html: rendered.html, at: now)
+            if let clientId, let earlier = try Int64.fetchOne(db.cachedStatement(sql: """
+                SELECT id FROM messages WHERE author_id = ? AND client_id = ?
+                """), arguments: [authorId, clientId]) {
+                let row = try Self.row(db, id: earlier)
+                return WrittenMessage(row: row, html: fragment(row), isRepeat: true)
+            }
+            let messageId = try Self.insert(db, roomId: room.id!, authorId: authorId, text: text, html: rendered.html, at: now,
+                                            clientId: clientId)
             try SearchIndex.index(db, messageId: messageId, roomId: room.id!, text: text)
             for (position, file) in try FileService.insert(db, files, uploader: authorId, at: now).enumerated() {
                 try db.execute(sql: "INSERT INTO message_files (message_id, file_id, position) VALUES (?, ?, ?)",
@@ -233,10 +243,11 @@ struct MessageService: Sendable {
     /// Stores a new message; returns its id. A cached statement rather than `Message.inserted`:
     /// posts run this in the writer's turn, which every post waits for, and the record's
     /// Codable encoding and column lookup cost more than the insert itself (perf).
-    static func insert(_ db: Database, roomId: Int64, authorId: Int64, text: String, html: String, at now: Date) throws -> Int64 {
+    static func insert(_ db: Database, roomId: Int64, authorId: Int64, text: String, html: String, at now: Date,
+                       clientId: String? = nil) throws -> Int64 {
         try db.cachedStatement(sql: """
-            INSERT INTO messages (room_id, author_id, body, body_html, created_at, edited_at) VALUES (?, ?, ?, ?, ?, NULL)
-            """).execute(arguments: [roomId, authorId, text, html, Timestamps.database(now)])
+            INSERT INTO messages (room_id, author_id, body, body_html, created_at, edited_at, client_id) VALUES (?, ?, ?, ?, ?, NULL, ?)
+            """).execute(arguments: [roomId, authorId, text, html, Timestamps.database(now), clientId])
         return db.lastInsertedRowID
     }
 

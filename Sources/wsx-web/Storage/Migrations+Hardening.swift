@@ -63,5 +63,13 @@ extension AppDatabase {
                     CHECK (notify_default IN ('all', 'mentions', 'mute'));
                 """)
         }
+        // 013: a post may carry the id its client gave it, unique per author, so a retry after
+        // a lost answer finds the message instead of posting it twice.
+        migrator.registerMigration("013-client-ids") { db in
+            try db.execute(sql: """
+                ALTER TABLE messages ADD COLUMN client_id TEXT;
+                CREATE UNIQUE INDEX messages_by_client_id ON messages(author_id, client_id) WHERE client_id IS NOT NULL;
+                """)
+        }
     }
 }
