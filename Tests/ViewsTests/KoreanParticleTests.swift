@@ -22,3 +22,25 @@ struct KoreanParticleTests {
         #expect(!Lang.ko.strings.table.values.contains { $0.contains("을(를)") || $0.contains("이(가)") || $0.contains("당신") })
     }
 }
+
+/// English counts agree with their noun: "1 member", "2 members", never "1 messages".
+@Suite("English plurals")
+struct EnglishPluralTests {
+    @Test("a count of one takes the singular, every other count the plural")
+    func countsAgree() {
+        let strings = Lang.en.strings
+        #expect(strings.format("channel_members_count", 1) == "1 member")
+        #expect(strings.format("channel_members_count", 2) == "2 members")
+        #expect(strings.format("channel_members_count", 0) == "0 members")
+        #expect(strings.format("confirm_lost_messages", 1) == "1 message and its files will be deleted.")
+        #expect(strings.format("confirm_delete_channel_consequence", 1, 7) == "1 member loses this channel and 7 messages will be deleted.")
+        #expect(strings.format("store_result_paid_body", 1) == "1 coin was added to your balance.")
+        #expect(Lang.ko.strings.format("channel_members_count", 1) == "멤버 1명")
+    }
+
+    @Test("no English text counts with a bare plural after a placeholder")
+    func noBarePlurals() {
+        let bare = /\{\d\} (members|messages|channels|coins|files|minutes)\b/
+        #expect(Lang.en.strings.table.filter { $0.value.contains(bare) }.map(\.key).isEmpty)
+    }
+}

@@ -123,7 +123,7 @@ struct ChannelTests {
             for text in ["elsewhere 1", "elsewhere 2"] { _ = try await MessagingTests.say(owner, "/w/\(wid)/c/\(general)", text) }
             let ask = try await owner.post("/w/\(wid)/c/\(mine)/delete")
             #expect(ask.text.contains("Delete the channel “renamed”?"))
-            #expect(ask.text.contains("and 1 messages will be deleted."))
+            #expect(ask.text.contains("and 1 message will be deleted."))
             #expect(try await owner.confirm("/w/\(wid)/c/\(mine)/delete").location == "/w/\(wid)")
             #expect(try await app.count("SELECT COUNT(*) FROM rooms WHERE id = ?", [mine]) == 0)
             #expect(try await app.count("SELECT COUNT(*) FROM room_members WHERE room_id = ?", [mine]) == 0)

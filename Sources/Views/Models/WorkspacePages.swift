@@ -59,13 +59,14 @@ public struct RoomLink: Sendable {
     public var lastTimeText: String?
     /// A DM's person: their photo, else the first letter of their name.
     public var avatarURL: String?
-    public var initial: String { name.first.map { String($0).uppercased() } ?? "?" }
+    public var initial: String
     /// A muted room (dimmed, a dot for its count).
     public var isMuted = false
 
     public init(id: Int64, name: String, url: String, description: String = "", memberCount: Int = 0, joined: Bool = true,
                 isDefault: Bool = false, unread: Int = 0, lastSnippet: String? = nil, lastTimestamp: String? = nil,
                 lastTimeText: String? = nil) {
+        self.initial = name.first.map { String($0).uppercased() } ?? "?"
         self.hasUnread = unread > 0
         self.lastSnippet = lastSnippet
         self.lastTimestamp = lastTimestamp

@@ -24,8 +24,9 @@ public struct Strings: Sendable {
         format(key, arguments: arguments)
     }
 
-    /// The text for `key` with `{0}`, `{1}`, … replaced by `arguments`, and `{0:을}` by the
-    /// Korean particle that follows argument 0 (을 or 를; see `KoreanParticle`).
+    /// The text for `key` with `{0}`, `{1}`, … replaced by `arguments`, `{0:을}` by the
+    /// Korean particle that follows argument 0 (을 or 를; see `KoreanParticle`), and
+    /// `{0:member|members}` by the singular when argument 0 is 1, else the plural.
     /// One pass over the text's UTF-8 (the channel page formats four texts per request, and
     /// walking Korean text by characters showed in its profile), so an argument that itself
     /// contains `{1}` is left as it is.
@@ -44,9 +45,14 @@ public struct Strings: Sendable {
             guard let index = Int(inside[..<(colon ?? inside.endIndex)]), arguments.indices.contains(index) else { continue }
             let replacement: String
             if let colon {
-                guard let particle = KoreanParticle.form(of: inside[inside.index(after: colon)...],
-                                                         after: arguments[index].description) else { continue }
-                replacement = particle
+                let choice = inside[inside.index(after: colon)...]
+                if let bar = choice.firstIndex(of: "|") {
+                    // `{0:message|messages}`: English singular for exactly 1, else the plural.
+                    replacement = String(arguments[index].description == "1" ? choice[..<bar] : choice[choice.index(after: bar)...])
+                } else {
+                    guard let particle = KoreanParticle.form(of: choice, after: arguments[index].description) else { continue }
+                    replacement = particle
+                }
             } else {
                 replacement = arguments[index].description
             }
