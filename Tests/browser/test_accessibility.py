@@ -1,0 +1,61 @@
+"""Accessibility: axe-core (bundled by axe-playwright-python) finds no serious or critical
+violation on the main pages, in Korean and in English, at phone and desktop widths."""
+
+import re
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page, expect
+
+from conftest import REPO, add_member, create_workspace, signup, unique_email, unique_name
+
+AXE = Axe()
+FIXTURES = REPO / "Tests" / "Fixtures"
+
+
+def serious_violations(page: Page) -> list[str]:
+    """Each serious or critical violation: its rule, and the first elements it names."""
+    results = AXE.run(page)
+    problems = []
+    for violation in results.response["violations"]:
+        if violation["impact"] not in ("serious", "critical"):
+            continue
+        targets = [", ".join(node["target"]) for node in violation["nodes"][:3]]
+        problems.append(f"{violation['id']} ({violation['impact']}): {violation['help']} — {targets}")
+    return problems
+
+
+@pytest.mark.parametrize("locale", ["ko-KR", "en-US"])
+def test_main_pages_have_no_serious_accessibility_violations(new_context, locale):
+    owner = new_context(locale).new_page()
+    mate = new_context(locale).new_page()
+    signup(owner, unique_email("owner"), "김민아")
+    mate_email = unique_email("mate")
+    signup(mate, mate_email, "박지수")
+    workspace = create_workspace(owner, unique_name("디자인팀"), "팀의 모든 대화")
+    add_member(owner, workspace, mate, mate_email)
+    owner.goto(f"/w/{workspace}")
+    channel = owner.locator("#home-channels a").first.get_attribute("href")
+    owner.goto(channel)
+    owner.set_input_files("#composer-files", [str(FIXTURES / "photo.jpg"), str(FIXTURES / "doc.pdf")])
+    owner.locator("#composer textarea[name=content]").fill("회의 자료입니다 @박지수")
+    owner.locator("#composer textarea[name=content]").press("Enter")
+    expect(owner.locator("#message-list li.message")).to_have_count(1)
+    owner.goto(f"/w/{workspace}/members")
+    mate_profile = owner.locator("main a", has_text="박지수").first.get_attribute("href")
+    mate_id = re.fullmatch(r"/users/(\d+)", mate_profile).group(1)
+
+    pages = ["/workspaces", f"/w/{workspace}", channel, f"/w/{workspace}/dm/{mate_id}", f"/w/{workspace}/members",
+             f"/w/{workspace}/channels", f"/w/{workspace}/search?q=%ED%9A%8C%EC%9D%98", "/store", "/profile",
+             f"/w/{workspace}/settings", f"{channel}/settings", mate_profile]
+    problems = []
+    for width in (390, 1280):
+        owner.set_viewport_size({"width": width, "height": 844})
+        for path in pages:
+            owner.goto(path)
+            problems += [f"{path} at {width}: {problem}" for problem in serious_violations(owner)]
+    signed_out = new_context(locale).new_page()
+    for path in ("/login", "/signup"):
+        signed_out.goto(path)
+        problems += [f"{path} (signed out): {problem}" for problem in serious_violations(signed_out)]
+    assert not problems, "\n".join(problems)
