@@ -5,14 +5,14 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := run
 
-APT_PACKAGES := libsqlite3-dev libmagic-dev libvips-dev pkg-config chromium python3-venv fonts-noto-cjk
+APT_PACKAGES := libsqlite3-dev libmagic-dev libvips-dev pkg-config chromium python3-venv fonts-noto-cjk fonts-noto-color-emoji
 VENV := .venv
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DATA_DIR ?= ./data
 PORT ?= 8080
 HOST ?= 127.0.0.1
 
-.PHONY: run test deps venv build build-release build-tests swift-test browser-test dist fuzz bench bench-deps clean
+.PHONY: run test deps venv build build-release build-tests swift-test browser-test screenshots dist fuzz bench bench-deps clean
 
 ## Install the Debian packages wsx builds and tests against (only the missing ones).
 deps:
@@ -54,6 +54,11 @@ swift-test: build-tests
 
 browser-test: venv build
 	WSX_BINARY=$(CURDIR)/.build/debug/wsx-web $(VENV)/bin/python -m pytest -q Tests/browser
+
+## The main pages at 390 and 1280 px, in Korean and English, into docs/screenshots/ (README
+## shows two). Look at them after a change to the screens.
+screenshots: venv build
+	$(VENV)/bin/python tools/screenshots.py --binary $(CURDIR)/.build/debug/wsx-web --out $(CURDIR)/docs/screenshots
 
 ## A release binary with the Swift standard library linked in, in dist/.
 dist: deps

@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""Writes docs/screenshots/: the main pages at 390 and 1280 px wide, in Korean and English,
+from a server started on an empty data folder and filled through its own pages (two people,
+a workspace, messages with a photo and a PDF, a DM). Run by `make screenshots`:
+
+    .venv/bin/python tools/screenshots.py --binary .build/debug/wsx-web --out docs/screenshots
+"""
+
+import argparse
+import pathlib
+import re
+import subprocess
+import tempfile
+
+from playwright.sync_api import Page, sync_playwright
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+FIXTURES = REPO / "Tests" / "Fixtures"
+PASSWORD = "password1"
+WIDTHS = (390, 1280)
+NAMES = {
+    "ko-KR": {"owner": "김민아", "mate": "박지수", "workspace": "디자인팀", "channel": "리뉴얼",
+              "messages": ["오늘 회의는 오후 3시입니다. 안건은 새 홈 화면 시안이에요.",
+                           "@박지수 시안 확인 부탁드려요!", "넵, 보고 의견 남길게요 👍"],
+              "dm": "회의 자료 미리 공유드려요.", "search": "회의"},
+    "en-US": {"owner": "Mina Kim", "mate": "Jisoo Park", "workspace": "Design", "channel": "redesign",
+              "messages": ["Today's meeting is at 3 pm: the new home screen drafts.",
+                           "@Jisoo Park could you take a look?", "On it, comments by tonight 👍"],
+              "dm": "Sharing the meeting notes ahead of time.", "search": "meeting"},
+}
+
+
+def start(binary: str) -> tuple[subprocess.Popen, str]:
+    data = tempfile.mkdtemp(prefix="wsx-screenshots-")
+    process = subprocess.Popen([binary, "serve", "--port", "0", "--data-dir", data, "--bcrypt-cost", "4",
+                                "--workspace-price", "0", "--payments", "sandbox"],
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    for line in process.stdout:
+        if match := re.search(r"listening on (http://\S+)", line):
+            return process, match.group(1)
+    raise RuntimeError("the server did not start")
+
+
+def signup(page: Page, base: str, email: str, nickname: str) -> None:
+    page.goto(base + "/signup")
+    page.fill("input[name=email]", email)
+    page.fill("input[name=nickname]", nickname)
+    page.fill("input[name=password]", PASSWORD)
+    page.fill("input[name=password_confirm]", PASSWORD)
+    with page.expect_navigation():
+        page.click("main form button[type=submit]")
+
+
+def send(page: Page, text: str, files: list[pathlib.Path] = ()) -> None:
+    if files:
+        page.set_input_files("#composer-files", [str(file) for file in files])
+    box = page.locator("#composer textarea[name=content]")
+    box.fill(text)
+    count = page.locator("#message-list li.message").count()
+    box.press("Enter")
+    page.locator("#message-list li.message").nth(count).wait_for()
+
+
+def take(browser, base: str, locale: str, out: pathlib.Path) -> None:
+    names = NAMES[locale]
+    lang = locale[:2]
+    owner = browser.new_context(locale=locale).new_page()
+    mate = browser.new_context(locale=locale).new_page()
+    signup(owner, base, f"owner-{lang}@example.com", names["owner"])
+    signup(mate, base, f"mate-{lang}@example.com", names["mate"])
+    owner.goto(base + "/workspaces")
+    owner.fill("#create-workspace-form input[name=name]", names["workspace"])
+    with owner.expect_navigation():
+        owner.click("#create-workspace-form button[type=submit]")
+    workspace = re.search(r"/w/(\d+)", owner.url).group(1)
+    owner.goto(f"{base}/w/{workspace}/members")
+    owner.fill("#invite-form input[name=email]", f"mate-{lang}@example.com")
+    with owner.expect_navigation():
+        owner.click("#invite-form button[type=submit]")
+    link = owner.locator("#invite-link").text_content()
+    mate.goto(base + re.sub(r"^https?://[^/]+", "", link))
+    with mate.expect_navigation():
+        mate.click("#accept-invite-form button[type=submit]")
+    owner.goto(f"{base}/w/{workspace}/channels")
+    owner.fill("#create-channel-form input[name=name]", names["channel"])
+    with owner.expect_navigation():
+        owner.click("#create-channel-form button[type=submit]")
+    owner.goto(f"{base}/w/{workspace}")
+    general = owner.locator("#home-channels a").first.get_attribute("href")
+    owner.goto(base + general)
+    send(owner, names["messages"][0], [FIXTURES / "photo.jpg", FIXTURES / "doc.pdf"])
+    mate.goto(base + general)
+    send(mate, names["messages"][1])
+    send(owner, names["messages"][2])
+    mate_id = mate.evaluate("document.querySelector('meta[name=viewer-id]').content")
+    owner_id = owner.evaluate("document.querySelector('meta[name=viewer-id]').content")
+    mate.goto(f"{base}/w/{workspace}/dm/{owner_id}")
+    send(mate, names["dm"])
+
+    pages = {
+        "workspaces": "/workspaces", "home": f"/w/{workspace}", "channel": general,
+        "dm": f"/w/{workspace}/dm/{mate_id}", "members": f"/w/{workspace}/members",
+        "channels": f"/w/{workspace}/channels", "search": f"/w/{workspace}/search?q={names['search']}",
+        "profile": "/profile", "member": f"/users/{mate_id}", "store": "/store",
+    }
+    owner.goto(f"{base}/w/{workspace}")  # the DM arrives unread
+    for name, path in pages.items():
+        for width in WIDTHS:
+            owner.set_viewport_size({"width": width, "height": 844 if width < 800 else 800})
+            owner.goto(base + path)
+            owner.wait_for_load_state("networkidle")
+            owner.screenshot(path=str(out / f"{name}-{lang}-{width}.png"))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--binary", default=str(REPO / ".build/debug/wsx-web"))
+    parser.add_argument("--out", default=str(REPO / "docs/screenshots"))
+    arguments = parser.parse_args()
+    out = pathlib.Path(arguments.out)
+    out.mkdir(parents=True, exist_ok=True)
+    process, base = start(arguments.binary)
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True)
+            for locale in NAMES:
+                take(browser, base, locale, out)
+            browser.close()
+    finally:
+        process.terminate()
+        process.wait()
+    print(f"wrote {len(list(out.glob('*.png')))} screenshots to {out}")
+
+
+if __name__ == "__main__":
+    main()
