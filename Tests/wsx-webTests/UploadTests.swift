@@ -279,4 +279,22 @@ struct UploadTests {
             #expect(!page.text.contains(#"href="\#(files[0].url)?download=1""#))
         }
     }
+
+    @Test("several images in one message form a grid; one image stands alone")
+    func imageGrid() async throws {
+        try await TestApp().run { app in
+            let (a, b, path, _) = try await Self.room(app)
+            try await a.postMultipart(path + "/messages", [("content", "하나")],
+                                      files: [.init(filename: "one.png", data: Fixture.data("image.png"))])
+            try await a.postMultipart(path + "/messages", [("content", "셋")], files: [
+                .init(filename: "a.png", data: Fixture.data("image.png")), .init(filename: "b.jpg", data: Fixture.data("photo.jpg")),
+                .init(filename: "c.webp", data: Fixture.data("image.webp")),
+            ])
+            let page = try await b.get(path).text
+            let grids = page.matches(of: /<div class="image-grid">((?:<a class="attachment-image"[^>]*><img [^>]*><\/a>)+)<\/div>/)
+            #expect(grids.count == 1)
+            #expect(grids.first.map { $0.1.components(separatedBy: "<img ").count - 1 } == 3)
+            #expect(page.components(separatedBy: #"<img class="thumbnail""#).count - 1 == 4)
+        }
+    }
 }

@@ -304,6 +304,8 @@ public struct MessageView: Sendable {
     public var bodyHtml: String
     public var actionsHtml: String?
     public var images: [AttachmentView]
+    /// Two images or more: shown as a grid of square tiles (one is shown at its own shape).
+    public var hasImageGrid: Bool
     public var documents: [AttachmentView]
     public var hasBody: Bool
     public var avatarURL: String?
@@ -316,6 +318,7 @@ public struct MessageView: Sendable {
         self.avatarURL = avatarURL
         self.authorURL = authorURL
         self.images = attachments.filter(\.isImage)
+        self.hasImageGrid = images.count > 1
         self.documents = attachments.filter { !$0.isImage }
         self.hasBody = !bodyHtml.isEmpty
         self.id = id

@@ -172,6 +172,7 @@ extension MessageView: TemplateContext {
         case "bodyHtml": bodyHtml.templateValue
         case "actionsHtml": actionsHtml.templateValue
         case "images": images.templateValue
+        case "hasImageGrid": hasImageGrid.templateValue
         case "documents": documents.templateValue
         case "hasBody": hasBody.templateValue
         case "avatarURL": avatarURL.templateValue
