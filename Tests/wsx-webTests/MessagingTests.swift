@@ -32,7 +32,7 @@ struct MessagingTests {
             #expect(response.location == "\(path)#m-\(mid)")
             let page = try await b.get(path)
             #expect(page.text.contains(#"<li class="message" id="m-\#(mid)""#))
-            #expect(page.text.contains("<div class=\"message-body\">안녕하세요 &lt;b&gt;team&lt;/b&gt;\nsecond line</div>"))
+            #expect(page.text.contains("<div class=\"message-body\">안녕하세요 &lt;b&gt;team&lt;/b&gt;<br>second line</div>"))
             let alice = try await app.userId("a@example.com")
             #expect(page.text.contains(#"<a class="message-author" href="/users/\#(alice)">Alice</a>"#))
             #expect(page.text.contains(#"<li class="day-separator""#))

@@ -12,8 +12,22 @@ struct MessagesController: Sendable {
     let pages: Pages
 
     func addRoutes(to group: RouterGroup<SignedInContext>) {
+        group.get(Paths.editMessage.routerPath, use: source)
         group.post(Paths.editMessage.routerPath, use: edit)
         group.post(Paths.deleteMessage.routerPath, use: delete)
+    }
+
+    /// `GET …/edit`: the text as its author wrote it (Markdown and all), for editing in place;
+    /// without a script, the room's page with the edit form.
+    @Sendable func source(_ request: Request, context: SignedInContext) async throws -> Response {
+        let access = try await context.workspaceAccess(workspaces)
+        let mid = try context.id("mid")
+        let (row, room) = try await messages.visibleMessage(id: mid, access)
+        guard row.authorId == context.userId else { throw AppError.forbidden("error_message_author_only") }
+        guard RoomsController.wantsJSON(request) else {
+            return Pages.redirect(to: "\(Self.path(of: room, for: context.userId))?around=\(mid)&edit=\(mid)#m-\(mid)")
+        }
+        return RoomsController.json(["content": .string(row.body), "id": .int(mid)])
     }
 
     @Sendable func edit(_ request: Request, context: SignedInContext) async throws -> Response {

@@ -128,7 +128,7 @@ struct MessageService: Sendable {
             }
             let messageId = try Self.insert(db, roomId: room.id!, authorId: authorId, text: text, html: rendered.html, at: now,
                                             clientId: clientId)
-            try SearchIndex.index(db, messageId: messageId, roomId: room.id!, text: text)
+            try SearchIndex.index(db, messageId: messageId, roomId: room.id!, text: rendered.plain)
             for (position, file) in try FileService.insert(db, files, uploader: authorId, at: now).enumerated() {
                 try db.execute(sql: "INSERT INTO message_files (message_id, file_id, position) VALUES (?, ?, ?)",
                                arguments: [messageId, file.id!, position])
@@ -155,7 +155,7 @@ struct MessageService: Sendable {
         return try await database.writer.write { db in
             let (message, room) = try Self.visibleMessage(db, id: messageId, access)
             guard message.authorId == access.userId else { throw AppError.forbidden("error_message_author_only") }
-            try SearchIndex.index(db, messageId: messageId, roomId: room.id!, text: text)
+            try SearchIndex.index(db, messageId: messageId, roomId: room.id!, text: rendered.plain)
             // Every edit gets a later time than the one before, even within a millisecond: the
             // kept fragments know a message's version by it.
             let editedAt = message.editedAt.map { max(now, $0.addingTimeInterval(0.001)) } ?? now

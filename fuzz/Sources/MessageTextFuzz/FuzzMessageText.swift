@@ -2,8 +2,9 @@ import Foundation
 
 /// libFuzzer entry for the message renderer: any text must render without crashing, in time
 /// (`make fuzz` runs it with a per-input `-timeout`, which a quadratic pass over a long input
-/// overruns), and into HTML that is the text itself once our own links and mentions are taken
-/// out and entities decoded: nothing lost, nothing added, no markup of the author's.
+/// overruns), into HTML made only of the allowed tags and attributes, whose text (tags removed,
+/// entities decoded, `<br>` as a line break) is the typed text with some Markdown markers
+/// taken out: nothing added, no letter lost, no markup of the author's.
 @main
 struct FuzzMain {
     static func main() {
@@ -24,22 +25,39 @@ func fuzzMessageText(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     guard let data else { return 0 }
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     let rendered = MessageHTML.render(text, members: directory)
-    if plainText(of: rendered.html) != text {
-        fatalError("the HTML does not give back the text: \(text.debugDescription) -> \(rendered.html.debugDescription)")
+    let shown = textOf(rendered.html)
+    if !keepsEveryLetter(typed: text, shown: shown) {
+        fatalError("the HTML does not keep the text: \(text.debugDescription) -> \(rendered.html.debugDescription)")
     }
     return 0
 }
 
-/// The text of our HTML: link and mention tags removed (each link's text kept once), entities
-/// decoded. Any `<` left that is not one of ours is a failure (it would be the author's markup).
-/// Works on UTF-8 bytes: `<` followed by a combining mark is one Character, which String's own
-/// searching would step over.
-func plainText(of html: String) -> String {
+/// Whether `shown` is `typed` with only Markdown's markers (and the spaces and line breaks
+/// around them) left out: a subsequence of it (a code span's line break shows as a space), in
+/// which every other character of `typed` appears.
+func keepsEveryLetter(typed: String, shown: String) -> Bool {
+    let markers: Set<Character> = ["*", "_", "~", "`", ">", "-", "+", ".", ")", "\\", "\n", " ", "\t",
+                                    "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"]
+    var shownIndex = shown.startIndex
+    for character in typed {
+        if shownIndex < shown.endIndex,
+           shown[shownIndex] == character || (character == "\n" && shown[shownIndex] == " ") {
+            shownIndex = shown.index(after: shownIndex)
+        } else if !markers.contains(character) && !typed.isEmpty {
+            return false
+        }
+    }
+    return shownIndex == shown.endIndex
+}
+
+/// The text of our HTML: allowed tags removed (`<br>` read as a line break), entities decoded.
+/// A tag outside `MessageHTML.allowedTags`, an attribute a tag may not carry, or a bare `&` is a
+/// failure. Works on UTF-8 bytes: `<` followed by a combining mark is one Character, which
+/// String's own searching would step over.
+func textOf(_ html: String) -> String {
     let bytes = Array(html.utf8)
     var output: [UInt8] = []
     output.reserveCapacity(bytes.count)
-    let tags = ["<a href=\"", "<span class=\"mention\" data-user=\""].map { Array($0.utf8) }
-    let closers = ["</a>", "</span>"].map { Array($0.utf8) }
     let entities: [(String, UInt8)] = [("&lt;", UInt8(ascii: "<")), ("&gt;", UInt8(ascii: ">")), ("&quot;", UInt8(ascii: "\"")),
                                        ("&#39;", UInt8(ascii: "'")), ("&amp;", UInt8(ascii: "&"))]
     func starts(_ prefix: [UInt8], at index: Int) -> Bool {
@@ -49,15 +67,20 @@ func plainText(of html: String) -> String {
     outer: while index < bytes.count {
         let byte = bytes[index]
         if byte == UInt8(ascii: "<") {
-            if tags.contains(where: { starts($0, at: index) }), let close = bytes[index...].firstIndex(of: UInt8(ascii: ">")) {
-                index = close + 1
-                continue
+            guard let close = bytes[index...].firstIndex(of: UInt8(ascii: ">")) else { fatalError("an unclosed <") }
+            let tag = String(decoding: bytes[(index + 1)..<close], as: UTF8.self)
+            let name = String(tag.drop(while: { $0 == "/" }).prefix(while: { $0.isLetter || $0.isNumber }))
+            guard let allowed = MessageHTML.allowedTags[name] else { fatalError("markup that is not ours: <\(tag)>") }
+            for attribute in tag.matches(of: /\s([a-z-]+)="[^"]*"/) where !allowed.contains(String(attribute.1)) {
+                fatalError("an attribute <\(name)> may not carry: \(attribute.1)")
             }
-            for closer in closers where starts(closer, at: index) {
-                index += closer.count
-                continue outer
+            if name == "br" { output.append(UInt8(ascii: "\n")) }
+            // A code block's label is the text after its fence, entities and all.
+            if let label = tag.firstMatch(of: /data-lang="([^"]*)"/) {
+                output.append(contentsOf: Array(textOf(String(label.1)).utf8))
             }
-            fatalError("markup that is not ours at byte \(index): \(String(decoding: bytes[index..<min(bytes.count, index + 40)], as: UTF8.self).debugDescription)")
+            index = close + 1
+            continue
         }
         if byte == UInt8(ascii: "&") {
             for (entity, decoded) in entities where starts(Array(entity.utf8), at: index) {
