@@ -391,3 +391,265 @@ def test_without_javascript_a_thumbnail_is_a_link_to_its_image(new_context, brow
         assert response.status == 200 and response.headers["content-type"].startswith("image/png"), response.headers
     finally:
         context.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# 2. The quick switcher
+
+
+MATCH_CASES = [
+    # query, names, what is listed (best first)
+    ("ㅇㅂ", ["개발", "일반", "공지"], ["일반"]),
+    ("ㄱㅁㅇ", ["박지수", "김민아", "이서준"], ["김민아"]),
+    ("ㄱ민", ["박지수", "김민아", "김민수"], ["김민아", "김민수"]),
+    ("민ㅇ", ["김민아", "민아름"], ["민아름", "김민아"]),  # the start of a name first
+    ("bo", ["Alice", "Bob", "Jimbo"], ["Bob", "Jimbo"]),
+    ("BO", ["jimbo", "bob"], ["bob", "jimbo"]),
+    ("김미", ["김민아", "김미나", "박지수"], ["김민아", "김미나"]),  # a syllable still being typed
+    ("김민", ["김미나"], ["김미나"]),  # the IME shows 김민 on the way to 김미나
+    ("일반", ["일반", "일반 공지", "공지 일반"], ["일반", "일반 공지", "공지 일반"]),
+    ("zzz", ["일반", "Bob", "김민아"], []),
+    ("ㄴ", ["일반", "Bob"], []),  # ㄴ is no initial in either
+    ("", ["b", "a"], ["b", "a"]),
+]
+
+
+@pytest.mark.parametrize("query,names,expected", MATCH_CASES)
+def test_the_switcher_matches_by_substring_and_initial_consonants(page, query, names, expected):
+    page.goto("/login")
+    found = page.evaluate("([q, names]) => window.wsxSwitcher.filter(names, q)", [query, names])
+    assert found == expected
+
+
+def test_ctrl_k_finds_a_channel_by_its_initials_and_a_member_to_write_to(new_context):
+    team = KoreanTeam(new_context)
+    page = team.owner
+    # A second channel, so that ㅇㅂ has something to leave out.
+    page.goto(f"/w/{team.workspace_id}/channels")
+    page.fill("#create-channel-form input[name=name]", "개발")
+    with page.expect_navigation():
+        page.locator("#create-channel-form button[type=submit]").click()
+    page.goto(f"/w/{team.workspace_id}")
+
+    open_switcher(page)
+    box = switcher_input(page)
+    expect(box).to_have_attribute("placeholder", KO_SWITCHER_PLACEHOLDER)
+    expect(switcher(page)).to_have_accessible_name("바로 가기")
+    # Everything before anything is typed: both channels and the three members.
+    expect(switcher_options(page)).to_have_count(5)
+    shot(page, "switcher-1280-all")
+
+    page.keyboard.type("ㅇㅂ")
+    expect(switcher_options(page)).to_have_count(1)
+    expect(names(switcher_options(page).first)).to_have_text(KO_GENERAL)
+    assert active_option_text(box) == KO_GENERAL
+    shot(page, "switcher-1280")
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(re.escape(team.general_path) + "$"))
+    expect(page.locator(".room-header h1")).to_contain_text(KO_GENERAL)
+
+    # A member with no DM yet: Enter opens the DM with her.
+    open_switcher(page)
+    page.keyboard.type("ㄱㅁㅇ")
+    expect(switcher_options(page)).to_have_count(1)
+    expect(names(switcher_options(page).first)).to_have_text("김민아")
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(re.escape(team.dm_path("김민아")) + "$"))
+    expect(page.locator(".room-header h1")).to_contain_text("김민아")
+
+    # Nothing matches: the list says so.
+    open_switcher(page)
+    page.keyboard.type("없는이름")
+    expect(switcher_options(page)).to_have_count(0)
+    expect(switcher(page).get_by_text(KO_SWITCHER_EMPTY)).to_be_visible()
+    # Esc closes it, and focus goes back where it was.
+    page.keyboard.press("Escape")
+    expect(switcher(page)).to_be_hidden()
+    composer(page).click()
+    open_switcher(page)
+    page.keyboard.press("Escape")
+    expect(switcher(page)).to_be_hidden()
+    expect(composer(page)).to_be_focused()
+
+    # Arrows move through the list; the mouse works too.
+    open_switcher(page)
+    page.keyboard.type("ㄱ")  # 개발, 김민아
+    expect(switcher_options(page)).to_have_count(2)
+    first_text = active_option_text(box)
+    page.keyboard.press("ArrowDown")
+    second_text = active_option_text(box)
+    assert {first_text, second_text} == {"개발", "김민아"}, (first_text, second_text)
+    page.keyboard.press("ArrowDown")  # round to the first
+    assert active_option_text(box) == first_text
+    page.keyboard.press("ArrowUp")
+    assert active_option_text(box) == second_text
+    switcher_options(page).filter(has_text="개발").click()
+    page.wait_for_url(re.compile(rf"/w/{team.workspace_id}/c/\d+$"))
+    expect(page.locator(".room-header h1")).to_contain_text("개발")
+
+    # Ctrl+K again closes it.
+    open_switcher(page)
+    page.keyboard.press("Control+K")
+    expect(switcher(page)).to_be_hidden()
+
+    # A Korean keyboard in Hangul mode reports ㅏ for the K key: Ctrl+K still opens it.
+    page.evaluate("""() => document.dispatchEvent(new KeyboardEvent('keydown', {
+        key: 'ㅏ', code: 'KeyK', ctrlKey: true, bubbles: true, cancelable: true}))""")
+    expect(switcher(page)).to_be_visible()
+
+
+def test_the_switcher_works_on_a_phone_in_dark_mode_from_its_button(new_context):
+    team = KoreanTeam(new_context, PHONE)
+    page = team.owner
+    page.emulate_media(color_scheme="dark")
+    page.goto(team.general_path)
+    button = page.locator("#sidebar .switcher-button")
+    expect(button).to_be_visible()
+    expect(button).to_contain_text("바로 가기")
+    button.click()
+    expect(switcher(page)).to_be_visible()
+    expect(switcher_input(page)).to_be_focused()
+    dialog_box = switcher(page).bounding_box()
+    assert_inside_viewport(page, dialog_box)
+    page.keyboard.type("ㅂㅈ")
+    expect(switcher_options(page)).to_have_count(1)
+    expect(names(switcher_options(page).first)).to_have_text("박지수")
+    shot(page, "switcher-390")
+    switcher_options(page).first.click()
+    page.wait_for_url(re.compile(re.escape(team.dm_path("박지수")) + "$"))
+
+
+def test_ctrl_k_does_nothing_outside_a_workspace(new_context):
+    page = korean_page(new_context)
+    signup(page, unique_email("nav-out"), "이서준")
+    page.goto("/workspaces")
+    page.keyboard.press("Control+K")
+    page.wait_for_timeout(300)
+    expect(switcher(page)).to_have_count(0)
+
+
+# ---------------------------------------------------------------------------------------------
+# 3. The @ picker
+
+
+def test_the_at_picker_inserts_a_mention_without_sending(new_context):
+    team = KoreanTeam(new_context)
+    page = team.owner
+    page.goto(team.general_path)
+    wait_until_live(page)
+    box = composer(page)
+    box.click()
+
+    # An @ at the start opens the list of members.
+    page.keyboard.type("@")
+    expect(picker(page)).to_be_visible()
+    expect(picker_options(page)).to_have_count(3)
+    expect(box).to_have_attribute("aria-expanded", "true")
+    expect(picker(page)).to_have_accessible_name("멘션할 멤버")
+    assert active_option_text(box) is not None
+    shot(page, "picker-1280")
+    # It is above the composer.
+    assert picker(page).bounding_box()["y"] + picker(page).bounding_box()["height"] <= \
+        page.locator("#composer").bounding_box()["y"] + 1
+
+    # What follows the @ filters: initials and syllables.
+    page.keyboard.type("ㅂ")
+    expect(picker_options(page)).to_have_count(1)
+    expect(names(picker_options(page).first)).to_have_text("박지수")
+    page.keyboard.press("Enter")
+    expect(box).to_have_value("@박지수 ")
+    expect(picker(page)).to_be_hidden()
+    expect(box).to_have_attribute("aria-expanded", "false")
+    page.wait_for_timeout(1000)
+    expect(page.locator("#message-list li.message")).to_have_count(0)
+
+    # After a space, mixed 초성 and syllable; Tab picks the one the arrows chose.
+    page.keyboard.type("안녕하세요 @ㄱ")
+    expect(picker_options(page)).to_have_count(1)
+    page.keyboard.press("Backspace")
+    expect(picker_options(page)).to_have_count(3)
+    page.keyboard.type("민")  # 김민아 by its syllable
+    expect(picker_options(page)).to_have_count(1)
+    page.keyboard.press("Backspace")
+    page.keyboard.type("ㅣ")  # @ㅣ matches nobody: the list goes away
+    expect(picker(page)).to_be_hidden()
+    page.keyboard.press("Backspace")
+    expect(picker_options(page)).to_have_count(3)
+    first, second = names(picker_options(page)).nth(0).text_content(), names(picker_options(page)).nth(1).text_content()
+    assert active_option_text(box) == first
+    page.keyboard.press("ArrowDown")
+    assert active_option_text(box) == second
+    page.keyboard.press("Tab")
+    expect(box).to_have_value(f"@박지수 안녕하세요 @{second} ")
+    expect(box).to_be_focused()
+
+    # Esc closes it and leaves the text; Enter then sends as usual.
+    page.keyboard.type("그리고 @ㄱㅁ")
+    expect(picker(page)).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(picker(page)).to_be_hidden()
+    expect(box).to_have_value(f"@박지수 안녕하세요 @{second} 그리고 @ㄱㅁ")
+    page.keyboard.type("ㅇ")  # the same @: stays closed
+    page.wait_for_timeout(300)
+    expect(picker(page)).to_be_hidden()
+    page.keyboard.press("Enter")
+    sent = messages_with(page, "안녕하세요")
+    expect(sent).to_have_count(1)
+    expect(sent.locator(".mention")).to_have_text([re.compile("박지수"), re.compile(second)])
+    expect(box).to_have_value("")
+
+    # An @ inside a word (an address) opens nothing; a click on an option picks it.
+    page.keyboard.type("mail@")
+    page.wait_for_timeout(300)
+    expect(picker(page)).to_be_hidden()
+    page.keyboard.type(" @")
+    expect(picker_options(page)).to_have_count(3)
+    picker_options(page).filter(has_text="김민아").click()
+    expect(box).to_have_value("mail@ @김민아 ")
+    expect(box).to_be_focused()
+    expect(page.locator("#message-list li.message")).to_have_count(1)
+
+
+def test_the_at_picker_follows_a_korean_ime_and_ignores_the_enter_that_ends_a_syllable(new_context):
+    team = KoreanTeam(new_context)
+    page = team.owner
+    page.goto(team.general_path)
+    wait_until_live(page)
+    box = composer(page)
+    box.click()
+    page.keyboard.type("@")
+    expect(picker_options(page)).to_have_count(3)
+
+    # The IME composes 김 (ㄱ, 기, 김): the list filters while the syllable is being composed.
+    cdp = page.context.new_cdp_session(page)
+    for partial in ("ㄱ", "기", "김"):
+        cdp.send("Input.imeSetComposition", {"text": partial, "selectionStart": len(partial), "selectionEnd": len(partial)})
+    expect(box).to_have_value("@김")
+    expect(picker_options(page)).to_have_count(1)
+    expect(names(picker_options(page).first)).to_have_text("김민아")
+    assert box.evaluate("el => el.matches(':focus')")
+
+    # The Enter of an unfinished composition picks nothing and sends nothing.
+    box.evaluate("""el => el.dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', code: 'Enter', keyCode: 229,
+                                                                   isComposing: true, bubbles: true, cancelable: true}))""")
+    expect(box).to_have_value("@김")
+    expect(picker(page)).to_be_visible()
+    # Ending the syllable, then an Enter right after it (Safari's order) does not pick either.
+    cdp.send("Input.insertText", {"text": "김"})
+    expect(box).to_have_value("@김")
+    box.evaluate("""el => {
+        el.dispatchEvent(new CompositionEvent('compositionstart', {data: '', bubbles: true}));
+        el.dispatchEvent(new CompositionEvent('compositionend', {data: '김', bubbles: true}));
+        el.dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', code: 'Enter', bubbles: true, cancelable: true}));
+    }""")
+    expect(box).to_have_value("@김")
+    expect(picker(page)).to_be_visible()
+    page.wait_for_timeout(500)
+    expect(page.locator("#message-list li.message")).to_have_count(0)
+
+    # The next Enter picks.
+    page.keyboard.press("Enter")
+    expect(box).to_have_value("@김민아 ")
+    expect(picker(page)).to_be_hidden()
+    page.wait_for_timeout(500)
+    expect(page.locator("#message-list li.message")).to_have_count(0)
