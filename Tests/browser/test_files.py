@@ -210,11 +210,15 @@ def test_uploading_an_image_and_a_pdf_shows_progress_then_the_message_with_thumb
     assert opened.headers["x-content-type-options"] == "nosniff"
     download_card(page, card.locator("a.file-download"), KOREAN_PDF_NAME, PDF.read_bytes())
 
-    # Opening the image shows the original (a JPEG, the right way up) in a new tab.
+    # Clicking the image opens it in the lightbox (test_navigation.py has the rest of it), whose
+    # Open link shows the original (a JPEG, the right way up) in a new tab.
     link = message.locator("a.attachment-image")
     expect(link).to_have_attribute("href", re.compile(r"^/files/\d+/photo\.jpg$"))
+    link.click()
+    lightbox = page.locator("dialog.lightbox")
+    expect(lightbox).to_be_visible()
     with page.expect_popup() as popup_info:
-        link.click()
+        lightbox.get_by_role("link", name="Open", exact=True).click()
     original = popup_info.value
     original.wait_for_load_state()
     assert path_of(original) == link.get_attribute("href")
