@@ -38,7 +38,7 @@ def test_main_pages_have_no_serious_accessibility_violations(new_context, locale
     channel = owner.locator("#home-channels a").first.get_attribute("href")
     owner.goto(channel)
     owner.set_input_files("#composer-files", [str(FIXTURES / "photo.jpg"), str(FIXTURES / "doc.pdf")])
-    owner.locator("#composer textarea[name=content]").fill("회의 자료입니다 @박지수")
+    owner.locator("#composer textarea[name=content]").fill("@박지수 회의 자료입니다")
     owner.locator("#composer textarea[name=content]").press("Enter")
     expect(owner.locator("#message-list li.message")).to_have_count(1)
     owner.goto(f"/w/{workspace}/members")

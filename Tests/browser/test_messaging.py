@@ -279,11 +279,11 @@ def test_enter_during_a_korean_ime_composition_does_not_send(new_context):
     box.press("Enter")
     expect(a.locator("#message-list li.message")).to_have_count(2)
     last = a.locator("#message-list li.message").last
-    assert last.locator(".message-body").text_content() == "첫 줄\n둘째 줄"
+    assert last.locator(".message-body").inner_text() == "첫 줄\n둘째 줄"  # the line break shown (a <br>)
 
     # The server stored exactly these two.
     a.reload()
-    expect(a.locator("#message-list li.message .message-body")).to_have_text(["안녕하세요", re.compile("첫 줄\\s+둘째 줄")])
+    expect(a.locator("#message-list li.message .message-body")).to_have_text(["안녕하세요", "첫 줄\n둘째 줄"], use_inner_text=True)
 
 
 # ---------------------------------------------------------------------------------------------
