@@ -277,6 +277,43 @@
       if (pasted.length) { event.preventDefault(); addFiles(pasted); }
     });
 
+    // Each message gets an id of its own when first sent, kept (with its text, in this
+    // browser) until the server has it: a retry after a lost answer never posts it twice, and
+    // a message that could not be sent survives a reload, offered to send again or drop.
+    const unsentKey = `wsx-unsent:${viewerId}:${composer.action}`;
+    const unsentNote = document.getElementById('composer-unsent');
+    let clientId = null;
+    function newClientId() {
+      const bytes = crypto.getRandomValues(new Uint8Array(16));
+      return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+    }
+    function keepUnsent() {
+      try { localStorage.setItem(unsentKey, JSON.stringify({ clientId, text: textarea.value })); } catch (_) { /* full or off */ }
+      if (unsentNote) unsentNote.hidden = false;
+    }
+    function forgetUnsent() {
+      try { localStorage.removeItem(unsentKey); } catch (_) { /* off */ }
+      if (unsentNote) unsentNote.hidden = true;
+      clientId = null;
+    }
+    try {
+      const saved = JSON.parse(localStorage.getItem(unsentKey) || 'null');
+      if (saved?.clientId) {
+        clientId = saved.clientId;
+        if (!textarea.value) textarea.value = saved.text || '';
+        if (unsentNote) unsentNote.hidden = false;
+      }
+    } catch (_) { /* nothing kept */ }
+    unsentNote?.addEventListener('click', (event) => {
+      const action = event.target.closest('[data-unsent]')?.dataset.unsent;
+      if (action === 'retry') composer.requestSubmit();
+      if (action === 'discard') {
+        textarea.value = '';
+        forgetUnsent();
+        textarea.focus();
+      }
+    });
+
     let sending = false;
     composer.addEventListener('submit', (event) => {
       event.preventDefault();
@@ -290,6 +327,12 @@
       const problem = filesProblem(files);
       if (problem) { showError(problem); return; }
       sending = true;
+      // The same message sent again keeps its id; a changed text is a new message.
+      let saved = null;
+      try { saved = JSON.parse(localStorage.getItem(unsentKey) || 'null'); } catch (_) { /* none */ }
+      if (!clientId || (saved && saved.text !== textarea.value)) clientId = newClientId();
+      const sent = new FormData(composer);
+      sent.set('client_id', clientId);
       const request = new XMLHttpRequest();
       request.open('POST', composer.action);
       request.setRequestHeader('Accept', 'application/json');
@@ -304,7 +347,8 @@
         if (progress) progress.hidden = true;
         let reply = {};
         try { reply = JSON.parse(request.responseText); } catch (_) { /* not JSON */ }
-        if (request.status === 201) {
+        if (request.status === 201 || request.status === 200) {
+          forgetUnsent();
           textarea.value = '';
           if (fileInput) fileInput.value = '';
           showChosen();
@@ -313,12 +357,15 @@
           insertMessage(reply.id, reply.html);
         } else if (reply.error) {
           showError(reply.error);
+        } else if (request.status === 0 || request.status >= 500) {
+          keepUnsent();
         } else {
-          composer.submit();
+          composer.submit(); // signed out, or a refusal only the server's page explains
         }
       };
-      request.onerror = () => { sending = false; if (progress) progress.hidden = true; composer.submit(); };
-      request.send(new FormData(composer));
+      // The server could not be reached: nothing leaves the page, the text stays.
+      request.onerror = () => { sending = false; if (progress) progress.hidden = true; keepUnsent(); };
+      request.send(sent);
     });
   }
 

@@ -692,3 +692,57 @@ def test_notification_levels_decide_what_notifies_and_how_a_room_shows(new_conte
         expect(other_tab.locator(row)).not_to_have_class("muted")
     finally:
         b_context.close()
+
+
+def test_a_message_that_cannot_be_sent_stays_and_is_sent_once_on_retry(new_context):
+    team = Team(new_context, "offline")
+    a = team.a
+    a.goto(team.general_path)
+    wait_until_live(a)
+    mark_document(a)
+    box = composer(a)
+    note = a.locator("#composer-unsent")
+
+    # The server cannot be reached: nothing navigates away, the text stays, the note says so.
+    a.context.set_offline(True)
+    text = unique_text("보내지 못한 메시지")
+    box.fill(text)
+    box.press("Enter")
+    expect(note).to_be_visible()
+    expect(box).to_have_value(text)
+    assert not_reloaded(a)
+    a.context.set_offline(False)
+
+    # It survives a reload, offered again with the same id.
+    a.reload()
+    expect(composer(a)).to_have_value(text)
+    expect(note).to_be_visible()
+
+    # The answer is lost after the server stored it: the retry finds that message, not a second.
+    def lose_the_answer(route):
+        route.fetch()
+        route.abort()
+    a.route(f"**{team.general_path}/messages", lose_the_answer, times=1)
+    note.get_by_role("button", name="Retry").click()
+    expect(note).to_be_visible()
+    note.get_by_role("button", name="Retry").click()
+    expect(messages_with(a, text)).to_have_count(1)
+    expect(note).to_be_hidden()
+    expect(composer(a)).to_have_value("")
+    a.reload()
+    expect(messages_with(a, text)).to_have_count(1)
+    expect(note).to_be_hidden()
+
+    # Discarding drops it for good.
+    a.context.set_offline(True)
+    dropped = unique_text("버릴 메시지")
+    composer(a).fill(dropped)
+    composer(a).press("Enter")
+    expect(note).to_be_visible()
+    a.context.set_offline(False)
+    note.get_by_role("button", name="Discard").click()
+    expect(composer(a)).to_have_value("")
+    a.reload()
+    expect(note).to_be_hidden()
+    expect(composer(a)).to_have_value("")
+    expect(messages_with(a, dropped)).to_have_count(0)
