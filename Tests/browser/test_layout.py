@@ -106,3 +106,84 @@ def test_sidebar_rows_carry_their_badge_at_the_right_and_unread_rooms_are_bold(n
     row = owner.locator(f"#sidebar-channels a[href='{channel}']")
     expect(row.locator(".badge")).to_be_hidden()
     assert int(row.evaluate("a => getComputedStyle(a).fontWeight")) < 700
+
+
+def on_screen(page: Page, selector: str) -> bool:
+    """Whether the element is visible and inside the window."""
+    return page.evaluate("""(selector) => {
+        const element = document.querySelector(selector);
+        if (!element || getComputedStyle(element).visibility === 'hidden') return false;
+        const box = element.getBoundingClientRect();
+        return box.width > 0 && box.right > 0 && box.left < window.innerWidth;
+    }""", selector)
+
+
+def wait_on_screen(page: Page, selector: str, shown: bool) -> None:
+    """Waits out the drawer's slide until the element is (or is not) on screen."""
+    for _ in range(40):
+        if on_screen(page, selector) == shown:
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"{selector} {'never came' if shown else 'never left'} on screen")
+
+
+def test_on_a_phone_the_sidebar_is_a_drawer_behind_the_menu_button(new_context, browser, server):
+    page = new_context("ko-KR").new_page()
+    page.set_viewport_size({"width": 390, "height": 844})
+    signup(page, unique_email("drawer"), "김민아")
+    workspace = create_workspace(page, unique_name("디자인팀"))
+    page.goto(f"/w/{workspace}")
+    channel = page.locator("#home-channels a").first.get_attribute("href")
+    page.goto(channel)
+
+    # The room fills the screen: the composer is in the first screen, the sidebar is not.
+    assert not on_screen(page, "#sidebar")
+    composer_box = page.locator("#composer").bounding_box()
+    assert composer_box["y"] + composer_box["height"] <= 844, composer_box
+    menu = page.locator("#menu-button")
+    expect(menu).to_be_visible()
+    expect(menu).to_have_accessible_name("메뉴")
+
+    # Open: the drawer shows, focus is on the room being viewed; Esc closes and gives focus back.
+    menu.click()
+    expect(menu).to_have_attribute("aria-expanded", "true")
+    wait_on_screen(page, "#sidebar", True)
+    expect(page.locator("#sidebar a[aria-current=page]").first).to_be_focused()
+    page.keyboard.press("Escape")
+    expect(menu).to_have_attribute("aria-expanded", "false")
+    expect(menu).to_be_focused()
+    wait_on_screen(page, "#sidebar", False)
+
+    # The scrim and the close button close it too; a link in it goes there, closed.
+    menu.click()
+    page.locator("#drawer-scrim").click(position={"x": 370, "y": 400})
+    expect(menu).to_have_attribute("aria-expanded", "false")
+    menu.click()
+    page.locator("#drawer-close").click()
+    expect(menu).to_be_focused()
+    menu.click()
+    with page.expect_navigation():
+        page.locator("#sidebar a", has_text="새 워크스페이스").click()
+    assert not on_screen(page, "#sidebar")
+
+    # On a desktop there is no menu button: the sidebar is beside the page.
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(channel)
+    expect(menu).to_be_hidden()
+    assert on_screen(page, "#sidebar")
+
+    # Without JavaScript the button is a link to the drawer, and its close link closes it.
+    plain = browser.new_context(base_url=server, locale="ko-KR", java_script_enabled=False,
+                                viewport={"width": 390, "height": 844})
+    try:
+        cookies = page.context.cookies()
+        plain.add_cookies(cookies)
+        no_js = plain.new_page()
+        no_js.goto(channel)
+        assert not on_screen(no_js, "#sidebar")
+        no_js.locator("#menu-button").click()
+        wait_on_screen(no_js, "#sidebar", True)
+        no_js.locator("#drawer-close").click()
+        wait_on_screen(no_js, "#sidebar", False)
+    finally:
+        plain.close()
