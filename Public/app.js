@@ -38,8 +38,23 @@
   /** The CSRF token for scripted POSTs (`X-CSRF-Token`). */
   window.wsx = { csrfToken: () => meta('csrf-token') };
 
+  /** Forgets every draft and unsent message this browser keeps: a shared computer never shows
+   *  the next person what someone else was writing. */
+  function forgetWriting() {
+    try {
+      for (const key of Object.keys(localStorage)) {
+        if (key.startsWith('wsx-draft:') || key.startsWith('wsx-unsent:')) localStorage.removeItem(key);
+      }
+    } catch (_) { /* storage off */ }
+  }
+
   const viewerId = meta('viewer-id');
-  if (!viewerId) return; // signed out: nothing is live
+  if (!viewerId) {
+    // Signed out (here or on another tab): nothing is live, and nothing written is kept.
+    forgetWriting();
+    return;
+  }
+  document.getElementById('logout-form')?.addEventListener('submit', forgetWriting);
 
   let lastId = Number(meta('last-event-id')) || 0;
   const tabId = Math.random().toString(36).slice(2);

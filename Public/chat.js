@@ -136,17 +136,47 @@
     return room.dataset[action + 'Url'].replace(room.dataset.idSlot, id);
   }
 
-  function editInPlace(message) {
+  /** Calls `send` on Enter (not with Shift, Alt, Ctrl or ⌘), but never on the Enter that ends
+   *  a Hangul syllable in an IME: while composing, or right after compositionend (Safari). */
+  function onEnter(textarea, send) {
+    let composing = false;
+    let justComposed = false;
+    textarea.addEventListener('compositionstart', () => { composing = true; });
+    textarea.addEventListener('compositionend', () => {
+      composing = false;
+      justComposed = true;
+      setTimeout(() => { justComposed = false; }, 0);
+    });
+    textarea.addEventListener('keydown', (event) => {
+      if (event.key !== 'Enter' || event.shiftKey || event.altKey || event.ctrlKey || event.metaKey) return;
+      if (event.isComposing || composing || justComposed || event.keyCode === 229) return;
+      event.preventDefault();
+      send();
+    });
+  }
+
+  const composerBox = () => document.querySelector('#composer textarea');
+
+  /** Edits a message where it is: its text as written (Markdown and all), Enter saves,
+   *  Shift+Enter is a new line, Esc cancels and goes back to the composer. */
+  async function editInPlace(message) {
     const id = message.dataset.message;
     const body = message.querySelector('.message-body');
-    if (!body || message.querySelector('.edit-form')) return;
+    if (!body || message.querySelector('.edit-form') || message.dataset.editing) return;
+    message.dataset.editing = 'yes';
+    const answer = await fetch(messageURL('edit', id), { headers: { Accept: 'application/json' }, credentials: 'same-origin' })
+      .catch(() => null);
+    const source = answer?.ok ? (await answer.json().catch(() => ({}))).content : null;
+    delete message.dataset.editing;
+    if (!message.isConnected || message.querySelector('.edit-form')) return;
     const form = document.createElement('form');
     form.className = 'edit-form';
     const textarea = document.createElement('textarea');
     textarea.name = 'content';
     textarea.maxLength = 5000;
     textarea.rows = 3;
-    textarea.value = body.textContent;
+    textarea.value = source ?? body.innerText;
+    textarea.setAttribute('aria-label', label('Edit'));
     const save = document.createElement('button');
     save.type = 'submit';
     save.className = 'primary';
@@ -155,21 +185,36 @@
     cancel.type = 'button';
     cancel.className = 'link-button';
     cancel.textContent = label('Cancel');
+    const hint = document.createElement('p');
+    hint.className = 'hint edit-hint';
+    hint.textContent = label('EditHint');
     const error = document.createElement('p');
     error.className = 'field-error';
     error.hidden = true;
-    form.append(textarea, save, ' ', cancel, error);
+    form.append(textarea, save, ' ', cancel, hint, error);
     body.hidden = true;
     body.after(form);
     textarea.focus();
-    cancel.addEventListener('click', () => { form.remove(); body.hidden = false; });
+    textarea.setSelectionRange(textarea.value.length, textarea.value.length);
+    function finish() {
+      form.remove();
+      body.hidden = false;
+      composerBox()?.focus();
+    }
+    cancel.addEventListener('click', finish);
+    textarea.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape' && !event.isComposing) {
+        event.preventDefault();
+        finish();
+      }
+    });
+    onEnter(textarea, () => form.requestSubmit());
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       const response = await post(messageURL('edit', id), { content: textarea.value });
       const reply = await response.json().catch(() => ({}));
       if (response.ok) {
-        form.remove();
-        body.hidden = false;
+        finish();
         replaceMessage(id, reply.html);
       } else {
         error.textContent = reply.error || response.statusText;
@@ -205,21 +250,40 @@
   if (composer) {
     const textarea = composer.querySelector('textarea');
     const error = document.getElementById('composer-error');
-    let composing = false;
-    let justComposed = false;
-    textarea.addEventListener('compositionstart', () => { composing = true; });
-    textarea.addEventListener('compositionend', () => {
-      composing = false;
-      // Some browsers send the Enter that ends a Hangul syllable right after compositionend.
-      justComposed = true;
-      setTimeout(() => { justComposed = false; }, 0);
-    });
+    onEnter(textarea, () => composer.requestSubmit());
+    // ↑ in an empty composer edits one's own last message.
     textarea.addEventListener('keydown', (event) => {
-      if (event.key !== 'Enter' || event.shiftKey || event.altKey || event.ctrlKey || event.metaKey) return;
-      if (event.isComposing || composing || justComposed || event.keyCode === 229) return;
+      if (event.key !== 'ArrowUp' || textarea.value !== '' || event.isComposing || event.shiftKey || event.altKey) return;
+      const mine = list ? [...list.querySelectorAll('li.message')].filter((m) => m.dataset.author === viewerId) : [];
+      if (!mine.length) return;
       event.preventDefault();
-      composer.requestSubmit();
+      editInPlace(mine[mine.length - 1]);
     });
+    // Opening a room puts the cursor in its composer, unless the page was opened at a message
+    // or on a touch screen (where focusing would raise the keyboard over the messages).
+    if (!location.hash && !new URLSearchParams(location.search).has('around') && matchMedia('(pointer: fine)').matches) {
+      textarea.focus({ preventScroll: true });
+    }
+    // What is being typed is kept per room in this browser (a reload keeps it), until sent;
+    // signing out clears every draft, so a shared computer shows nobody else's.
+    const draftKey = `wsx-draft:${viewerId}:${composer.action}`;
+    try {
+      const draft = localStorage.getItem(draftKey);
+      if (draft && !textarea.value) textarea.value = draft;
+    } catch (_) { /* storage off */ }
+    let draftTimer = null;
+    textarea.addEventListener('input', () => {
+      clearTimeout(draftTimer);
+      draftTimer = setTimeout(() => {
+        try {
+          if (textarea.value) localStorage.setItem(draftKey, textarea.value); else localStorage.removeItem(draftKey);
+        } catch (_) { /* full or off */ }
+      }, 250);
+    });
+    const forgetDraft = () => {
+      clearTimeout(draftTimer);
+      try { localStorage.removeItem(draftKey); } catch (_) { /* off */ }
+    };
     // The text area grows with what is typed (up to the CSS max-height): CSS does it where
     // `field-sizing` exists, this elsewhere.
     if (!CSS.supports('field-sizing', 'content')) {
@@ -310,6 +374,7 @@
       if (action === 'discard') {
         textarea.value = '';
         forgetUnsent();
+        forgetDraft();
         textarea.focus();
       }
     });
@@ -349,6 +414,7 @@
         try { reply = JSON.parse(request.responseText); } catch (_) { /* not JSON */ }
         if (request.status === 201 || request.status === 200) {
           forgetUnsent();
+          forgetDraft();
           textarea.value = '';
           if (fileInput) fileInput.value = '';
           showChosen();
