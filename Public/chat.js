@@ -104,8 +104,20 @@
     localizeTimes(message);
   }
 
+  /** What scrolls the messages: the list itself on a desktop, the page on a phone. */
+  function scroller() {
+    if (list && /(auto|scroll)/.test(getComputedStyle(list).overflowY)) return list;
+    return document.scrollingElement || document.documentElement;
+  }
+
+  function distanceFromBottom() {
+    const box = scroller();
+    const height = box === list ? box.clientHeight : window.innerHeight;
+    return box.scrollHeight - box.scrollTop - height;
+  }
+
   function nearBottom() {
-    return window.innerHeight + window.scrollY >= document.body.scrollHeight - 120;
+    return distanceFromBottom() < 120;
   }
 
   /** Adds a message to the open list, once. */
@@ -223,6 +235,59 @@
     });
   }
 
+  // ---- history --------------------------------------------------------------------------
+
+  /** Scrolling up loads the older page in place (the page's own "older" link, read as HTML),
+   *  keeping what is on screen where it was; a button jumps back to the latest messages. */
+  function setUpHistory() {
+    const older = room.querySelector('.paging.older a[rel="prev"]');
+    let loading = false;
+    async function loadOlder() {
+      const link = room.querySelector('.paging.older a[rel="prev"]');
+      if (!link || loading) return;
+      loading = true;
+      const text = link.textContent;
+      link.textContent = label('LoadingOlder') || text;
+      const response = await fetch(link.href, { credentials: 'same-origin', headers: { Accept: 'text/html' } }).catch(() => null);
+      if (response?.ok) {
+        const page = new DOMParser().parseFromString(await response.text(), 'text/html');
+        const earlier = [...page.querySelectorAll('#message-list li.message')]
+          .filter((message) => !document.getElementById(message.id))
+          .map((message) => document.importNode(message, true));
+        const box = scroller();
+        const height = box.scrollHeight;
+        const top = box.scrollTop;
+        list.prepend(...earlier);
+        for (const message of earlier) decorate(message);
+        regroupDays();
+        box.scrollTop = top + (box.scrollHeight - height);
+        const next = page.querySelector('.paging.older a[rel="prev"]');
+        if (next) link.href = next.getAttribute('href'); else link.closest('.paging')?.remove();
+      }
+      link.textContent = text;
+      loading = false;
+    }
+
+    const jump = document.createElement('button');
+    jump.type = 'button';
+    jump.className = 'jump-latest';
+    jump.textContent = label('JumpLatest');
+    jump.hidden = room.dataset.latest === 'yes';
+    room.append(jump);
+    jump.addEventListener('click', () => {
+      if (room.dataset.latest !== 'yes') { location.assign(location.pathname); return; }
+      const box = scroller();
+      box.scrollTo({ top: box.scrollHeight, behavior: 'smooth' });
+      composerBox()?.focus({ preventScroll: true });
+    });
+
+    const target = scroller() === list ? list : window;
+    target.addEventListener('scroll', () => {
+      if (older && scroller().scrollTop < 300) loadOlder();
+      jump.hidden = room.dataset.latest === 'yes' && distanceFromBottom() < 400;
+    }, { passive: true });
+  }
+
   if (list) {
     for (const message of list.querySelectorAll('li.message')) decorate(message);
     regroupDays();
@@ -239,8 +304,20 @@
         if (response.ok) message.remove();
       }
     });
-    const target = document.getElementById('unread-line') || (location.hash ? null : list.lastElementChild);
-    if (target && room.dataset.latest === 'yes') target.scrollIntoView({ block: target.id === 'unread-line' ? 'center' : 'end' });
+    const around = new URLSearchParams(location.search).get('around');
+    const shown = around && document.getElementById('m-' + around);
+    if (shown) {
+      // Opened at a message (a search result, a link to it): centred and lit up for a moment.
+      // (Again once loaded: the browser's own jump to the #m- fragment comes after this script.)
+      shown.scrollIntoView({ block: 'center' });
+      window.addEventListener('load', () => requestAnimationFrame(() => shown.scrollIntoView({ block: 'center' })), { once: true });
+      shown.classList.add('highlighted');
+      setTimeout(() => shown.classList.remove('highlighted'), 4000);
+    } else {
+      const target = document.getElementById('unread-line') || (location.hash ? null : list.lastElementChild);
+      if (target && room.dataset.latest === 'yes') target.scrollIntoView({ block: target.id === 'unread-line' ? 'center' : 'end' });
+    }
+    setUpHistory();
   }
   localizeTimes(document);
 
@@ -420,6 +497,8 @@
           showChosen();
           showError('');
           if (!currentRoom) { location.assign(location.pathname); return; } // a DM's first message made the room
+          // Sent from an older page: the latest one, where the message is.
+          if (room.dataset.latest !== 'yes') { location.assign(`${location.pathname}#m-${reply.id}`); return; }
           insertMessage(reply.id, reply.html);
         } else if (reply.error) {
           showError(reply.error);

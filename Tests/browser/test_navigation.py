@@ -503,6 +503,8 @@ def test_the_switcher_works_on_a_phone_in_dark_mode_from_its_button(new_context)
     page = team.owner
     page.emulate_media(color_scheme="dark")
     page.goto(team.general_path)
+    # On a phone the sidebar is a drawer: the switcher's button is in it.
+    page.locator("#menu-button").click()
     button = page.locator("#sidebar .switcher-button")
     expect(button).to_be_visible()
     expect(button).to_contain_text("바로 가기")
