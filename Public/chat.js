@@ -77,6 +77,87 @@
     return document.createRange().createContextualFragment(html);
   }
 
+  // ---- one Tab stop for the whole list --------------------------------------------------
+
+  // The list is one stop in the Tab order: the active message (the newest, or the last one
+  // focused) has tabindex 0, the others -1, and only the active one's links and buttons are
+  // reachable by Tab. ↑/↓, Home and End move between messages.
+  const focusables = 'a[href], button, input, select, textarea, [tabindex]';
+  let activeMessage = null;
+
+  function setReachable(message, reachable) {
+    message.tabIndex = reachable ? 0 : -1;
+    for (const element of message.querySelectorAll(focusables)) {
+      if (element.closest('.edit-form')) continue;
+      if (reachable) element.removeAttribute('tabindex'); else element.tabIndex = -1;
+    }
+  }
+
+  function activate(message) {
+    if (!message || message === activeMessage) return;
+    if (activeMessage?.isConnected) setReachable(activeMessage, false);
+    activeMessage = message;
+    setReachable(message, true);
+  }
+
+  /** A message joining the list: out of the Tab order unless it is the only one. */
+  function rove(message) {
+    if (activeMessage?.isConnected && activeMessage !== message) {
+      setReachable(message, false);
+    } else {
+      activeMessage = null;
+      activate([...list.querySelectorAll('li.message')].pop() || message);
+      if (activeMessage !== message) setReachable(message, false);
+    }
+  }
+
+  if (list) {
+    list.addEventListener('focusin', (event) => activate(event.target.closest('li.message')));
+    list.addEventListener('keydown', (event) => {
+      const message = event.target.closest?.('li.message');
+      if (!message || event.target !== message) return; // keys inside a message's fields stay theirs
+      const messages = [...list.querySelectorAll('li.message')];
+      const at = messages.indexOf(message);
+      const to = { ArrowUp: at - 1, ArrowDown: at + 1, Home: 0, End: messages.length - 1 }[event.key];
+      if (to === undefined || !messages[to]) return;
+      event.preventDefault();
+      activate(messages[to]);
+      messages[to].focus();
+    });
+  }
+
+  // On a touch screen, a message's actions open from a long press (and close on a tap
+  // elsewhere); with a mouse they show on hover, with a keyboard on focus.
+  const touch = matchMedia('(hover: none)');
+  document.documentElement.classList.add('js');
+  function openActions(message) {
+    for (const open of list.querySelectorAll('li.message.actions-open')) if (open !== message) open.classList.remove('actions-open');
+    message.classList.add('actions-open');
+  }
+  if (list) {
+    let pressTimer = null;
+    list.addEventListener('contextmenu', (event) => {
+      const message = event.target.closest('li.message');
+      if (!touch.matches || !message?.querySelector('.message-actions') || event.target.closest('a[href], img')) return;
+      event.preventDefault();
+      openActions(message);
+    });
+    list.addEventListener('touchstart', (event) => {
+      const message = event.target.closest('li.message');
+      clearTimeout(pressTimer);
+      if (!message?.querySelector('.message-actions')) return;
+      pressTimer = setTimeout(() => openActions(message), 500);
+    }, { passive: true });
+    for (const type of ['touchend', 'touchmove', 'touchcancel']) {
+      list.addEventListener(type, () => clearTimeout(pressTimer), { passive: true });
+    }
+    document.addEventListener('click', (event) => {
+      if (!event.target.closest('.message-actions')) {
+        for (const open of list.querySelectorAll('li.message.actions-open')) open.classList.remove('actions-open');
+      }
+    });
+  }
+
   /** Author-only controls on messages that arrived live (full pages render their own). */
   function decorate(message) {
     const mine = message.dataset.author === viewerId;
@@ -102,6 +183,7 @@
       message.querySelector('.message-main')?.append(actions);
     }
     localizeTimes(message);
+    rove(message);
   }
 
   /** What scrolls the messages: the list itself on a desktop, the page on a phone. */
