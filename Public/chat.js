@@ -473,10 +473,97 @@
       return '';
     }
 
+    // Chosen files show as chips above the hint: a thumbnail for an image, the kind and size
+    // for others, a button to take one out, and while sending, each one's own progress.
+    const chips = document.createElement('ul');
+    chips.className = 'file-chips';
+    chips.id = 'file-chips';
+    chips.hidden = true;
+    attachList?.before(chips);
+    let previews = [];
+
+    function sizeText(bytes) {
+      if (bytes < 1024) return `${bytes} B`;
+      if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+      return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+    }
+
+    function kindOf(file) {
+      if (file.type === 'application/pdf' || /\.pdf$/i.test(file.name)) return 'PDF';
+      if (file.type === 'application/zip' || /\.zip$/i.test(file.name)) return 'ZIP';
+      return 'FILE';
+    }
+
     function showChosen() {
       const files = chosenFiles();
-      if (attachList) attachList.textContent = files.length ? files.map((file) => file.name).join(', ') : hint;
+      for (const url of previews) URL.revokeObjectURL(url);
+      previews = [];
+      chips.replaceChildren();
+      files.forEach((file, index) => {
+        const chip = document.createElement('li');
+        chip.className = 'file-chip';
+        chip.dataset.index = String(index);
+        if (file.type.startsWith('image/')) {
+          const thumb = document.createElement('img');
+          thumb.className = 'chip-thumb';
+          thumb.alt = '';
+          thumb.src = URL.createObjectURL(file);
+          previews.push(thumb.src);
+          chip.append(thumb);
+        } else {
+          const icon = document.createElement('span');
+          icon.className = 'chip-icon';
+          icon.setAttribute('aria-hidden', 'true');
+          icon.textContent = kindOf(file);
+          chip.append(icon);
+        }
+        const name = document.createElement('span');
+        name.className = 'chip-name';
+        name.textContent = file.name;
+        const size = document.createElement('span');
+        size.className = 'chip-size';
+        size.textContent = sizeText(file.size);
+        const remove = document.createElement('button');
+        remove.type = 'button';
+        remove.className = 'chip-remove';
+        remove.textContent = '×';
+        remove.setAttribute('aria-label', (label('FileRemove') || '{0}').replace('{0}', file.name));
+        const bar = document.createElement('progress');
+        bar.className = 'chip-progress';
+        bar.max = 100;
+        bar.value = 0;
+        bar.hidden = true;
+        bar.setAttribute('aria-label', file.name);
+        chip.append(name, size, remove, bar);
+        chips.append(chip);
+      });
+      chips.hidden = !files.length;
       showError(filesProblem(files));
+    }
+
+    chips.addEventListener('click', (event) => {
+      const chip = event.target.closest('.chip-remove')?.closest('.file-chip');
+      if (!chip || sending) return;
+      const keep = chosenFiles().filter((_, index) => String(index) !== chip.dataset.index);
+      const transfer = new DataTransfer();
+      for (const file of keep) transfer.items.add(file);
+      fileInput.files = transfer.files;
+      showChosen();
+      (chips.querySelector('.chip-remove') || textarea).focus();
+    });
+
+    /** Each chip's share of an upload that has sent `loaded` of `total` bytes (the files in
+     *  order, after the text; the form's own bytes spread over them). */
+    function showFileProgress(files, loaded, total) {
+      const sizes = files.map((file) => file.size);
+      const scale = sizes.reduce((a, b) => a + b, 0) / Math.max(total, 1);
+      let before = 0;
+      chips.querySelectorAll('.chip-progress').forEach((bar, index) => {
+        const size = Math.max(sizes[index] || 0, 1);
+        bar.hidden = false;
+        bar.value = Math.round(Math.min(Math.max((loaded * scale - before) / size, 0), 1) * 100);
+        before += sizes[index] || 0;
+      });
     }
 
     function addFiles(list) {
@@ -564,7 +651,11 @@
       if (progress && files.length) {
         progress.value = 0;
         progress.hidden = false;
-        request.upload.onprogress = (e) => { if (e.lengthComputable) progress.value = Math.round((e.loaded / e.total) * 100); };
+        request.upload.onprogress = (e) => {
+          if (!e.lengthComputable) return;
+          progress.value = Math.round((e.loaded / e.total) * 100);
+          showFileProgress(files, e.loaded, e.total);
+        };
       }
       request.onload = () => {
         sending = false;

@@ -146,7 +146,7 @@ def test_uploading_an_image_and_a_pdf_shows_progress_then_the_message_with_thumb
 
     pdf = korean_pdf(tmp_path)
     page.set_input_files("#composer-files", [str(PHOTO), str(pdf)])
-    expect(page.locator("#attach-list")).to_have_text(f"photo.jpg, {KOREAN_PDF_NAME}")
+    expect(page.locator("#file-chips .chip-name")).to_have_text(["photo.jpg", KOREAN_PDF_NAME])
     expect(page.locator("#composer-error")).to_be_hidden()
     text = unique_text("Minutes and a photo")
     composer(page).fill(text)
@@ -174,7 +174,7 @@ def test_uploading_an_image_and_a_pdf_shows_progress_then_the_message_with_thumb
     # The composer is ready for the next message.
     expect(composer(page)).to_have_value("")
     assert page.eval_on_selector("#composer-files", "input => input.files.length") == 0
-    expect(page.locator("#attach-list")).not_to_have_text(re.compile("photo.jpg"))
+    expect(page.locator("#file-chips .file-chip")).to_have_count(0)
 
     check_image_and_pdf_message(page, text)
     assert not_reloaded(page), "the page reloaded instead of showing the message live"
@@ -293,7 +293,7 @@ def test_dropping_and_pasting_images_attach_them(page):
         composer.dispatchEvent(new DragEvent('dragover', {dataTransfer: transfer, bubbles: true, cancelable: true}));
         composer.dispatchEvent(new DragEvent('drop', {dataTransfer: transfer, bubbles: true, cancelable: true}));
     }""", ["image.png", "image/png", base64.b64encode(PNG.read_bytes()).decode()])
-    expect(page.locator("#attach-list")).to_have_text("image.png")
+    expect(page.locator("#file-chips .chip-name")).to_have_text(["image.png"])
 
     # Pasted into the message box, as after copying an image.
     composer(page).evaluate("""(box, [name, type, data]) => {
@@ -302,7 +302,7 @@ def test_dropping_and_pasting_images_attach_them(page):
         transfer.items.add(new File([bytes], name, {type}));
         box.dispatchEvent(new ClipboardEvent('paste', {clipboardData: transfer, bubbles: true, cancelable: true}));
     }""", ["anim.gif", "image/gif", base64.b64encode(GIF.read_bytes()).decode()])
-    expect(page.locator("#attach-list")).to_have_text("image.png, anim.gif")
+    expect(page.locator("#file-chips .chip-name")).to_have_text(["image.png", "anim.gif"])
     expect(composer(page)).to_have_value("")  # the paste added a file, not text
 
     text = unique_text("Dropped and pasted")
@@ -329,7 +329,7 @@ def test_an_html_file_named_jpg_is_refused_with_the_allowed_types(page):
 
     text = unique_text("Look at this picture")
     page.set_input_files("#composer-files", str(EVIL))
-    expect(page.locator("#attach-list")).to_have_text("evil.jpg")
+    expect(page.locator("#file-chips .chip-name")).to_have_text(["evil.jpg"])
     composer(page).fill(text)
     with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/messages")) as posted:
         send_button(page).click()
@@ -488,3 +488,52 @@ def test_a_profile_photo_shows_on_the_profile_and_beside_messages(new_context):
     bob_message = messages_with(a, "No photo here")
     expect(bob_message).to_have_count(1)
     expect(bob_message.locator("span.avatar")).to_have_text("B")
+
+
+def test_chosen_files_show_as_removable_chips_each_with_its_own_progress(new_context):
+    page = new_context("en-US").new_page()
+    channel = own_channel(page, "chips")
+    page.goto(channel)
+    wait_until_live(page)
+
+    page.set_input_files("#composer-files", [str(PHOTO), str(PDF), str(PNG)])
+    chips = page.locator("#file-chips .file-chip")
+    expect(chips).to_have_count(3)
+    expect(chips.locator(".chip-name")).to_have_text(["photo.jpg", "doc.pdf", "image.png"])
+    # A picture shows itself; another file its kind and size.
+    assert wait_for_image(chips.nth(0).locator("img.chip-thumb"))["width"] > 0
+    expect(chips.nth(1).locator(".chip-icon")).to_have_text("PDF")
+    expect(chips.nth(1).locator(".chip-size")).to_have_text(re.compile(r"^\d+ (B|KB)$"))
+
+    # Taking one out takes it out of what is sent.
+    chips.nth(1).get_by_role("button", name="Remove doc.pdf").click()
+    expect(chips.locator(".chip-name")).to_have_text(["photo.jpg", "image.png"])
+    assert page.eval_on_selector("#composer-files", "input => [...input.files].map((f) => f.name)") == ["photo.jpg", "image.png"]
+
+    # While sending (slowly), each chip fills on its own: the first before the second.
+    page.evaluate("""() => {
+        window.__chipProgress = [];
+        new MutationObserver(() => {
+            const bars = [...document.querySelectorAll('#file-chips .chip-progress')];
+            if (bars.length && !bars[0].hidden) window.__chipProgress.push(bars.map((bar) => bar.value));
+        }).observe(document.getElementById('file-chips'), {subtree: true, attributes: true});
+    }""")
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", {
+        "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": 16 * 1024,
+    })
+    text = unique_text("Two chips")
+    composer(page).fill(text)
+    send_button(page).click()
+    expect(messages_with(page, text)).to_have_count(1, timeout=30_000)
+    cdp.send("Network.emulateNetworkConditions", {
+        "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1,
+    })
+    samples = page.evaluate("window.__chipProgress")
+    assert samples, "no chip showed progress"
+    assert any(0 < first < 100 and second == 0 for first, second in samples), samples  # one file at a time
+    assert all(first >= second for first, second in samples), samples                 # in order
+    assert samples[-1] == [100, 100], samples
+    expect(chips).to_have_count(0)
+    expect(messages_with(page, text).locator("img.thumbnail")).to_have_count(2)
