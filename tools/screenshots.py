@@ -21,11 +21,11 @@ WIDTHS = (390, 1280)
 NAMES = {
     "ko-KR": {"owner": "김민아", "mate": "박지수", "workspace": "디자인팀", "channel": "리뉴얼",
               "messages": ["오늘 회의는 오후 3시입니다. 안건은 새 홈 화면 시안이에요.",
-                           "@박지수 시안 확인 부탁드려요!", "넵, 보고 의견 남길게요 👍"],
+                           "@김민아 시안 확인했어요. **좋아요!**", "고마워요 👍\n- 홈 화면: 확정\n- 설정 화면: `다음 주`"],
               "dm": "회의 자료 미리 공유드려요.", "search": "회의"},
     "en-US": {"owner": "Mina Kim", "mate": "Jisoo Park", "workspace": "Design", "channel": "redesign",
               "messages": ["Today's meeting is at 3 pm: the new home screen drafts.",
-                           "@Jisoo Park could you take a look?", "On it, comments by tonight 👍"],
+                           "@Mina Kim looked at the drafts: **love it!**", "Thanks 👍\n- home screen: done\n- settings: `next week`"],
               "dm": "Sharing the meeting notes ahead of time.", "search": "meeting"},
 }
 
