@@ -191,6 +191,16 @@
       case 'room.member_removed':
         if (concernsMyRooms(data)) refreshRoomLists();
         break;
+      case 'message.created': {
+        // A message of a room the lists do not show yet (a DM's first message, committed after
+        // the room was read) or without its last-message line: read them again.
+        if (String(data.workspaceId) !== currentWorkspace) break;
+        const room = CSS.escape(String(data.roomId));
+        const listed = document.querySelector(`#sidebar [data-room-link="${room}"]`);
+        const homeDM = document.querySelector(`#home-dms [data-dm="${room}"]`);
+        if (!listed || (homeDM && !homeDM.querySelector('[data-last-message]'))) refreshRoomLists();
+        break;
+      }
       case 'workspace.updated':
         setText('data-workspace-name', data.workspaceId, data.name);
         break;

@@ -726,20 +726,32 @@
     if (icon) icon.href = total > 0 ? icon.dataset.iconUnread : icon.dataset.icon;
   }
 
-  // The room lists were read again (a room added or gone): the title's total follows them.
-  document.addEventListener('wsx:rooms-listed', () => showUnreadTotal());
+  // The room lists were read again (a room added or gone): their counts are brought up to
+  // date once more (a message may have arrived while they were read, before its row existed),
+  // and the title's total follows them.
+  document.addEventListener('wsx:rooms-listed', () => { showUnreadTotal(); resyncBadges(); });
 
   function badgeCount(roomId) {
     const badge = document.querySelector(`[data-unread="${CSS.escape(String(roomId))}"]`);
     return badge ? Number(badge.textContent) || 0 : 0;
   }
 
+  // Messages from others that arrived lately, by event id: a resync's counts include exactly
+  // the events up to its id, and those after it are counted again on top.
+  const arrivals = [];
+  let countedThrough = 0;
+
   async function resyncBadges() {
     if (!workspaceId) return;
     const response = await fetch(meta('unread-url'), { headers: { Accept: 'application/json' } }).catch(() => null);
     if (!response?.ok) return;
-    const counts = await response.json();
-    for (const [roomId, count] of Object.entries(counts)) setBadge(roomId, roomId === currentRoom && !document.hidden ? 0 : count);
+    const { counts, eventId } = await response.json();
+    countedThrough = Math.max(countedThrough, Number(eventId) || 0);
+    const latest = { ...counts };
+    for (const arrival of arrivals) {
+      if (arrival.id > countedThrough && arrival.roomId in latest) latest[arrival.roomId] += 1;
+    }
+    for (const [roomId, count] of Object.entries(latest)) setBadge(roomId, roomId === currentRoom && !document.hidden ? 0 : count);
   }
 
   // ---- notifications --------------------------------------------------------------------
@@ -830,6 +842,8 @@
 
   document.addEventListener('wsx:live', (event) => {
     const { type, data } = event.detail;
+    // Counts read since this event was committed already include it (see resyncBadges).
+    const alreadyCounted = Number(event.detail.id) <= countedThrough;
     const here = String(data.roomId) === currentRoom;
     switch (type) {
       case 'message.created': {
@@ -838,8 +852,12 @@
           insertMessage(data.messageId, data.html);
           if (!mine) markRead(data.messageId);
         }
+        if (!mine && !here) {
+          arrivals.push({ id: Number(event.detail.id), roomId: String(data.roomId) });
+          if (arrivals.length > 500) arrivals.shift();
+        }
         if (!mine && (!here || document.hidden)) {
-          if (!here) setBadge(data.roomId, badgeCount(data.roomId) + 1);
+          if (!here && !alreadyCounted) setBadge(data.roomId, badgeCount(data.roomId) + 1);
           notify(data);
         }
         for (const last of document.querySelectorAll(`[data-last-message="${CSS.escape(String(data.roomId))}"]`)) {

@@ -2,6 +2,7 @@
 place (Enter saves, Shift+Enter is a new line, Esc cancels, IME-safe), drafts kept per room
 until sent and forgotten on sign-out."""
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from conftest import (
@@ -39,9 +40,10 @@ def test_the_composer_has_the_cursor_when_a_room_opens(new_context):
     expect(composer(page)).not_to_be_focused()
 
 
-def test_up_arrow_edits_the_last_own_message_in_place(new_context):
+@pytest.mark.parametrize("width", [390, 1280])
+def test_up_arrow_edits_the_last_own_message_in_place(new_context, width):
     page = new_context("ko-KR").new_page()
-    page.set_viewport_size({"width": 1280, "height": 800})
+    page.set_viewport_size({"width": width, "height": 844 if width < 800 else 800})
     signup(page, unique_email("edit"), "김민아")
     open_room(page)
     send(page, "**첫** 메시지")

@@ -5,6 +5,7 @@ seeing it live; drag-and-drop and paste; refusals (an HTML file named .jpg, a fi
 too many files) beside the composer; the plain form without JavaScript; a profile photo shown on
 the profile and beside the person's messages."""
 
+import pytest
 import base64
 import pathlib
 import re
@@ -490,8 +491,10 @@ def test_a_profile_photo_shows_on_the_profile_and_beside_messages(new_context):
     expect(bob_message.locator("span.avatar")).to_have_text("B")
 
 
-def test_chosen_files_show_as_removable_chips_each_with_its_own_progress(new_context):
+@pytest.mark.parametrize("width", [390, 1280])
+def test_chosen_files_show_as_removable_chips_each_with_its_own_progress(new_context, width):
     page = new_context("en-US").new_page()
+    page.set_viewport_size({"width": width, "height": 844 if width < 800 else 800})
     channel = own_channel(page, "chips")
     page.goto(channel)
     wait_until_live(page)

@@ -638,11 +638,14 @@ def wait_for_notification(title: str, *pages: Page) -> None:
     raise AssertionError(f"no notification {title!r}; got {notifications_of(*pages)}")
 
 
-def test_notification_levels_decide_what_notifies_and_how_a_room_shows(new_context, browser, server):
+@pytest.mark.parametrize("width", [390, 1280])
+def test_notification_levels_decide_what_notifies_and_how_a_room_shows(new_context, browser, server, width):
     b_context = notification_context(browser, server)
     try:
         team = Team(new_context, "levels", b_context=b_context)
         a, b = team.a, team.b
+        a.set_viewport_size({"width": width, "height": 844 if width < 800 else 800})
+        b.set_viewport_size({"width": width, "height": 844 if width < 800 else 800})
         other_tab = b_context.new_page()
         a.goto(team.general_path)
         b.goto(f"/w/{team.workspace_id}")
@@ -694,9 +697,11 @@ def test_notification_levels_decide_what_notifies_and_how_a_room_shows(new_conte
         b_context.close()
 
 
-def test_a_message_that_cannot_be_sent_stays_and_is_sent_once_on_retry(new_context):
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_message_that_cannot_be_sent_stays_and_is_sent_once_on_retry(new_context, width):
     team = Team(new_context, "offline")
     a = team.a
+    a.set_viewport_size({"width": width, "height": 844 if width < 800 else 800})
     a.goto(team.general_path)
     wait_until_live(a)
     mark_document(a)

@@ -3,6 +3,7 @@ an existing account and an unknown address (an invitation waits until its person
 it, and arrives live on their workspaces page), handing the workspace over and leaving it, and the
 live notices on open pages when a channel is renamed or deleted or a member is removed."""
 
+import pytest
 import re
 import uuid
 from urllib.parse import urlparse
@@ -622,8 +623,11 @@ def test_korean_creator_gets_the_default_channel_named_in_korean(new_context):
     expect(member.locator("#home-channels a")).to_have_text(["일반"])
 
 
-def test_new_dms_and_joined_channels_appear_in_every_tabs_room_lists(new_context):
+@pytest.mark.parametrize("width", [390, 1280])
+def test_new_dms_and_joined_channels_appear_in_every_tabs_room_lists(new_context, width):
     a, b, workspace_id, _, _ = owner_with_workspace_and_member(new_context, "lists")
+    a.set_viewport_size({"width": width, "height": 844 if width < 800 else 800})
+    b.set_viewport_size({"width": width, "height": 844 if width < 800 else 800})
     b_id = b.evaluate("document.querySelector('meta[name=viewer-id]').content")
     home = b.context.new_page()
     home.goto(f"/w/{workspace_id}")

@@ -155,7 +155,9 @@ struct MessagingTests {
             // Once when B opened the room to post, once now.
             #expect(try await app.count("SELECT COUNT(*) FROM events WHERE type = 'room.read' AND user_id = ?", [bId]) == 2)
             let unreadJSON = try await b.get("/w/\(wid)/unread")
-            #expect(unreadJSON.text.contains(#""\#(general)":0"#))
+            #expect(unreadJSON.text.contains(#"{"counts":{"#) && unreadJSON.text.contains(#""\#(general)":0"#))
+            let latest = try await app.database.writer.read { db in try app.services.events.latestId(db) }
+            #expect(unreadJSON.text.hasSuffix(#","eventId":\#(latest)}"#))
         }
     }
 

@@ -295,11 +295,16 @@ struct RoomsController: Sendable {
         return Self.wantsJSON(request) ? Response(status: .noContent) : Pages.redirect(to: target.path)
     }
 
-    /// `GET /w/{wid}/unread`: unread counts per room, for the script to resynchronise badges.
+    /// `GET /w/{wid}/unread`: unread counts per room, for the script to resynchronise badges,
+    /// `{"counts":{"12":3},"eventId":981}`: the counts include exactly the events up to
+    /// `eventId`, so the script counts only later messages on top of them.
     @Sendable func unread(_ request: Request, context: SignedInContext) async throws -> Response {
         let access = try await context.workspaceAccess(workspaces)
-        let counts = try await messages.unreadCounts(workspaceId: access.workspaceId, userId: context.userId)
-        return Self.json(Dictionary(uniqueKeysWithValues: counts.map { (String($0.key), CompactJSON.Value.int($0.value)) }))
+        let snapshot = try await messages.unreadSnapshot(workspaceId: access.workspaceId, userId: context.userId)
+        let counts = snapshot.counts.sorted { $0.key < $1.key }.map { (key: String($0.key), value: CompactJSON.Value.int($0.value)) }
+        let body = #"{"counts":"# + CompactJSON.object(counts) + #","eventId":\#(snapshot.eventId)}"#
+        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+                        body: .init(byteBuffer: ByteBuffer(string: body)))
     }
 
     // MARK: JSON

@@ -103,6 +103,15 @@ struct MessageService: Sendable {
         try database.read { db in try Self.unreadCounts(db, workspaceId: workspaceId, userId: userId) }
     }
 
+    /// The same counts with the newest event id, read in one transaction: the counts include
+    /// exactly the events up to that id (each post's event commits with it).
+    func unreadSnapshot(workspaceId: Int64, userId: Int64) async throws -> (counts: [Int64: Int], eventId: Int64) {
+        try database.read { db in
+            (try Self.unreadCounts(db, workspaceId: workspaceId, userId: userId),
+             try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'events'") ?? 0)
+        }
+    }
+
     static func unreadCounts(_ db: Database, workspaceId: Int64, userId: Int64) throws -> [Int64: Int] {
         try ReadMarkers.read(db, userId: userId, workspaceId: workspaceId).mapValues(\.unread)
     }
