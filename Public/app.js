@@ -112,6 +112,8 @@
     if (!url) return;
     if (listsReading) { listsReading.again = true; return; }
     listsReading = { again: false };
+    // While the lists are read again, counts come from the server (chat.js: resyncBadges).
+    root.dataset.listsReading = 'yes';
     fetch(url, { credentials: 'same-origin', headers: { Accept: 'text/html' } })
       .then((response) => (response.ok ? response.text() : null))
       .then((html) => {
@@ -130,13 +132,18 @@
           const badge = link.querySelector('[data-unread]');
           if (badge) badge.hidden = true;
         }
-        document.dispatchEvent(new CustomEvent('wsx:rooms-listed'));
       })
       .catch(() => {})
       .finally(() => {
         const again = listsReading.again;
         listsReading = null;
-        if (again) refreshRoomLists();
+        if (again) {
+          refreshRoomLists();
+        } else {
+          // The counts are fetched again in any case (chat.js), then counted live as before.
+          document.dispatchEvent(new CustomEvent('wsx:rooms-listed'));
+          delete root.dataset.listsReading;
+        }
       });
   }
 

@@ -730,6 +730,10 @@
   // date once more (a message may have arrived while they were read, before its row existed),
   // and the title's total follows them.
   document.addEventListener('wsx:rooms-listed', () => { showUnreadTotal(); resyncBadges(); });
+  // Lists being read again, or counts being fetched: a message arriving meanwhile is counted
+  // by the fetched counts or added on top of them (by its event id), never here as well.
+  let resyncing = 0;
+  const countsInFlight = () => resyncing > 0 || document.documentElement.dataset.listsReading === 'yes';
 
   function badgeCount(roomId) {
     const badge = document.querySelector(`[data-unread="${CSS.escape(String(roomId))}"]`);
@@ -743,9 +747,12 @@
 
   async function resyncBadges() {
     if (!workspaceId) return;
+    resyncing += 1;
     const response = await fetch(meta('unread-url'), { headers: { Accept: 'application/json' } }).catch(() => null);
-    if (!response?.ok) return;
-    const { counts, eventId } = await response.json();
+    const answer = response?.ok ? await response.json().catch(() => null) : null;
+    resyncing -= 1;
+    if (!answer) return;
+    const { counts, eventId } = answer;
     countedThrough = Math.max(countedThrough, Number(eventId) || 0);
     const latest = { ...counts };
     for (const arrival of arrivals) {
@@ -857,7 +864,7 @@
           if (arrivals.length > 500) arrivals.shift();
         }
         if (!mine && (!here || document.hidden)) {
-          if (!here && !alreadyCounted) setBadge(data.roomId, badgeCount(data.roomId) + 1);
+          if (!here && !alreadyCounted && !countsInFlight()) setBadge(data.roomId, badgeCount(data.roomId) + 1);
           notify(data);
         }
         for (const last of document.querySelectorAll(`[data-last-message="${CSS.escape(String(data.roomId))}"]`)) {
