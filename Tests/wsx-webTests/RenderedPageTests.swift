@@ -204,6 +204,15 @@ struct RenderedPageTests {
             #expect(try await a.get(path).text.contains(notice))
             #expect(try await a.get(path).text.contains(notice) == false)
 
+            // A script's read in the background between a redirect and its page leaves the
+            // notice for the page (it once took it, and "You left the workspace." never showed).
+            a.setCookie(CookiePolicy.flash, "channel_saved")
+            let background = try await a.get(path, headers: [.init("Sec-Fetch-Dest")!: "empty"])
+            #expect(background.text.contains(notice) == false)
+            #expect(a.cookies[CookiePolicy.flash] == "channel_saved")
+            #expect(try await a.get(path, headers: [.init("Sec-Fetch-Dest")!: "document"]).text.contains(notice))
+            #expect(a.cookies[CookiePolicy.flash] == nil)
+
             #expect(try await a.post("/logout").status == .seeOther)
             a.setCookie(CookiePolicy.session, cookie)
             let ended = try await a.get(path)

@@ -58,7 +58,7 @@ struct SessionMiddleware: RouterMiddleware {
             ?? jar[CookiePolicy.language].flatMap { Lang(rawValue: $0) }
             ?? Lang.preferred(byAcceptLanguage: request.headers[.acceptLanguage])
             ?? .fallback
-        if let key = jar[CookiePolicy.flash], !key.isEmpty {
+        if Self.showsNotice(request), let key = jar[CookiePolicy.flash], !key.isEmpty {
             visitor.flash = visitor.strings.table[key]
             outgoing.append(cookies.expire(CookiePolicy.flash, for: request))
         }
@@ -74,6 +74,17 @@ struct SessionMiddleware: RouterMiddleware {
             return last
         }
         return peer ?? "unknown"
+    }
+
+    /// Whether a request is a page the browser shows, and so takes the one-time notice a
+    /// redirect left. A script's background read (the room lists, the unread counts, an event
+    /// stream) can land between a form's redirect and the page it leads to; it must not take the
+    /// notice away from that page. Browsers say what a request is for in `Sec-Fetch-Dest`;
+    /// clients that do not send it are taken at their word that they show what they get.
+    static func showsNotice(_ request: Request) -> Bool {
+        guard request.method == .get || request.method == .head else { return false }
+        guard let destination = request.headers[.init("Sec-Fetch-Dest")!] else { return true }
+        return destination == "document"
     }
 
     static func isWellFormedToken(_ token: String) -> Bool {
