@@ -26,6 +26,7 @@
     'message.created',
     'message.updated',
     'message.deleted',
+    'reactions.changed',
     'room.read',
     'notify.changed',
     'invitation.received',

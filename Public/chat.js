@@ -165,7 +165,7 @@
       mention.classList.add('mention-me');
     }
     for (const edited of message.querySelectorAll('[data-edited]')) edited.title = label('Edited');
-    if (!message.querySelector('.message-actions') && (mine || canModerate)) {
+    if (!message.querySelector('.message-actions') && (mine || canModerate || room.dataset.reactUrl)) {
       const actions = document.createElement('div');
       actions.className = 'message-actions';
       if (mine) {
@@ -175,12 +175,16 @@
         edit.textContent = label('Edit');
         actions.append(edit, ' ');
       }
-      const remove = document.createElement('button');
-      remove.type = 'button';
-      remove.className = 'link-button message-delete';
-      remove.textContent = label('Delete');
-      actions.append(remove);
+      if (mine || canModerate) {
+        const remove = document.createElement('button');
+        remove.type = 'button';
+        remove.className = 'link-button message-delete';
+        remove.textContent = label('Delete');
+        actions.append(remove);
+      }
       message.querySelector('.message-main')?.append(actions);
+      // Other features add theirs (reactions.js: the "React" link).
+      document.dispatchEvent(new CustomEvent('wsx:message-added', { detail: message }));
     }
     localizeTimes(message);
     rove(message);
@@ -221,6 +225,9 @@
     if (!old || old.querySelector('.edit-form')) return;
     const message = parse(html).querySelector('li.message');
     if (!message) return;
+    // The new text keeps the reactions it had (they are per viewer, not in the message's HTML).
+    const reactions = old.querySelector('form.reactions');
+    if (reactions) message.querySelector('.message-main')?.append(reactions);
     old.replaceWith(message);
     decorate(message);
   }

@@ -61,6 +61,14 @@ def send(page: Page, text: str, files: list[pathlib.Path] = ()) -> None:
     page.locator("#message-list li.message").nth(count).wait_for()
 
 
+def react(page: Page, base: str, workspace: str, message: str, emoji: str) -> None:
+    """Reacts as the page's person would with the script: a POST with the page's CSRF token."""
+    token = page.evaluate("document.querySelector('meta[name=csrf-token]').content")
+    response = page.request.post(f"{base}/w/{workspace}/m/{message}/reactions", form={"_csrf": token, "emoji": emoji},
+                                 headers={"Accept": "application/json"})
+    assert response.ok, response.status
+
+
 def take(browser, base: str, locale: str, out: pathlib.Path) -> None:
     names = NAMES[locale]
     lang = locale[:2]
@@ -92,6 +100,9 @@ def take(browser, base: str, locale: str, out: pathlib.Path) -> None:
     mate.goto(base + general)
     send(mate, names["messages"][1])
     send(owner, names["messages"][2])
+    first = owner.locator("#message-list li.message").first.get_attribute("data-message")
+    for page, emoji in ((mate, "👍"), (mate, "🎉"), (owner, "👍")):
+        react(page, base, workspace, first, emoji)
     mate_id = mate.evaluate("document.querySelector('meta[name=viewer-id]').content")
     owner_id = owner.evaluate("document.querySelector('meta[name=viewer-id]').content")
     mate.goto(f"{base}/w/{workspace}/dm/{owner_id}")
@@ -102,6 +113,7 @@ def take(browser, base: str, locale: str, out: pathlib.Path) -> None:
         "dm": f"/w/{workspace}/dm/{mate_id}", "members": f"/w/{workspace}/members",
         "channels": f"/w/{workspace}/channels", "search": f"/w/{workspace}/search?q={names['search']}",
         "profile": "/profile", "member": f"/users/{mate_id}", "store": "/store",
+        "reactions": f"/w/{workspace}/m/{first}/reactions",
     }
     owner.goto(f"{base}/w/{workspace}")  # the DM arrives unread
     for name, path in pages.items():
@@ -110,6 +122,18 @@ def take(browser, base: str, locale: str, out: pathlib.Path) -> None:
             owner.goto(base + path)
             owner.wait_for_load_state("networkidle")
             owner.screenshot(path=str(out / f"{name}-{lang}-{width}.png"))
+    # The reaction picker, open over the channel.
+    for width in WIDTHS:
+        owner.set_viewport_size({"width": width, "height": 844 if width < 800 else 800})
+        owner.goto(base + general)
+        owner.wait_for_load_state("networkidle")
+        message = owner.locator(f"#m-{first}")
+        if width < 800:
+            message.dispatch_event("contextmenu")
+        message.hover()
+        message.locator("a.message-react").click()
+        owner.locator("dialog.emoji-picker .emoji-section").nth(2).wait_for()
+        owner.screenshot(path=str(out / f"picker-{lang}-{width}.png"))
 
 
 def main() -> None:

@@ -149,7 +149,17 @@ struct ReferenceRenderingTests {
                                                       saveURL: "/w/1/m/12/edit", deleteURL: "/w/1/m/12/delete")))
         pages.append((.messageActions, MessageActions(canEdit: false, canDelete: true,
                                                       editing: false, body: "", cancelURL: "", editURL: "/e?around=1&edit=1",
-                                                      saveURL: "/w/1/m/-1/edit", deleteURL: "/w/1/m/-1/delete")))
+                                                      saveURL: "/w/1/m/-1/edit", deleteURL: "/w/1/m/-1/delete",
+                                                      reactURL: "/w/1/m/-1/reactions")))
+        let chips = [ReactionChip(emoji: "👍", userIds: [7, 8], names: ["김민수 <Kim>", "Lee \"J\""], viewer: 7),
+                     ReactionChip(emoji: "🎉", userIds: [8], names: ["Lee"], viewer: 7)]
+        pages.append((.reactions, ReactionBar(action: "/w/1/m/12/reactions", chips: chips)))
+        pages.append((.reactionsPage, ReactionsPage(author: "민아 <M>", snippet: "회의 & 일정", chips: chips,
+                                                    choices: [ReactionChoice(emoji: "👍", name: "올린 엄지", pressed: true),
+                                                              ReactionChoice(emoji: "❤️", name: "빨간색 하트", pressed: false)],
+                                                    action: "/w/1/m/12/reactions", backURL: "/w/1/c/3?around=12#m-12",
+                                                    error: "이모지 하나를 골라 주세요.")))
+        pages.append((.reactionsPage, ReactionsPage(author: "a", snippet: "b", chips: [], choices: [], action: "/r", backURL: "/c")))
         return pages
     }
 

@@ -44,6 +44,9 @@ struct AuthorizationMatrixTests {
         Route(method: "POST", path: "/w/W/c/C/settings", fields: [("name", "renamed"), ("description", "")], expected: [404, 403, 303, 303]),
         Route(method: "POST", path: "/w/W/c/C/delete", fields: [("confirm", "yes")], expected: [404, 403, 303, 303]),
         Route(method: "POST", path: "/w/W/c/C/transfer", fields: [("owner_id", "M"), ("confirm", "yes")], expected: [404, 403, 303, 303]),
+        // X: a message in C. Reacting is for the room's members (the workspace owner is not one).
+        Route(method: "GET", path: "/w/W/m/X/reactions", expected: [404, 200, 200, 404]),
+        Route(method: "POST", path: "/w/W/m/X/reactions", fields: [("emoji", "👍")], expected: [404, 303, 303, 404]),
     ]
 
     @Test("each role gets its answer on every route; refusals leave the database as it was", arguments: routes)
@@ -55,6 +58,9 @@ struct AuthorizationMatrixTests {
                 let channelOwner = try await app.signedInBrowser(email: "chowner@example.com")
                 try await app.addMember(email: "chowner@example.com", to: wid, by: owner)
                 let cid = try await channelOwner.createChannel(in: wid, "guarded")
+                try await channelOwner.get("/w/\(wid)/c/\(cid)")
+                try await channelOwner.post("/w/\(wid)/c/\(cid)/messages", [("content", "hello")])
+                let mid = try await app.count("SELECT MAX(id) FROM messages")
                 let member = try await app.signedInBrowser(email: "member@example.com")
                 try await app.addMember(email: "member@example.com", to: wid, by: owner)
                 try await member.get("/w/\(wid)/channels")
@@ -64,7 +70,7 @@ struct AuthorizationMatrixTests {
 
                 func fill(_ text: String) -> String {
                     text.replacingOccurrences(of: "/W", with: "/\(wid)").replacingOccurrences(of: "/C", with: "/\(cid)")
-                        .replacingOccurrences(of: "/M/", with: "/\(memberId)/")
+                        .replacingOccurrences(of: "/M/", with: "/\(memberId)/").replacingOccurrences(of: "/X/", with: "/\(mid)/")
                 }
                 let browser = [stranger, member, channelOwner, owner][index]
                 let path = fill(route.path)

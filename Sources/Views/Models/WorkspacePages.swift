@@ -255,8 +255,12 @@ public struct RoomPage: Sendable {
     public var tooLargeText: String = ""
     public var tooManyText: String = ""
     public var coverURL: String?
-    /// Where the script edits and deletes a message: each holds `messageIdSlot` where the
-    /// message's id goes (the server's route list builds them; the script only fills the id).
+    /// Where the script edits, deletes and reacts to a message: each holds `messageIdSlot`
+    /// where the message's id goes (the server's route list builds them; the script only fills
+    /// the id). No reacting outside the room's members.
+    public var reactMessageURL: String?
+    /// The emoji table the reaction picker searches (`Public/emoji.tsv`).
+    public var emojiTableURL: String = ""
     public var editMessageURL: String = ""
     public var deleteMessageURL: String = ""
     public var messageIdSlot: String = ""
@@ -376,9 +380,12 @@ public struct MessageActions: Sendable {
     /// placeholder, filled in per message (see `MessageListRenderer`).
     public var saveURL: String
     public var deleteURL: String
+    /// Where a room member picks a reaction (nil: not a member, no reacting).
+    public var reactURL: String?
 
     public init(canEdit: Bool, canDelete: Bool, editing: Bool, body: String, cancelURL: String, editURL: String,
-                saveURL: String, deleteURL: String) {
+                saveURL: String, deleteURL: String, reactURL: String? = nil) {
+        self.reactURL = reactURL
         self.saveURL = saveURL
         self.deleteURL = deleteURL
         self.canEdit = canEdit

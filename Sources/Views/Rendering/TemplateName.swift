@@ -20,6 +20,8 @@ public enum TemplateName: String, CaseIterable, Sendable {
     case room
     case message
     case messageActions = "message_actions"
+    case reactions
+    case reactionsPage = "reactions_page"
     case channelSettings = "channel_settings"
     case audit
     case store

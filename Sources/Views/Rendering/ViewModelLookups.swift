@@ -151,6 +151,8 @@ extension RoomPage: TemplateContext {
         case "coverURL": coverURL.templateValue
         case "editMessageURL": editMessageURL.templateValue
         case "deleteMessageURL": deleteMessageURL.templateValue
+        case "reactMessageURL": reactMessageURL.templateValue
+        case "emojiTableURL": emojiTableURL.templateValue
         case "messageIdSlot": messageIdSlot.templateValue
         case "notifyURL": notifyURL.templateValue
         case "notifyChoices": notifyChoices.templateValue
@@ -212,6 +214,7 @@ extension MessageActions: TemplateContext {
         case "editURL": editURL.templateValue
         case "saveURL": saveURL.templateValue
         case "deleteURL": deleteURL.templateValue
+        case "reactURL": reactURL.templateValue
         default: .missing
         }
     }

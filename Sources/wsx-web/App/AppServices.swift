@@ -21,6 +21,7 @@ struct AppServices: Sendable {
     let site: SiteAddress
     let channels: ChannelService
     let messages: MessageService
+    let reactions: ReactionService
     let directRooms: DirectRooms
     let notifySettings: NotifySettings
     let messageLists: MessageListRenderer
@@ -78,6 +79,8 @@ struct AppServices: Sendable {
         let lists = MessageListRenderer(pages: pages)
         messageLists = lists
         messages = MessageService(database: database, clock: clock, markers: markers, fragment: { lists.neutral($0) })
+        reactions = ReactionService(database: database, clock: clock,
+                                    catalog: try EmojiCatalog.embedded(EmbeddedFiles.files(in: "Public")))
         directRooms = DirectRooms(database: database, clock: clock)
         notifySettings = NotifySettings(database: database)
         let receiver = UploadReceiver(policy: config.uploads, store: try FileStore(dataDirectory: config.dataDirectory),

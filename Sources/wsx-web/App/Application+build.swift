@@ -108,6 +108,8 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
                      settings: services.notifySettings, cookies: services.cookies).addRoutes(to: signedIn)
     MessagesController(workspaces: services.workspaces, messages: services.messages, lists: services.messageLists,
                        files: services.files, cookies: services.cookies, pages: services.pages).addRoutes(to: signedIn)
+    ReactionsController(workspaces: services.workspaces, reactions: services.reactions, pages: services.pages)
+        .addRoutes(to: signedIn)
     FilesController(files: services.files).addRoutes(to: signedIn)
     SearchController(workspaces: services.workspaces, search: SearchService(database: services.database), pages: services.pages)
         .addRoutes(to: signedIn)

@@ -155,6 +155,7 @@ enum Paths {
     static let directMessagesNotify = Route<Int64, Int64>("/w/{wid}/dm/{uid}/notify")
     static let editMessage = Route<Int64, Int64>("/w/{wid}/m/{mid}/edit")
     static let deleteMessage = Route<Int64, Int64>("/w/{wid}/m/{mid}/delete")
+    static let messageReactions = Route<Int64, Int64>("/w/{wid}/m/{mid}/reactions")
 
     /// A query string from names and values, each value percent-encoded (all but RFC 3986's
     /// unreserved characters and `/`, so a path passed along stays readable).
@@ -176,5 +177,6 @@ enum Paths {
         unread, people, search, audit,
         channels, channel, channelMessages, channelRead, channelNotify, joinChannel, leaveChannel, channelSettings, deleteChannel,
         transferChannel, directMessages, directMessagePost, directMessagesRead, directMessagesNotify, editMessage, deleteMessage,
+        messageReactions,
     ]
 }

@@ -73,6 +73,7 @@ struct StaticAssets: Sendable {
         case "webp": "image/webp"
         case "woff2": "font/woff2"
         case "txt": "text/plain; charset=utf-8"
+        case "tsv": "text/tab-separated-values; charset=utf-8"
         default: "application/octet-stream"
         }
     }

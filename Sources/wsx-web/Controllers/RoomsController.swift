@@ -128,7 +128,8 @@ struct RoomsController: Sendable {
             let lastRead = reads.lastRead
             html = lists.list(parts, viewer: context.userId, isWorkspaceOwner: target.access.isOwner,
                               workspaceId: target.access.workspaceId, lastRead: lastRead, editing: editing,
-                              roomPath: target.path, request: request, visitor: context.visitor)
+                              roomPath: target.path, reactions: page.reactions, canReact: isMember,
+                              request: request, visitor: context.visitor)
             isEmpty = page.messages.isEmpty
             olderURL = page.hasOlder ? page.messages.first.map { target.path + "?before=\($0.id)" } : nil
             newerURL = page.hasNewer ? page.messages.last.map { target.path + "?after=\($0.id)" } : nil
@@ -153,6 +154,10 @@ struct RoomsController: Sendable {
         let slot = MessageListRenderer.idPlaceholder
         page.editMessageURL = Paths.editMessage(target.access.workspaceId, slot)
         page.deleteMessageURL = Paths.deleteMessage(target.access.workspaceId, slot)
+        if target.isMember {
+            page.reactMessageURL = Paths.messageReactions(target.access.workspaceId, slot)
+            page.emojiTableURL = pages.assets.url(for: "emoji.tsv")
+        }
         page.messageIdSlot = String(slot)
         if let roomId = target.room?.id, target.isMember, let listed = reads.sidebar.rooms.first(where: { $0.id == roomId }) {
             page.notifyURL = target.isChannel ? Paths.channelNotify(target.access.workspaceId, roomId)

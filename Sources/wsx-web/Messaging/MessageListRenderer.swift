@@ -15,7 +15,7 @@ struct MessageListRenderer: Sendable {
     let controls = BoundedMemo<ControlsKey, IdSlots>(capacity: 1024)
 
     struct ControlsKey: Hashable, Sendable {
-        let lang: Lang, csrfToken: String, workspaceId: Int64, roomPath: String, canEdit: Bool
+        let lang: Lang, csrfToken: String, workspaceId: Int64, roomPath: String, canEdit: Bool, canDelete: Bool, canReact: Bool
     }
 
     /// The fragment every reader gets, the same bytes for all.
@@ -52,24 +52,29 @@ struct MessageListRenderer: Sendable {
         return ListParts(stamps: stamps, kept: kept, rows: Dictionary(rows.map { ($0.id, $0) }) { first, _ in first })
     }
 
-    /// A page's list. `lastRead` places the unread line; `editing` opens that message's form.
+    /// A page's list. `lastRead` places the unread line; `editing` opens that message's form;
+    /// `reactions` go under their messages, the viewer's own pressed; room members (`canReact`)
+    /// get a way to react to each message.
     func list(_ parts: ListParts, viewer: Int64, isWorkspaceOwner: Bool, workspaceId: Int64, lastRead: Int64?,
-              editing: Int64?, roomPath: String, request: Request, visitor: Visitor) -> String {
+              editing: Int64?, roomPath: String, reactions: [Int64: [ReactionGroup]] = [:], canReact: Bool = false,
+              request: Request, visitor: Visitor) -> String {
         // The controls are the same for every message but the id: rendered once per kind.
-        func controls(canEdit: Bool) -> IdSlots {
+        func controls(canEdit: Bool, canDelete: Bool) -> IdSlots? {
+            guard canEdit || canDelete || canReact else { return nil }
             let key = ControlsKey(lang: visitor.lang, csrfToken: visitor.csrfToken, workspaceId: workspaceId,
-                                  roomPath: roomPath, canEdit: canEdit)
+                                  roomPath: roomPath, canEdit: canEdit, canDelete: canDelete, canReact: canReact)
             return self.controls.value(for: key) {
                 let id = Self.idPlaceholder
-                let actions = MessageActions(canEdit: canEdit, canDelete: true, editing: false, body: "", cancelURL: "",
+                let actions = MessageActions(canEdit: canEdit, canDelete: canDelete, editing: false, body: "", cancelURL: "",
                                              editURL: roomPath + "?around=\(id)&edit=\(id)#m-\(id)",
-                                             saveURL: Paths.editMessage(workspaceId, id), deleteURL: Paths.deleteMessage(workspaceId, id))
+                                             saveURL: Paths.editMessage(workspaceId, id), deleteURL: Paths.deleteMessage(workspaceId, id),
+                                             reactURL: canReact ? Paths.messageReactions(workspaceId, id) : nil)
                 return IdSlots(pages.fragment(.messageActions, page: actions, request: request, visitor: visitor),
                                placeholder: String(id))
             }
         }
-        let ownControls = parts.stamps.contains { $0.authorId == viewer } ? controls(canEdit: true) : nil
-        let moderatorControls = isWorkspaceOwner ? controls(canEdit: false) : nil
+        let ownControls = parts.stamps.contains { $0.authorId == viewer } ? controls(canEdit: true, canDelete: true) : nil
+        let othersControls = controls(canEdit: false, canDelete: isWorkspaceOwner)
         var html = ""
         // Room for every fragment and its controls, so the list is not copied as it grows.
         html.reserveCapacity(parts.kept.reduce(0) { total, kept in total + (kept?.whole.utf8.count ?? 2048) + 1024 })
@@ -89,22 +94,36 @@ struct MessageListRenderer: Sendable {
             // Both come from the read that produced the stamps, so one of them is there.
             guard let fragment = parts.kept[index] ?? parts.rows[row.id].map(rendered) else { continue }
             let mine = row.authorId == viewer
-            guard let controls = mine ? ownControls : moderatorControls, let marker = fragment.marker else {
+            let controls = mine ? ownControls : othersControls
+            let groups = reactions[row.id] ?? []
+            guard controls != nil || !groups.isEmpty, let marker = fragment.marker else {
                 html += fragment.whole
                 continue
             }
             html += fragment.whole[..<marker.lowerBound]
+            if !groups.isEmpty {
+                html += reactionBar(groups, messageId: row.id, viewer: viewer, workspaceId: workspaceId, request: request, visitor: visitor)
+            }
             if mine && editing == row.id, let body = parts.rows[row.id]?.body {
                 html += pages.fragment(.messageActions, page: MessageActions(
                     canEdit: true, canDelete: true, editing: true, body: body, cancelURL: roomPath + "?around=\(row.id)#m-\(row.id)",
                     editURL: "", saveURL: Paths.editMessage(workspaceId, row.id), deleteURL: Paths.deleteMessage(workspaceId, row.id)),
                     request: request, visitor: visitor)
-            } else {
+            } else if let controls {
                 controls.append(id: String(row.id), to: &html)
             }
             html += fragment.whole[marker.upperBound...]
         }
         return html
+    }
+
+    /// The reactions under one message, as `viewer` sees them.
+    func reactionBar(_ groups: [ReactionGroup], messageId: Int64, viewer: Int64, workspaceId: Int64, request: Request,
+                     visitor: Visitor) -> String {
+        let bar = ReactionBar(action: Paths.messageReactions(workspaceId, messageId), chips: groups.map { group in
+            ReactionChip(emoji: group.emoji, userIds: group.userIds, names: group.names, viewer: viewer)
+        })
+        return pages.fragment(.reactions, page: bar, request: request, visitor: visitor)
     }
 
     private func view(_ row: MessageRow, actionsHtml: String?) -> MessageView {

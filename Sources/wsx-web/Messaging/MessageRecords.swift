@@ -108,4 +108,6 @@ struct MessagePage: Sendable {
     let messages: [MessageStamp]
     let hasOlder: Bool
     let hasNewer: Bool
+    /// The reactions of the page's messages that have any.
+    var reactions: [Int64: [ReactionGroup]] = [:]
 }

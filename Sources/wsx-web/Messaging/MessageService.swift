@@ -64,7 +64,7 @@ struct MessageService: Sendable {
             try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM messages WHERE room_id = ? \(condition))"),
                               arguments: [roomId, cursor]) ?? false
         }
-        let page: MessagePage
+        var page: MessagePage
         switch anchor {
         case .latest:
             let rows = try fetch("", "DESC", nil, limit: size + 1)
@@ -84,6 +84,7 @@ struct MessageService: Sendable {
             page = MessagePage(messages: older.prefix(half).reversed() + newer.prefix(half),
                                hasOlder: older.count > half, hasNewer: newer.count > half)
         }
+        page.reactions = try ReactionService.groups(db, messageIds: page.messages.map(\.id))
         return page
     }
 

@@ -37,6 +37,8 @@ struct EventType: RawRepresentable, Hashable, Sendable, CaseIterable {
     static let messageCreated = EventType(rawValue: "message.created")
     static let messageUpdated = EventType(rawValue: "message.updated")
     static let messageDeleted = EventType(rawValue: "message.deleted")
+    /// A message's reactions changed: all of them as they are now (room audience).
+    static let reactionsChanged = EventType(rawValue: "reactions.changed")
     /// The user's read marker moved in a room (user audience: their other tabs and devices).
     static let roomRead = EventType(rawValue: "room.read")
     /// How a room notifies the user changed, or their default did (user audience).
@@ -50,7 +52,7 @@ struct EventType: RawRepresentable, Hashable, Sendable, CaseIterable {
     static let allCases: [EventType] = [
         .userUpdated, .sessionRevoked, .roomMemberAdded, .roomMemberRemoved, .roomUpdated, .roomDeleted, .roomCreated,
         .channelCreated, .workspaceUpdated, .workspaceDeleted, .workspaceMemberAdded, .workspaceMemberRemoved,
-        .coinsChanged, .messageCreated, .messageUpdated, .messageDeleted, .roomRead, .notifyChanged, .invitationReceived,
+        .coinsChanged, .messageCreated, .messageUpdated, .messageDeleted, .reactionsChanged, .roomRead, .notifyChanged, .invitationReceived,
         .invitationResolved, .reset,
     ]
 }

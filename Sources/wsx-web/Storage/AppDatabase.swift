@@ -17,9 +17,9 @@ final class AppDatabase: Sendable {
     let version = DataVersion()
     /// Counts the commits that changed accounts or sessions, which posting messages never does.
     let accountsVersion = DataVersion(watching: ["users", "sessions"])
-    /// Counts the commits that changed messages or their authors' names and photos: what a page
-    /// of a room lists. Read markers, sessions and memberships leave it alone.
-    let messagesVersion = DataVersion(watching: ["messages", "users"])
+    /// Counts the commits that changed messages, their reactions, or their authors' names and
+    /// photos: what a page of a room lists. Read markers, sessions and memberships leave it alone.
+    let messagesVersion = DataVersion(watching: ["messages", "reactions", "users"])
     /// Counts the commits that changed room memberships, unread counts or read markers: every
     /// post, and every read.
     let readMarkersVersion = DataVersion(watching: ["room_members"])

@@ -281,6 +281,7 @@ extension AppDatabase {
                 """)
         }
         registerLaterMigrations(&migrator)
+        registerConversationMigrations(&migrator)
         return migrator
     }
 }

@@ -1,0 +1,66 @@
+import Foundation
+import Hummingbird
+import Views
+
+/// `/w/{wid}/m/{mid}/reactions`: who reacted with what, and toggling the viewer's own reaction
+/// (`emoji` = the emoji itself). Room members only; everyone else gets the 404 of a message
+/// they cannot see. Scripts get JSON; without one, a page with the common reactions.
+struct ReactionsController: Sendable {
+    let workspaces: WorkspaceService
+    let reactions: ReactionService
+    let pages: Pages
+
+    func addRoutes(to group: RouterGroup<SignedInContext>) {
+        group.get(Paths.messageReactions.routerPath, use: show)
+        group.post(Paths.messageReactions.routerPath, use: toggle)
+    }
+
+    @Sendable func show(_ request: Request, context: SignedInContext) async throws -> Response {
+        let access = try await context.workspaceAccess(workspaces)
+        let mid = try context.id("mid")
+        let (row, room, groups) = try await reactions.reactions(messageId: mid, in: access)
+        if RoomsController.wantsJSON(request) {
+            return Self.json(ReactionsPayload(workspaceId: room.workspaceId, roomId: room.id!, messageId: mid, groups: groups))
+        }
+        return try await page(row: row, room: room, groups: groups, request: request, context: context)
+    }
+
+    @Sendable func toggle(_ request: Request, context: SignedInContext) async throws -> Response {
+        let access = try await context.workspaceAccess(workspaces)
+        let mid = try context.id("mid")
+        do {
+            let (room, groups) = try await reactions.toggle(messageId: mid, in: access, emoji: context.form["emoji"] ?? "")
+            if RoomsController.wantsJSON(request) {
+                return Self.json(ReactionsPayload(workspaceId: room.workspaceId, roomId: room.id!, messageId: mid, groups: groups))
+            }
+            return Pages.redirect(to: "\(MessagesController.path(of: room, for: context.userId))?around=\(mid)#m-\(mid)")
+        } catch let refusal as AppError where refusal.status != .notFound && !RoomsController.wantsJSON(request) {
+            // Not an emoji, or one emoji too many: the page again, saying so.
+            let (row, room, groups) = try await reactions.reactions(messageId: mid, in: access)
+            let message = context.strings.format(refusal.messageKey ?? "error_reaction_emoji", arguments: refusal.arguments)
+            return try await page(row: row, room: room, groups: groups, error: message, status: refusal.status,
+                                  request: request, context: context)
+        }
+    }
+
+    private func page(row: MessageRow, room: Room, groups: [ReactionGroup], error: String? = nil,
+                      status: HTTPResponse.Status = .ok, request: Request, context: SignedInContext) async throws -> Response {
+        let viewer = context.userId, lang = context.visitor.lang
+        let chips = groups.map { ReactionChip(emoji: $0.emoji, userIds: $0.userIds, names: $0.names, viewer: viewer) }
+        let mine = Set(groups.filter { $0.userIds.contains(viewer) }.map(\.emoji))
+        let choices = EmojiCatalog.common.compactMap { emoji in
+            reactions.catalog.entry(for: emoji).map { ReactionChoice(emoji: $0.emoji, name: $0.name(in: lang), pressed: mine.contains($0.emoji)) }
+        }
+        let path = MessagesController.path(of: room, for: viewer)
+        let view = ReactionsPage(author: row.authorNickname ?? "—", snippet: MessageText.snippet(row.body), chips: chips,
+                                 choices: choices, action: Paths.messageReactions(room.workspaceId, row.id),
+                                 backURL: "\(path)?around=\(row.id)#m-\(row.id)", error: error)
+        return try await pages.render(.reactionsPage, title: context.strings["reactions_title"], page: view, request: request,
+                                      context: context, place: .room(workspace: room.workspaceId, room: room.id!), status: status)
+    }
+
+    private static func json(_ payload: ReactionsPayload) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+                 body: .init(byteBuffer: ByteBuffer(string: OutgoingEvent.json(payload))))
+    }
+}
