@@ -25,9 +25,12 @@ def viewer_id(page: Page) -> int:
 
 
 def type_and_press_enter(page: Page, text: str) -> None:
+    """Sends a message as a person does, and waits until it is sent (the box empties): an Enter
+    while the previous message is still sending is ignored, as a double press should be."""
     box = composer(page)
     box.fill(text)
     box.press("Enter")
+    expect(box).to_have_value("")
 
 
 def post_via_fetch(page: Page, action: str, content: str) -> int:
