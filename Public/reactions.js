@@ -171,7 +171,7 @@
     let groups = [];
     for (const line of text.split('\n')) {
       if (line.startsWith('# groups:')) groups = line.slice(9).trim().split('|');
-      if (!line || line.startsWith('#')) continue;
+      if (!line || line.startsWith('# ')) continue; // comments; `#️⃣` is an emoji
       const [emoji, group, en, enWords, ko, koWords] = line.split('\t');
       const words = [en, ...(enWords || '').split('|'), ko, ...(koWords || '').split('|')]
         .filter(Boolean).map((word) => word.toLowerCase());

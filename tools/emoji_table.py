@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Public/emoji.tsv: every fully-qualified RGI emoji with English and Korean names and
+"""Writes Public/emoji.tsv: every fully-qualified RGI emoji with its English and Korean names and
 search keywords. The server accepts exactly these as reactions (Sources/wsx-web/Messaging/
 EmojiCatalog.swift); the reaction picker (Public/reactions.js) searches the same file.
 
@@ -8,14 +8,24 @@ Run once, and again only to follow a newer Unicode/CLDR (the output is committed
     apt-get install -y unicode-data unicode-cldr-core      # emoji-test.txt, CLDR annotations
     python3 -m venv /tmp/emoji-venv && /tmp/emoji-venv/bin/pip install emoji==2.16.0
     /tmp/emoji-venv/bin/python tools/emoji_table.py Public/emoji.tsv
+    # or: /tmp/emoji-venv/bin/python tools/emoji_table.py > Public/emoji.tsv
 
-Run with Debian 12's unicode-data 15.0.0-1, unicode-cldr-core 41-0.1 and emoji 2.16.0.
+Pinned: last run with Debian 12's unicode-data 15.0.0-1 (emoji-test.txt 15.0), unicode-cldr-core
+41-0.1 (CLDR 41) and emoji 2.16.0 from PyPI. Other versions work but change the output (a warning
+says so); the header of the output names the versions it was made from.
 
 Sources, in order of preference for each field:
 - /usr/share/unicode/emoji/emoji-test.txt: which emoji are fully qualified, their order and group;
 - CLDR annotations (annotations/ and annotationsDerived/ for en and ko): short names and keywords;
 - the `emoji` package: Slack/GitHub-style shortcodes (`thumbsup`, `+1`, `tada`), and names for
-  emoji newer than this CLDR.
+  emoji newer than this CLDR (CLDR 41 has no names for Emoji 15.0's 21 new emoji; neither has
+  the package in Korean, so those rows carry their English name in the Korean column too);
+- EXTRA_KOREAN below: the words Korean teams use for the common reactions.
+
+Lines: comments start with "# " (hash, space; note the keycap #️⃣ row starts with "#" and U+FE0F);
+each other line is 6 fields separated by tabs: emoji, group index, English name, English keywords,
+Korean name, Korean keywords (keywords separated by "|"). A skin-toned row has its name only: the
+picker lists and searches the base emoji, and the server accepts the toned one.
 The output is the same on every run.
 """
 
@@ -23,12 +33,18 @@ import re
 import sys
 import xml.etree.ElementTree as ElementTree
 
-import emoji
+try:
+    import emoji
+except ImportError:
+    raise SystemExit("the `emoji` package is missing: python3 -m venv /tmp/emoji-venv && "
+                     "/tmp/emoji-venv/bin/pip install emoji==2.16.0, then run this with /tmp/emoji-venv/bin/python")
 
 EMOJI_TEST = "/usr/share/unicode/emoji/emoji-test.txt"
 CLDR = "/usr/share/unicode/cldr/common"
+PINNED = {"emoji-test.txt": "15.0", "CLDR": "41", "emoji package": "2.16.0"}
 
-# Words Korean teams use for the common reactions that CLDR's keywords leave out.
+# Words Korean teams use for the common reactions that CLDR's Korean keywords leave out (CLDR 41
+# already has 좋아요 for 👍; it stays here so that 👍 is found by it whatever CLDR says).
 EXTRA_KOREAN = {
     "👍": ["좋아요", "최고", "엄지 척"],
     "❤️": ["하트", "사랑"],
@@ -41,7 +57,8 @@ EXTRA_KOREAN = {
     "😢": ["슬픔", "눈물"],
 }
 
-TONES = set(range(0x1F3FB, 0x1F400))
+TONES = set(range(0x1F3FB, 0x1F400))  # skin tone modifiers
+HAIR = set(range(0x1F9B0, 0x1F9B4))  # hair components
 
 
 def bare(text: str) -> str:
@@ -50,23 +67,41 @@ def bare(text: str) -> str:
 
 
 def read_emoji_test():
-    """(emoji, group index) for each fully-qualified emoji, in order, and the group names."""
-    groups, rows = [], []
-    with open(EMOJI_TEST, encoding="utf-8") as file:
+    """(emoji, group index) for each fully-qualified emoji in order, the group names, the version."""
+    groups, rows, version = [], [], ""
+    try:
+        file = open(EMOJI_TEST, encoding="utf-8")
+    except FileNotFoundError:
+        raise SystemExit(f"missing {EMOJI_TEST}: apt-get install -y unicode-data")
+    with file:
         for line in file:
+            if line.startswith("# Version:"):
+                version = line.split(":", 1)[1].strip()
             if line.startswith("# group:"):
                 groups.append(line.split(":", 1)[1].strip())
                 continue
             if not line.strip() or line.startswith("#"):
                 continue
             codes, rest = line.split(";", 1)
-            if not rest.strip().startswith("fully-qualified"):
+            if rest.split("#", 1)[0].strip() != "fully-qualified":
                 continue
             text = "".join(chr(int(code, 16)) for code in codes.split())
             rows.append((text, len(groups) - 1))
-    if not rows:
-        raise SystemExit(f"no emoji read from {EMOJI_TEST}")
-    return rows, groups
+    if not rows or not groups or not version:
+        raise SystemExit(f"no emoji, groups or version read from {EMOJI_TEST}")
+    return rows, groups, version
+
+
+def cldr_version() -> str:
+    path = f"{CLDR}/dtd/ldml.dtd"
+    try:
+        with open(path, encoding="utf-8") as file:
+            found = re.search(r'cldrVersion\s+CDATA\s+#FIXED\s+"([^"]+)"', file.read())
+    except FileNotFoundError:
+        raise SystemExit(f"missing {path}: apt-get install -y unicode-cldr-core")
+    if not found:
+        raise SystemExit(f"no cldrVersion in {path}")
+    return found.group(1)
 
 
 def read_annotations(language: str):
@@ -77,7 +112,7 @@ def read_annotations(language: str):
         try:
             root = ElementTree.parse(path).getroot()
         except FileNotFoundError:
-            raise SystemExit(f"missing {path}: apt-get install unicode-cldr-core")
+            raise SystemExit(f"missing {path}: apt-get install -y unicode-cldr-core")
         for note in root.iter("annotation"):
             key = bare(note.get("cp"))
             text = (note.text or "").strip()
@@ -87,59 +122,136 @@ def read_annotations(language: str):
                 names.setdefault(key, text)
             else:
                 keywords.setdefault(key, [word.strip() for word in text.split("|") if word.strip()])
+    if len(names) < 1000:
+        raise SystemExit(f"only {len(names)} {language} names in {CLDR}/annotations*: is unicode-cldr-core whole?")
     return {key: (names.get(key, ""), keywords.get(key, [])) for key in set(names) | set(keywords)}
 
 
-def shortcodes(text: str):
-    """The `emoji` package's English shortcode and aliases, without colons (`thumbs_up`, `+1`)."""
-    data = emoji.EMOJI_DATA.get(text) or emoji.EMOJI_DATA.get(bare(text)) or {}
+def package_data(text: str):
+    """The `emoji` package's entry for `text`, or {}."""
+    return emoji.EMOJI_DATA.get(text) or emoji.EMOJI_DATA.get(bare(text)) or {}
+
+
+def shortcodes(data):
+    """The package's English shortcode and aliases, without colons (`thumbs_up`, `thumbsup`, `+1`)."""
     codes = [data.get("en", "")] + list(data.get("alias", []))
-    return [code.strip(":").lower() for code in codes if code], data
+    return [code.strip(":") for code in codes if code]
+
+
+def package_korean(data) -> str:
+    """The package's Korean name without colons, underscores as spaces."""
+    return data.get("ko", "").strip(":").replace("_", " ").strip()
 
 
 def clean(words):
-    """Lower case, no tabs or bars inside a word, each word once, in order."""
+    """Lower case, no tabs, newlines or bars inside a word, each word once, in order."""
     seen, result = set(), []
     for word in words:
-        word = re.sub(r"[\t\n|]+", " ", word).strip().lower()
+        word = re.sub(r"[\t\r\n|]+", " ", word).strip().lower()
+        word = re.sub(r" +", " ", word)
         if word and word not in seen:
             seen.add(word)
             result.append(word)
     return result
 
 
-def main() -> None:
-    rows, groups = read_emoji_test()
+def field(text: str) -> str:
+    return re.sub(r"[\t\r\n]+", " ", text).strip()
+
+
+def check_versions(versions) -> None:
+    for source, version in versions.items():
+        if PINNED[source] != version:
+            print(f"warning: {source} is {version}, this table was pinned to {PINNED[source]}; "
+                  f"the output will differ from the committed one", file=sys.stderr)
+
+
+def build():
+    """The header lines and the data lines."""
+    rows, groups, test_version = read_emoji_test()
+    versions = {"emoji-test.txt": test_version, "CLDR": cldr_version(), "emoji package": emoji.__version__}
+    check_versions(versions)
     english, korean = read_annotations("en"), read_annotations("ko")
-    out = open(sys.argv[1], "w", encoding="utf-8", newline="\n") if len(sys.argv) > 1 else sys.stdout
-    out.write("# Emoji for reactions: every fully-qualified RGI emoji, in Unicode's order.\n")
-    out.write("# Generated by tools/emoji_table.py from Unicode emoji-test.txt 15.0, CLDR 41 annotations (en, ko)\n")
-    out.write(f"# and the emoji package {emoji.__version__} (shortcodes). Do not edit by hand.\n")
-    out.write("# Columns: emoji, group, English name, English keywords, Korean name, Korean keywords (keywords | separated).\n")
-    out.write("# groups: " + "|".join(groups) + "\n")
+    written = {text for text, _ in rows}
+    for text in EXTRA_KOREAN:
+        if text not in written:
+            raise SystemExit(f"EXTRA_KOREAN names {text!r}, which is not a fully-qualified emoji")
+
+    header = [
+        "Emoji for reactions: every fully-qualified RGI emoji, in Unicode's order (emoji-test.txt).",
+        f"Generated by tools/emoji_table.py from Unicode emoji-test.txt {versions['emoji-test.txt']}, "
+        f"CLDR {versions['CLDR']} annotations (en, ko)",
+        f"and the emoji package {versions['emoji package']} (shortcodes). Do not edit by hand.",
+        "Columns (tab separated): emoji, group index, English name, English keywords, Korean name, "
+        "Korean keywords; keywords are | separated.",
+        "Comment lines start with '# '; a skin-toned row has names only (the picker searches its base emoji).",
+        "groups: " + "|".join(groups),
+    ]
+    names = {}  # bare emoji -> (English name, Korean name), for naming toned emoji CLDR lacks
+    lines = []
     for text, group in rows:
         scalars = [ord(c) for c in text]
-        if len(scalars) == 1 and scalars[0] in TONES or 0x1F9B0 <= scalars[0] <= 0x1F9B3 and len(scalars) == 1:
+        if len(scalars) == 1 and (scalars[0] in TONES or scalars[0] in HAIR):
             continue  # a lone skin tone or hair style is a component, not an emoji to react with
         key = bare(text)
-        codes, data = shortcodes(text)
+        data = package_data(text)
+        codes = shortcodes(data)
         en_name, en_words = english.get(key, ("", []))
         ko_name, ko_words = korean.get(key, ("", []))
+        tones = [chr(s) for s in scalars if s in TONES]
+        if tones and (not en_name or not ko_name):
+            # Newer than this CLDR: "base: tone, tone", as CLDR's derived names read.
+            base_en, base_ko = names.get(bare("".join(c for c in text if ord(c) not in TONES)), ("", ""))
+            if base_en and not en_name:
+                en_name = base_en + ": " + ", ".join(english[t][0] for t in tones)
+            if base_ko and not ko_name and base_ko != base_en:
+                ko_name = base_ko + ": " + ", ".join(korean[t][0] for t in tones)
         if not en_name:
             en_name = (codes[0] if codes else "").replace("_", " ")
         if not ko_name:
-            ko_name = data.get("ko", "").strip(":").replace("_", " ")
+            ko_name = package_korean(data)
+        en_name = field(en_name).lower()
         if not en_name:
             raise SystemExit(f"no English name for {text!r} {[hex(s) for s in scalars]}")
-        en_all = clean([en_name] + en_words + codes)
-        ko_all = clean([ko_name] + ko_words + EXTRA_KOREAN.get(text, []) + [data.get("ko", "").strip(":").replace("_", " ")])
-        if any(s in TONES for s in scalars):
-            # The picker lists the base emoji; a toned one is accepted and named, not searched.
-            en_all, ko_all = en_all[:1], ko_all[:1]
-        out.write("\t".join([text, str(group), en_name.lower(), "|".join(en_all[1:]),
-                             ko_name or en_name.lower(), "|".join(ko_all[1:])]) + "\n")
-    if out is not sys.stdout:
-        out.close()
+        ko_name = field(ko_name) or en_name
+        names[key] = (en_name, ko_name)
+        if tones:
+            en_keywords, ko_keywords = [], []
+        else:
+            en_keywords = [w for w in clean(codes + en_words) if w != en_name]
+            ko_keywords = [w for w in clean(ko_words + EXTRA_KOREAN.get(text, []) + [package_korean(data)])
+                           if w != ko_name.lower()]
+        lines.append([text, str(group), en_name, "|".join(en_keywords), ko_name, "|".join(ko_keywords)])
+    check(rows, lines)
+    return header, lines
+
+
+def check(rows, lines) -> None:
+    """Fails on a table the server or the picker would misread."""
+    expected = sum(1 for text, _ in rows if not (len(text) == 1 and ord(text) in TONES | HAIR))
+    if len(lines) != expected or len({line[0] for line in lines}) != len(lines):
+        raise SystemExit(f"{len(lines)} rows written for {expected} fully-qualified emoji, or a row twice")
+    for line in lines:
+        if any("\t" in f or "\n" in f or "\r" in f for f in line) or not all(line[i] for i in (0, 1, 2, 4)):
+            raise SystemExit(f"bad row {line!r}")
+        if line[0].startswith("# "):
+            raise SystemExit(f"row {line!r} would read as a comment")
+    thumbs = next(line for line in lines if line[0] == "👍")
+    if "좋아요" not in thumbs[5].split("|"):
+        raise SystemExit("👍 lost its Korean keyword 좋아요")
+
+
+def main() -> None:
+    if len(sys.argv) > 2:
+        raise SystemExit("usage: tools/emoji_table.py [OUTPUT.tsv]   (standard output without one)")
+    header, lines = build()
+    text = "".join("# " + line + "\n" for line in header) + "".join("\t".join(line) + "\n" for line in lines)
+    if len(sys.argv) == 2:
+        with open(sys.argv[1], "w", encoding="utf-8", newline="\n") as out:
+            out.write(text)
+    else:
+        sys.stdout.reconfigure(encoding="utf-8", newline="\n")
+        sys.stdout.write(text)
 
 
 if __name__ == "__main__":

@@ -84,10 +84,11 @@ struct ReactionTests {
             try await Self.react(b, wid, mid, "❤️")
             #expect(try await app.count("SELECT COUNT(*) FROM reactions") == 0)
             // Skin tones, flags and joined sequences are emoji too.
-            for emoji in ["👍🏽", "🇰🇷", "👨‍👩‍👧"] {
+            // A keycap starts with `#`, as the table's comments do.
+            for emoji in ["👍🏽", "🇰🇷", "👨‍👩‍👧", "#️⃣"] {
                 #expect(try await Self.react(b, wid, mid, emoji).status == .seeOther, "\(emoji)")
             }
-            #expect(try await app.count("SELECT COUNT(*) FROM reactions") == 3)
+            #expect(try await app.count("SELECT COUNT(*) FROM reactions") == 4)
         }
     }
 

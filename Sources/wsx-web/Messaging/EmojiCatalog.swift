@@ -21,11 +21,11 @@ struct EmojiCatalog: Sendable {
     /// The reactions offered first, by the picker and by the form without a script.
     static let common = ["👍", "❤️", "😂", "🎉", "😮", "🙏", "👀", "✅"]
 
-    /// Reads the table: comment lines start with `#`; each other line is the emoji, its group,
+    /// Reads the table: comment lines start with `# ` (`#️⃣` is an emoji); each other line is the emoji, its group,
     /// its English name and keywords, its Korean name and keywords, separated by tabs.
     init(tsv: String) {
         var entries: [String: Entry] = [:]
-        for line in tsv.split(separator: "\n") where !line.hasPrefix("#") {
+        for line in tsv.split(separator: "\n") where !line.hasPrefix("# ") {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
             guard fields.count >= 6, !fields[0].isEmpty else { continue }
             let entry = Entry(emoji: String(fields[0]), englishName: String(fields[2]), koreanName: String(fields[4]))
