@@ -161,9 +161,9 @@
   /** Author-only controls on messages that arrived live (full pages render their own). */
   function decorate(message) {
     const mine = message.dataset.author === viewerId;
-    for (const mention of message.querySelectorAll(`.mention[data-user="${CSS.escape(viewerId || '')}"]`)) {
-      mention.classList.add('mention-me');
-    }
+    // The viewer's own name, and @here / @channel / @all, which speak to everyone in the room.
+    const meant = `.mention[data-user="${CSS.escape(viewerId || '')}"], .mention[data-user="here"], .mention[data-user="channel"], .mention[data-user="all"]`;
+    for (const mention of message.querySelectorAll(meant)) mention.classList.add('mention-me');
     for (const edited of message.querySelectorAll('[data-edited]')) edited.title = label('Edited');
     if (!message.querySelector('.message-actions') && (mine || canModerate || room.dataset.reactUrl)) {
       const actions = document.createElement('div');
@@ -633,6 +633,7 @@
     });
 
     let sending = false;
+    let mentionsConfirmed = false; // the author said yes to telling everyone (see 409 below)
     composer.addEventListener('submit', (event) => {
       event.preventDefault();
       if (sending) return;
@@ -651,6 +652,8 @@
       if (!clientId || (saved && saved.text !== textarea.value)) clientId = newClientId();
       const sent = new FormData(composer);
       sent.set('client_id', clientId);
+      if (mentionsConfirmed) sent.set('confirm_mentions', 'yes');
+      mentionsConfirmed = false;
       const request = new XMLHttpRequest();
       request.open('POST', composer.action);
       request.setRequestHeader('Accept', 'application/json');
@@ -680,6 +683,14 @@
           // Sent from an older page: the latest one, where the message is.
           if (room.dataset.latest !== 'yes') { location.assign(`${location.pathname}#m-${reply.id}`); return; }
           insertMessage(reply.id, reply.html);
+        } else if (request.status === 409 && reply.confirm) {
+          // @here, @channel or @all in a large room: asked once, then sent as it is.
+          if (window.confirm(reply.confirm)) {
+            mentionsConfirmed = true;
+            composer.requestSubmit();
+          } else {
+            textarea.focus();
+          }
         } else if (reply.error) {
           showError(reply.error);
         } else if (request.status === 0 || request.status >= 500) {
@@ -852,6 +863,27 @@
     document.documentElement.dataset.lastNotification = title;
   }
 
+  // ---- the Mentions view ----------------------------------------------------------------
+
+  /** A new mention of the viewer: the Mentions page, if open, reads its list again. */
+  let mentionsReading = null;
+  function refreshMentions() {
+    const list = document.getElementById('mention-list');
+    if (!list || mentionsReading) return;
+    mentionsReading = fetch(location.pathname, { credentials: 'same-origin', headers: { Accept: 'text/html' } })
+      .then((response) => (response.ok ? response.text() : null))
+      .then((html) => {
+        if (!html) return;
+        const fresh = new DOMParser().parseFromString(html, 'text/html');
+        const theirs = fresh.getElementById('mention-list');
+        if (theirs) document.getElementById('mention-list')?.replaceWith(document.importNode(theirs, true));
+        if (!fresh.getElementById('mentions-empty')) document.getElementById('mentions-empty')?.remove();
+        localizeTimes(document.getElementById('mention-list') || document);
+      })
+      .catch(() => {})
+      .finally(() => { mentionsReading = null; });
+  }
+
   // ---- live events ----------------------------------------------------------------------
 
   document.addEventListener('wsx:live', (event) => {
@@ -862,6 +894,7 @@
     switch (type) {
       case 'message.created': {
         const mine = String(data.authorId) === viewerId;
+        if ((data.mentions || []).map(String).includes(viewerId)) refreshMentions();
         if (here) {
           insertMessage(data.messageId, data.html);
           if (!mine) markRead(data.messageId);

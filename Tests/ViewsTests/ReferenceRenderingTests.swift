@@ -160,6 +160,12 @@ struct ReferenceRenderingTests {
                                                     action: "/w/1/m/12/reactions", backURL: "/w/1/c/3?around=12#m-12",
                                                     error: "이모지 하나를 골라 주세요.")))
         pages.append((.reactionsPage, ReactionsPage(author: "a", snippet: "b", chips: [], choices: [], action: "/r", backURL: "/c")))
+        pages.append((.mentions, MentionsPage(items: [
+            MentionItem(roomLabel: "#회의 <1>", roomURL: "/w/1/c/3", author: "민아 & Bob", timestamp: "2026-11-24T01:02:03Z",
+                        timeText: "01:02", bodyHtml: #"<span class="mention" data-user="7">@김민수</span>님 <strong>확인</strong>"#,
+                        url: "/w/1/c/3?around=9#m-9"),
+        ])))
+        pages.append((.mentions, MentionsPage(items: [])))
         return pages
     }
 

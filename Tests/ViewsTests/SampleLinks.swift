@@ -12,5 +12,6 @@ extension WorkspaceLinks {
     static let sample = WorkspaceLinks(home: "/w/1", search: "/w/1/search", channels: "/w/1/channels", members: "/w/1/members",
                                        settings: "/w/1/settings", delete: "/w/1/delete", leave: "/w/1/leave",
                                        transfer: "/w/1/transfer", audit: "/w/1/audit",
-                                       unread: "/w/1/unread", people: "/w/1/people")
+                                       unread: "/w/1/unread", people: "/w/1/people",
+                                       mentions: "/w/1/mentions")
 }

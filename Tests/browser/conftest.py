@@ -333,3 +333,27 @@ def messages_with(page: Page, text: str) -> Locator:
 
 def composer(page: Page) -> Locator:
     return page.locator("#composer textarea[name=content]")
+
+
+def set_width(page: Page, width: int) -> None:
+    """A phone (390) or a desktop (1280) window."""
+    page.set_viewport_size({"width": width, "height": 844 if width < 800 else 800})
+
+
+def korean_pair(new_context, width: int) -> tuple[Page, Page, int, str]:
+    """민아 creates a workspace and opens its default channel (live); Bob, a member, is signed
+    in on his own browser. Both in Korean at `width`. Returns (민아, Bob, workspace id, channel path)."""
+    mina = new_context("ko-KR").new_page()
+    set_width(mina, width)
+    signup(mina, unique_email("mina"), "민아")
+    workspace = create_workspace(mina, unique_name("팀"))
+    bob = new_context("ko-KR").new_page()
+    set_width(bob, width)
+    bob_email = unique_email("bob")
+    signup(bob, bob_email, "Bob")
+    add_member(mina, workspace, bob, bob_email)
+    mina.goto(f"/w/{workspace}")
+    channel = mina.locator("#home-channels a").first.get_attribute("href")
+    mina.goto(channel)
+    wait_until_live(mina)
+    return mina, bob, workspace, channel

@@ -7,13 +7,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from conftest import (
-    add_member, composer, create_workspace, messages_with, signup, unique_email, unique_name,
-    wait_until_live,
+    composer, create_workspace, korean_pair, messages_with, set_width, signup, unique_email, unique_name, wait_until_live,
 )
-
-
-def size(page: Page, width: int) -> None:
-    page.set_viewport_size({"width": width, "height": 844 if width < 800 else 800})
 
 
 def first_channel(page: Page, workspace: int) -> str:
@@ -23,19 +18,8 @@ def first_channel(page: Page, workspace: int) -> str:
 
 
 def team(new_context, width: int):
-    """민아 owns a workspace and posted in its general channel; Bob is a member with it open."""
-    mina = new_context("ko-KR").new_page()
-    size(mina, width)
-    signup(mina, unique_email("mina"), "민아")
-    workspace = create_workspace(mina, unique_name("팀"))
-    bob = new_context("ko-KR").new_page()
-    size(bob, width)
-    bob_email = unique_email("bob")
-    signup(bob, bob_email, "Bob")
-    add_member(mina, workspace, bob, bob_email)
-    channel = first_channel(mina, workspace)
-    mina.goto(channel)
-    wait_until_live(mina)
+    """민아 posted in the default channel; Bob has it open."""
+    mina, bob, _, channel = korean_pair(new_context, width)
     composer(mina).fill("내일 회의는 3시입니다")
     composer(mina).press("Enter")
     expect(messages_with(mina, "내일 회의는 3시입니다")).to_have_count(1)
@@ -153,7 +137,7 @@ def test_without_javascript_the_react_link_opens_a_page_of_common_reactions(brow
                                   extra_http_headers={"Accept-Language": "ko-KR,ko;q=0.9"})
     try:
         page = context.new_page()
-        size(page, width)
+        set_width(page, width)
         signup(page, unique_email("nojs"), "민아")
         workspace = create_workspace(page, unique_name("팀"))
         page.goto(first_channel(page, workspace))

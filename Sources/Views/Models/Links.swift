@@ -51,9 +51,12 @@ public struct WorkspaceLinks: Sendable {
     public var unread: String
     /// Its members with their profile and DM links (JSON, for the quick switcher and @ picker).
     public var people: String
+    /// The viewer's recent mentions in it.
+    public var mentions: String
 
     public init(home: String, search: String, channels: String, members: String, settings: String, delete: String,
-                leave: String, transfer: String, audit: String, unread: String, people: String) {
+                leave: String, transfer: String, audit: String, unread: String, people: String, mentions: String) {
+        self.mentions = mentions
         self.unread = unread
         self.people = people
         self.home = home

@@ -259,6 +259,8 @@ public struct RoomPage: Sendable {
     /// where the message's id goes (the server's route list builds them; the script only fills
     /// the id). No reacting outside the room's members.
     public var reactMessageURL: String?
+    /// The text mentions everyone in a large room: sending it again (this page's form) confirms.
+    public var confirmMentions: Bool = false
     /// The emoji table the reaction picker searches (`Public/emoji.tsv`).
     public var emojiTableURL: String = ""
     public var editMessageURL: String = ""

@@ -22,6 +22,7 @@ public enum TemplateName: String, CaseIterable, Sendable {
     case messageActions = "message_actions"
     case reactions
     case reactionsPage = "reactions_page"
+    case mentions
     case channelSettings = "channel_settings"
     case audit
     case store

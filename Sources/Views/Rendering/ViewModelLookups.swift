@@ -96,6 +96,7 @@ extension WorkspaceLinks: TemplateContext {
         case "audit": audit.templateValue
         case "unread": unread.templateValue
         case "people": people.templateValue
+        case "mentions": mentions.templateValue
         default: .missing
         }
     }
@@ -152,6 +153,7 @@ extension RoomPage: TemplateContext {
         case "editMessageURL": editMessageURL.templateValue
         case "deleteMessageURL": deleteMessageURL.templateValue
         case "reactMessageURL": reactMessageURL.templateValue
+        case "confirmMentions": confirmMentions.templateValue
         case "emojiTableURL": emojiTableURL.templateValue
         case "messageIdSlot": messageIdSlot.templateValue
         case "notifyURL": notifyURL.templateValue

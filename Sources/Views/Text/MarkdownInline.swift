@@ -12,6 +12,8 @@ struct MarkdownInline {
     let members: MentionDirectory
     /// Who was mentioned so far (each once, in order of first mention), over every call.
     private(set) var mentioned: [Int64] = []
+    /// The groups mentioned (`@here`, `@channel`, `@all`).
+    private(set) var groups: Set<MentionGroup> = []
 
     init(members: MentionDirectory) {
         self.members = members
@@ -104,11 +106,17 @@ struct MarkdownInline {
                     continue
                 }
             case "@" where Self.startsWord(previous):
-                if let (nickname, id, mentionEnd) = members.mention(in: chars, after: index + 1) {
-                    atom(#"<span class="mention" data-user="\#(id)">@\#(HTMLEscaping.escape(nickname))</span>"#,
-                         plain: "@" + nickname)
-                    if !mentioned.contains(id) { mentioned.append(id) }
-                    index = mentionEnd
+                if let mention = members.mention(in: chars, after: index + 1) {
+                    let name = HTMLEscaping.escape(mention.name)
+                    switch mention.target {
+                    case .member(let id):
+                        atom(#"<span class="mention" data-user="\#(id)">@\#(name)</span>"#, plain: "@" + mention.name)
+                        if !mentioned.contains(id) { mentioned.append(id) }
+                    case .group(let group):
+                        atom(#"<span class="mention" data-user="\#(group.rawValue)">@\#(name)</span>"#, plain: "@" + mention.name)
+                        groups.insert(group)
+                    }
+                    index = mention.end
                     continue
                 }
             default:

@@ -8,12 +8,14 @@
 /// Rendered once per post, before the write transaction, in time linear in the text's length
 /// (a fuzz target with a per-input time limit holds it to that).
 public enum MessageHTML {
-    /// The result: HTML, the text without its markup (what search indexes), and who was
-    /// mentioned (each once, in order of first mention).
+    /// The result: HTML, the text without its markup (what search indexes), who was
+    /// mentioned (each once, in order of first mention), and which groups (`@here`,
+    /// `@channel`, `@all`).
     public struct Rendered: Equatable, Sendable {
         public let html: String
         public let plain: String
         public let mentioned: [Int64]
+        public var groups: Set<MentionGroup> = []
     }
 
     /// Every tag the HTML may contain, with the attributes each may carry.
@@ -25,7 +27,7 @@ public enum MessageHTML {
     public static func render(_ text: String, members: MentionDirectory) -> Rendered {
         var inline = MarkdownInline(members: members)
         let (html, plain) = MarkdownBlocks.render(Array(text), inline: &inline)
-        return Rendered(html: html, plain: plain, mentioned: inline.mentioned)
+        return Rendered(html: html, plain: plain, mentioned: inline.mentioned, groups: inline.groups)
     }
 }
 
@@ -62,41 +64,5 @@ enum MessageLinks {
             }
         }
         return end > schemeEnd ? end : nil
-    }
-}
-
-/// The nicknames a message may mention, looked up by what follows an `@`: at most as many
-/// characters as the longest nickname are read, and only the lengths some nickname has are
-/// tried, longest first (`@bobby` is Bobby, not Bob).
-public struct MentionDirectory: Sendable {
-    private let ids: [String: Int64]
-    /// Lengths (in characters) nicknames have, longest first.
-    private let lengths: [Int]
-
-    public static let none = MentionDirectory([:])
-
-    public init(_ nicknames: [String: Int64]) {
-        ids = nicknames
-        lengths = Set(nicknames.keys.map(\.count)).filter { $0 > 0 }.sorted(by: >)
-    }
-
-    /// The member mentioned by the characters from `start` (just after an `@`), its id and
-    /// where the mention ends.
-    func mention(in chars: ArraySlice<Character>, after start: Int) -> (String, Int64, Int)? {
-        guard let longest = lengths.first else { return nil }
-        let available = min(longest, chars.endIndex - start)
-        for length in lengths where length <= available {
-            let end = start + length
-            let candidate = String(chars[start..<end])
-            if let id = ids[candidate], Self.isMentionEnd(chars, end) { return (candidate, id, end) }
-        }
-        return nil
-    }
-
-    /// A mention ends at the end, whitespace or punctuation (so `@민아님` is not `@민아`).
-    private static func isMentionEnd(_ chars: ArraySlice<Character>, _ index: Int) -> Bool {
-        guard index < chars.endIndex else { return true }
-        let next = chars[index]
-        return next.isWhitespace || (next.isPunctuation && next != "_" && next != "-") || next.isSymbol
     }
 }

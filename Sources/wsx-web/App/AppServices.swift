@@ -78,7 +78,8 @@ struct AppServices: Sendable {
                       lastEventId: { hub.latestEventId }, testPayments: config.payments.mode == .sandbox)
         let lists = MessageListRenderer(pages: pages)
         messageLists = lists
-        messages = MessageService(database: database, clock: clock, markers: markers, fragment: { lists.neutral($0) })
+        messages = MessageService(database: database, clock: clock, markers: markers,
+                                  online: { roomId in await hub.onlineMembers(ofRoom: roomId) }, fragment: { lists.neutral($0) })
         reactions = ReactionService(database: database, clock: clock,
                                     catalog: try EmojiCatalog.embedded(EmbeddedFiles.files(in: "Public")))
         directRooms = DirectRooms(database: database, clock: clock)

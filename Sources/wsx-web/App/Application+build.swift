@@ -110,6 +110,8 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
                        files: services.files, cookies: services.cookies, pages: services.pages).addRoutes(to: signedIn)
     ReactionsController(workspaces: services.workspaces, reactions: services.reactions, pages: services.pages)
         .addRoutes(to: signedIn)
+    MentionsController(workspaces: services.workspaces, mentions: MentionList(database: services.database), pages: services.pages)
+        .addRoutes(to: signedIn)
     FilesController(files: services.files).addRoutes(to: signedIn)
     SearchController(workspaces: services.workspaces, search: SearchService(database: services.database), pages: services.pages)
         .addRoutes(to: signedIn)

@@ -136,6 +136,7 @@ enum Paths {
     static let unread = Route<Int64>("/w/{wid}/unread")
     static let people = Route<Int64>("/w/{wid}/people")
     static let search = Route<Int64>("/w/{wid}/search")
+    static let mentions = Route<Int64>("/w/{wid}/mentions")
     static let audit = Route<Int64>("/w/{wid}/audit")
 
     // Channels and direct messages.
@@ -177,6 +178,6 @@ enum Paths {
         unread, people, search, audit,
         channels, channel, channelMessages, channelRead, channelNotify, joinChannel, leaveChannel, channelSettings, deleteChannel,
         transferChannel, directMessages, directMessagePost, directMessagesRead, directMessagesNotify, editMessage, deleteMessage,
-        messageReactions,
+        messageReactions, mentions,
     ]
 }

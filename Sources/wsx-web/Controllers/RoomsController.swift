@@ -87,7 +87,7 @@ struct RoomsController: Sendable {
     }
 
     private func show(_ target: Target, _ request: Request, _ context: SignedInContext, content: String = "",
-                      contentError: String? = nil, status: HTTPResponse.Status = .ok,
+                      contentError: String? = nil, confirmMentions: Bool = false, status: HTTPResponse.Status = .ok,
                       headers extra: HTTPFields = [:]) async throws -> Response {
         let query = request.uri.queryParameters
         let anchor = try MessageAnchor { query[Substring($0)].map(String.init) }
@@ -150,6 +150,7 @@ struct RoomsController: Sendable {
                             readURL: target.readURL, content: content,
                             contentError: contentError)
         page.canModerate = target.access.isOwner
+        page.confirmMentions = confirmMentions
         page.coverURL = target.room?.coverFileId.map { Paths.thumbnail($0) }
         let slot = MessageListRenderer.idPlaceholder
         page.editMessageURL = Paths.editMessage(target.access.workspaceId, slot)
@@ -218,15 +219,19 @@ struct RoomsController: Sendable {
         let upload: ReceivedForm?
         /// The id the posting script gave the message (`client_id`), so a retry is not a second post.
         let clientId: String?
+        /// The author confirmed a mention of everyone in a large room (`confirm_mentions=yes`).
+        var confirmsMentions = false
     }
 
     private func readSubmission(_ request: Request, _ context: SignedInContext) async throws -> Submission {
         guard FileService.isMultipart(request) else {
-            return Submission(content: context.form["content"] ?? "", upload: nil, clientId: try Self.clientId(context.form["client_id"]))
+            return Submission(content: context.form["content"] ?? "", upload: nil, clientId: try Self.clientId(context.form["client_id"]),
+                              confirmsMentions: context.form["confirm_mentions"] == "yes")
         }
         let form = try await files.receive(request, visitor: context.visitor, fileFields: ["files"])
         do {
-            return Submission(content: form["content"] ?? "", upload: form, clientId: try Self.clientId(form["client_id"]))
+            return Submission(content: form["content"] ?? "", upload: form, clientId: try Self.clientId(form["client_id"]),
+                              confirmsMentions: form["confirm_mentions"] == "yes")
         } catch {
             form.discardTemporaries()
             throw error
@@ -253,6 +258,20 @@ struct RoomsController: Sendable {
         } catch let problems as FormProblems {
             submission.upload?.discardTemporaries()
             return try await refuse(target, request, context, problems: problems, content: content)
+        }
+        // Telling everyone in a large room takes a second look: the script asks; without it,
+        // the room page asks, the text kept in the composer and sending again confirms.
+        if !submission.confirmsMentions, target.memberCount > Self.largeRoom, content.contains("@"),
+           !MessageHTML.render(content, members: .none).groups.isEmpty {
+            submission.upload?.discardTemporaries()
+            if Self.wantsJSON(request) {
+                return Self.json(["confirm": .string(context.strings.format("confirm_group_mention", target.memberCount))],
+                                 status: .conflict)
+            }
+            let question = context.strings.format(hasFiles ? "confirm_group_mention_files" : "confirm_group_mention",
+                                                  target.memberCount)
+            return try await show(target, request, context, content: content, contentError: question, confirmMentions: true,
+                                  status: .conflict)
         }
         var prepared: [PreparedFile] = []
         if let upload = submission.upload { prepared = try await files.prepare(upload) }
@@ -313,6 +332,9 @@ struct RoomsController: Sendable {
     }
 
     // MARK: JSON
+
+    /// Rooms larger than this ask before `@here`, `@channel` or `@all` notifies them.
+    static let largeRoom = 50
 
     static func wantsJSON(_ request: Request) -> Bool {
         request.headers[.accept]?.contains("application/json") == true

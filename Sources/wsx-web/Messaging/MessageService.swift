@@ -14,6 +14,8 @@ struct MessageService: Sendable {
     /// Pages of stamps by room and anchor, kept until messages or their authors change: viewing
     /// a room again, or another member viewing it, reads no messages.
     let keptPages: VersionedCache<PageKey, MessagePage>
+    /// The members of a room with the app open (an event stream) right now: whom `@here` mentions.
+    let online: @Sendable (Int64) async -> Set<Int64>
 
     struct PageKey: Hashable, Sendable {
         let roomId: Int64, anchor: MessageAnchor
@@ -21,8 +23,9 @@ struct MessageService: Sendable {
 
     static let pageSize = 50
 
-    init(database: AppDatabase, clock: WallClock, markers: ReadMarkers, fragment: @escaping @Sendable (MessageRow) -> String) {
-        (self.database, self.clock, self.markers, self.fragment) = (database, clock, markers, fragment)
+    init(database: AppDatabase, clock: WallClock, markers: ReadMarkers, online: @escaping @Sendable (Int64) async -> Set<Int64> = { _ in [] },
+         fragment: @escaping @Sendable (MessageRow) -> String) {
+        (self.database, self.clock, self.markers, self.fragment, self.online) = (database, clock, markers, fragment, online)
         keptPages = VersionedCache(version: database.messagesVersion, clock: clock, capacity: 1024)
     }
 
@@ -126,7 +129,8 @@ struct MessageService: Sendable {
               clientId: String? = nil) async throws -> WrittenMessage {
         let text = try Self.checked(rawText, allowEmpty: !files.isEmpty)
         let now = clock.now(), outbox = database.outbox, fragment = self.fragment
-        let rendered = try render(text, workspaceId: room.workspaceId)
+        let rendered = try render(text, roomId: room.id!)
+        let present = rendered.groups.contains(.here) ? await online(room.id!) : []
         // Posts arriving together share a transaction (each in its own savepoint), written one
         // after another, so a repeat sees the first post even when both arrive together.
         return try await database.groupCommit.write { db in
@@ -147,10 +151,12 @@ struct MessageService: Sendable {
             try db.cachedStatement(sql: """
                 UPDATE room_members SET last_read_message_id = ? WHERE room_id = ? AND user_id = ? AND last_read_message_id < ?
                 """).execute(arguments: [messageId, room.id!, authorId, messageId])
+            let mentioned = try Self.recordMentions(db, messageId: messageId, roomId: room.id!, authorId: authorId,
+                                                    rendered: rendered, online: present)
             let row = try Self.row(db, id: messageId, hasFiles: !files.isEmpty)
             let html = fragment(row)
             var event = OutgoingEvent(.messageCreated, to: .room(room.id!),
-                                      json: MessagePayload(row, room: room, html: html, mentions: rendered.mentioned).json)
+                                      json: MessagePayload(row, room: room, html: html, mentions: mentioned).json)
             event.messageId = messageId
             try outbox.publish(event, in: db)
             return WrittenMessage(row: row, html: html)
@@ -161,11 +167,17 @@ struct MessageService: Sendable {
     func edit(messageId: Int64, in access: WorkspaceAccess, text rawText: String) async throws -> WrittenMessage {
         let text = try Self.checked(rawText)
         let now = clock.now(), outbox = database.outbox, fragment = self.fragment
-        let rendered = try render(text, workspaceId: access.workspaceId)
+        let (original, _) = try await visibleMessage(id: messageId, access)
+        let rendered = try render(text, roomId: original.roomId)
+        let present = rendered.groups.contains(.here) ? await online(original.roomId) : []
         return try await database.writer.write { db in
             let (message, room) = try Self.visibleMessage(db, id: messageId, access)
             guard message.authorId == access.userId else { throw AppError.forbidden("error_message_author_only") }
             try SearchIndex.index(db, messageId: messageId, roomId: room.id!, text: rendered.plain)
+            // Who it mentions is what it says now (an edit notifies no one again).
+            try db.execute(sql: "DELETE FROM mentions WHERE message_id = ?", arguments: [messageId])
+            _ = try Self.recordMentions(db, messageId: messageId, roomId: room.id!, authorId: access.userId,
+                                        rendered: rendered, online: present)
             // Every edit gets a later time than the one before, even within a millisecond: the
             // kept fragments know a message's version by it.
             let editedAt = message.editedAt.map { max(now, $0.addingTimeInterval(0.001)) } ?? now
@@ -277,22 +289,44 @@ struct MessageService: Sendable {
 
     /// The HTML of a message's text, rendered before its write transaction begins: every post
     /// waits for the single writer, so nothing that grows with a text's length runs on its turn.
-    /// The members a text can mention are read first (none without an `@`); a rename committed
-    /// between that read and the write shows the name the author saw.
-    func render(_ text: String, workspaceId: Int64) throws -> MessageHTML.Rendered {
-        let members = text.contains("@") ? try database.read { db in try Self.nicknames(db, workspaceId: workspaceId) } : [:]
+    /// The room's members a text can mention are read first (none without an `@`); a rename
+    /// committed between that read and the write shows the name the author saw.
+    func render(_ text: String, roomId: Int64) throws -> MessageHTML.Rendered {
+        let members = text.contains("@") ? try database.read { db in try Self.nicknames(db, roomId: roomId) } : [:]
         return MessageHTML.render(text, members: MentionDirectory(members))
     }
 
-    /// Nicknames of the workspace's members, for mentions.
-
-    static func nicknames(_ db: Database, workspaceId: Int64) throws -> [String: Int64] {
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT users.id, users.nickname FROM users JOIN workspace_members ON workspace_members.user_id = users.id
-            WHERE workspace_members.workspace_id = ?
-            """, arguments: [workspaceId])
+    /// Nicknames of the room's members, for mentions.
+    static func nicknames(_ db: Database, roomId: Int64) throws -> [String: Int64] {
+        let rows = try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT users.id, users.nickname FROM users JOIN room_members ON room_members.user_id = users.id
+            WHERE room_members.room_id = ?
+            """), arguments: [roomId])
         var map: [String: Int64] = [:]
-        for row in rows { map[row["nickname"]] = map[row["nickname"]] ?? row["id"] }
+        for row in rows { map[row["nickname"]] = min(map[row["nickname"]] ?? .max, row["id"]) }
         return map
+    }
+
+    /// Writes whom a message mentions: the members named, and for `@channel`/`@all` every
+    /// member of the room, for `@here` those of them in `online`; never its author. Answers
+    /// them, the named ones first.
+    static func recordMentions(_ db: Database, messageId: Int64, roomId: Int64, authorId: Int64,
+                               rendered: MessageHTML.Rendered, online: Set<Int64>) throws -> [Int64] {
+        guard !rendered.mentioned.isEmpty || !rendered.groups.isEmpty else { return [] }
+        var recipients = rendered.mentioned
+        if !rendered.groups.isEmpty {
+            let everyone = !rendered.groups.isDisjoint(with: [.channel, .all])
+            var named = Set(recipients)
+            for id in try Int64.fetchAll(db, sql: "SELECT user_id FROM room_members WHERE room_id = ? ORDER BY user_id",
+                                         arguments: [roomId]) where (everyone || online.contains(id)) && named.insert(id).inserted {
+                recipients.append(id)
+            }
+        }
+        recipients.removeAll { $0 == authorId }
+        for id in recipients {
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO mentions (user_id, message_id) VALUES (?, ?)")
+                .execute(arguments: [id, messageId])
+        }
+        return recipients
     }
 }

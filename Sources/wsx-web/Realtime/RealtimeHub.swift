@@ -86,6 +86,11 @@ actor RealtimeHub: Service {
 
     var subscriberCount: Int { subscribers.count }
 
+    /// The room's members who have an event stream open now (`@here`).
+    func onlineMembers(ofRoom roomId: Int64) -> Set<Int64> {
+        (membersByRoom[roomId] ?? []).filter { subscribersByUser[$0]?.isEmpty == false }
+    }
+
     /// Adds the stream of one signed-in browser; events after `handledThrough` go to it.
     func subscribe(userId: Int64, sessionId: Int64, stream: EventStreamHandle) -> Subscription {
         let id = nextSubscriberId

@@ -20,5 +20,41 @@ extension AppDatabase {
                 CREATE INDEX reactions_by_user ON reactions(user_id);
                 """)
         }
+        // 015: who each message mentions (by name, or as one of @here, @channel, @all), for the
+        // Mentions view. Messages mentioned members before: their HTML says whom.
+        migrator.registerMigration("015-mentions") { db in
+            try db.execute(sql: """
+                CREATE TABLE mentions (
+                    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+                    PRIMARY KEY (user_id, message_id)
+                ) WITHOUT ROWID;
+                CREATE INDEX mentions_by_message ON mentions(message_id);
+                """)
+            let earlier = try Row.fetchAll(db, sql: """
+                SELECT id, author_id, body_html FROM messages WHERE body_html LIKE '%<span class="mention" data-user="%'
+                """)
+            for row in earlier {
+                let messageId: Int64 = row["id"], author: Int64? = row["author_id"], html: String = row["body_html"]
+                for id in Self.mentionedIds(inHTML: html) where id != author {
+                    try db.execute(sql: """
+                        INSERT OR IGNORE INTO mentions (user_id, message_id) SELECT ?, ? WHERE EXISTS (SELECT 1 FROM users WHERE id = ?)
+                        """, arguments: [id, messageId, id])
+                }
+            }
+        }
+    }
+
+    /// The member ids of the mention spans in a message's HTML (what rendering wrote).
+    static func mentionedIds(inHTML html: String) -> [Int64] {
+        let marker = #"<span class="mention" data-user=""#
+        var ids: [Int64] = []
+        var rest = html[...]
+        while let found = rest.range(of: marker) {
+            rest = rest[found.upperBound...]
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            if rest.dropFirst(digits.count).first == "\"", let id = Int64(digits) { ids.append(id) }
+        }
+        return ids
     }
 }

@@ -1,0 +1,182 @@
+import Foundation
+import GRDB
+import HummingbirdTesting
+import Testing
+@testable import wsx_web
+import Views
+
+/// Mentions: matching the room's nicknames the way Koreans write them, the groups, who is
+/// recorded as mentioned and told, the Mentions view, and the question before telling a large
+/// room.
+@Suite("Mentions")
+struct MentionTests {
+    static let members = MentionDirectory(["민아": 1, "김민아": 2, "김민": 3, "Bob": 4, "Kim Mina": 5, "Kim": 6, "bobby": 7])
+
+    static func html(_ text: String) -> String { MessageHTML.render(text, members: members).html }
+    static func span(_ id: Int64, _ name: String) -> String { #"<span class="mention" data-user="\#(id)">@\#(name)</span>"# }
+
+    @Test("a nickname followed straight by Korean is a mention; the longest nickname wins; Latin words do not end early")
+    func koreanAfterNames() {
+        #expect(Self.html("@민아님 확인") == Self.span(1, "민아") + "님 확인")
+        #expect(Self.html("@Bob님 확인 부탁드려요") == Self.span(4, "Bob") + "님 확인 부탁드려요")
+        #expect(Self.html("@김민아씨") == Self.span(2, "김민아") + "씨")
+        #expect(Self.html("@민아야!") == Self.span(1, "민아") + "야!")
+        #expect(Self.html("@Kim Mina 안녕") == Self.span(5, "Kim Mina") + " 안녕")
+        #expect(Self.html("@Kim Minsu") == Self.span(6, "Kim") + " Minsu")
+        // Case does not matter; the member's own spelling is shown.
+        #expect(Self.html("@bob, @BOBBY.") == Self.span(4, "Bob") + ", " + Self.span(7, "bobby") + ".")
+        // Inside a Latin word it is not a mention of a shorter name.
+        #expect(Self.html("@Bobcat @Kimchi") == "@Bobcat @Kimchi")
+        #expect(MessageHTML.render("@민아님 @김민아씨 @Bob님", members: Self.members).mentioned == [1, 2, 4])
+    }
+
+    @Test("@here, @channel and @all (and @여기, @채널, @모두) are group mentions; a member's own nickname wins")
+    func groups() {
+        let rendered = MessageHTML.render("@here @channel님 @all, @모두 확인", members: Self.members)
+        #expect(rendered.groups == [.here, .channel, .all])
+        #expect(rendered.html == #"<span class="mention" data-user="here">@here</span> <span class="mention" data-user="channel">@channel</span>님 <span class="mention" data-user="all">@all</span>, <span class="mention" data-user="all">@모두</span> 확인"#)
+        #expect(MessageHTML.render("@hereby `@all`", members: .none).groups.isEmpty)
+        let named = MessageHTML.render("@all", members: MentionDirectory(["All": 9]))
+        #expect(named.mentioned == [9] && named.groups.isEmpty)
+    }
+
+    @Test("a long run of @ and names renders in time linear in its length")
+    func linear() {
+        let text = String(repeating: "@Kim Min ", count: 600) + String(repeating: "@김민아 ", count: 600)
+        let rendered = MessageHTML.render(text, members: Self.members)
+        #expect(rendered.mentioned == [6, 2])
+        #expect(rendered.html.components(separatedBy: #"class="mention""#).count == 1201)
+    }
+
+    @Test("the mentions of earlier messages are read from their HTML when the table is made")
+    func backfill() {
+        #expect(AppDatabase.mentionedIds(inHTML: Self.span(12, "a") + " x " + Self.span(7, "b") + #"<span class="mention" data-user="all">@all</span>"#)
+                == [12, 7])
+    }
+
+    @Test("a post records and tells whom it mentions, room members only; the Mentions view lists it, newest first")
+    func recordedAndListed() async throws {
+        try await TestApp().run { app in
+            let (a, b, wid, general) = try await MessagingTests.team(app)
+            let path = "/w/\(wid)/c/\(general)"
+            let carol = try await app.signedInBrowser(email: "c@example.com", nickname: "Carol")
+            try await app.addMember(email: "c@example.com", to: wid, by: a)
+            let quiet = try await a.createChannel(in: wid, "quiet")
+            let bob = try await app.userId("b@example.com")
+
+            try await MessagingTests.say(a, path, "@Bob님 확인 부탁드려요")
+            let first = try await app.count("SELECT MAX(id) FROM messages")
+            #expect(try await app.count("SELECT COUNT(*) FROM mentions WHERE user_id = ? AND message_id = ?", [bob, first]) == 1)
+            let payload = try await app.database.writer.read { db in
+                try String.fetchOne(db, sql: "SELECT payload FROM events WHERE type = 'message.created' ORDER BY id DESC LIMIT 1")
+            }
+            #expect(payload?.contains(#""mentions":[\#(bob)]"#) == true)
+
+            // Carol is in the workspace but not in #quiet: there, her name is only text.
+            try await MessagingTests.say(a, "/w/\(wid)/c/\(quiet)", "@Carol 여기 봐요")
+            #expect(try await app.count("SELECT COUNT(*) FROM mentions") == 1)
+            #expect(try await a.get("/w/\(wid)/c/\(quiet)").text.contains("@Carol 여기 봐요"))
+
+            try await MessagingTests.say(a, path, "@channel 공지입니다")
+            let second = try await app.count("SELECT MAX(id) FROM messages")
+            #expect(try await app.count("SELECT COUNT(*) FROM mentions WHERE message_id = ?", [second]) == 2) // Bob, Carol; not Alice
+
+            let view = try await b.get("/w/\(wid)/mentions")
+            #expect(view.status == .ok)
+            #expect(view.text.contains("<h1>Mentions</h1>"))
+            let newer = try #require(view.text.range(of: "공지입니다")), older = try #require(view.text.range(of: "확인 부탁드려요"))
+            #expect(newer.lowerBound < older.lowerBound)
+            #expect(view.text.contains(#"<a href="\#(path)?around=\#(first)#m-\#(first)">Go to the message</a>"#))
+            #expect(view.text.contains(#"<a href="\#(path)">#general</a> · <strong>Alice</strong>"#))
+            #expect(try await a.get("/w/\(wid)/mentions").text.contains("No one has mentioned you yet."))
+            #expect(try await carol.get("/w/\(wid)/mentions").text.contains("공지입니다"))
+            // The sidebar links to it.
+            #expect(view.text.contains(#"<a class="sidebar-action sidebar-mentions" href="/w/\#(wid)/mentions" id="sidebar-mentions">Mentions</a>"#))
+            // A stranger gets the workspace's 404.
+            let stranger = try await app.signedInBrowser(email: "s@example.com")
+            #expect(try await stranger.get("/w/\(wid)/mentions").status == .notFound)
+        }
+    }
+
+    @Test("editing changes whom a message mentions, without telling anyone again")
+    func editing() async throws {
+        try await TestApp().run { app in
+            let (a, _, wid, general) = try await MessagingTests.team(app)
+            let path = "/w/\(wid)/c/\(general)"
+            try await MessagingTests.say(a, path, "@Bob 봐 주세요")
+            let mid = try await app.count("SELECT MAX(id) FROM messages")
+            #expect(try await app.count("SELECT COUNT(*) FROM mentions") == 1)
+            try await a.post("/w/\(wid)/m/\(mid)/edit", [("content", "혼잣말입니다")])
+            #expect(try await app.count("SELECT COUNT(*) FROM mentions") == 0)
+            try await a.post("/w/\(wid)/m/\(mid)/edit", [("content", "@Alice @Bob 다시")])
+            #expect(try await app.count("SELECT COUNT(*) FROM mentions") == 1) // never the author
+        }
+    }
+
+    @Test("@here tells the room's members with the app open, and no one else")
+    func here() async throws {
+        try await TestApp().run(.live) { app in
+            let (a, b, wid, general) = try await MessagingTests.team(app)
+            try await app.signedInBrowser(email: "c@example.com", nickname: "Carol")
+            try await app.addMember(email: "c@example.com", to: wid, by: a)
+            let path = "/w/\(wid)/c/\(general)"
+            let bob = try await app.userId("b@example.com")
+            try await EventStreamClient.connect(port: app.client.port!, headers: ["Cookie": b.cookieHeader]) { reader in
+                _ = try await reader.readHead()
+                // The stream counts once the hub has it.
+                for _ in 0..<200 where await !app.services.hub.onlineMembers(ofRoom: general).contains(bob) {
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+                try await MessagingTests.say(a, path, "@here 회의 시작합니다")
+                var mentioned: String?
+                while mentioned == nil, let event = try await reader.next() {
+                    if event.type == "message.created" { mentioned = event.data }
+                }
+                #expect(mentioned?.contains(#""mentions":[\#(bob)]"#) == true)
+            }
+            let mid = try await app.count("SELECT MAX(id) FROM messages")
+            #expect(try await app.count("SELECT user_id FROM mentions WHERE message_id = ?", [mid]) == Int(bob))
+            #expect(try await app.count("SELECT COUNT(*) FROM mentions WHERE message_id = ?", [mid]) == 1)
+        }
+    }
+
+    @Test("in a room of more than 50, @channel asks first: JSON says so (409), the page keeps the text; confirmed, it goes")
+    func largeRoomsAsk() async throws {
+        try await TestApp().run { app in
+            let (a, _, wid, general) = try await MessagingTests.team(app)
+            try await app.database.writer.write { db in
+                for n in 1...50 {
+                    try db.execute(sql: """
+                        INSERT INTO users (email, email_key, nickname, password_hash, created_at, updated_at)
+                        VALUES (?, ?, ?, 'x', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)
+                        """, arguments: ["crowd\(n)@example.com", "crowd\(n)@example.com", "Crowd \(n)"])
+                    let id = db.lastInsertedRowID
+                    try db.execute(sql: "INSERT INTO workspace_members (workspace_id, user_id, role, joined_at) VALUES (?, ?, 'member', CURRENT_TIMESTAMP)",
+                                   arguments: [wid, id])
+                    try db.execute(sql: "INSERT INTO room_members (room_id, user_id, joined_at, last_read_message_id) VALUES (?, ?, CURRENT_TIMESTAMP, 0)",
+                                   arguments: [general, id])
+                }
+            }
+            let path = "/w/\(wid)/c/\(general)"
+            try await a.get(path)
+            let asked = try await a.post(path + "/messages", [("content", "@channel 전체 공지")], headers: [.accept: "application/json"])
+            #expect(asked.status == .conflict)
+            #expect(asked.text == #"{"confirm":"This notifies all 52 people in this room. Send it?"}"#)
+            #expect(try await app.count("SELECT COUNT(*) FROM messages") == 0)
+
+            let page = try await a.post(path + "/messages", [("content", "@channel 전체 공지")])
+            #expect(page.status == .conflict)
+            #expect(page.text.contains(#"<input type="hidden" name="confirm_mentions" value="yes">"#))
+            #expect(page.text.contains(">@channel 전체 공지</textarea>"))
+            #expect(page.text.contains("This notifies all 52 people in this room. Send it?"))
+            #expect(try await app.count("SELECT COUNT(*) FROM messages") == 0)
+
+            // A plain message or a named mention does not ask.
+            #expect(try await a.post(path + "/messages", [("content", "@Bob 안녕")]).status == .seeOther)
+            let sent = try await a.post(path + "/messages", [("content", "@channel 전체 공지"), ("confirm_mentions", "yes")])
+            #expect(sent.status == .seeOther)
+            let mid = try await app.count("SELECT MAX(id) FROM messages")
+            #expect(try await app.count("SELECT COUNT(*) FROM mentions WHERE message_id = ?", [mid]) == 51)
+        }
+    }
+}
