@@ -158,12 +158,18 @@
     });
   }
 
+  /** Marks the viewer's own name, and @here / @channel / @all, which speak to everyone in the room. */
+  function markMentionsOfMe(scope) {
+    const meant = `.mention[data-user="${CSS.escape(viewerId || '')}"], .mention[data-user="here"], .mention[data-user="channel"], .mention[data-user="all"]`;
+    for (const mention of scope.querySelectorAll(meant)) mention.classList.add('mention-me');
+  }
+  const mentionList = document.getElementById('mention-list');
+  if (mentionList) markMentionsOfMe(mentionList);
+
   /** Author-only controls on messages that arrived live (full pages render their own). */
   function decorate(message) {
     const mine = message.dataset.author === viewerId;
-    // The viewer's own name, and @here / @channel / @all, which speak to everyone in the room.
-    const meant = `.mention[data-user="${CSS.escape(viewerId || '')}"], .mention[data-user="here"], .mention[data-user="channel"], .mention[data-user="all"]`;
-    for (const mention of message.querySelectorAll(meant)) mention.classList.add('mention-me');
+    markMentionsOfMe(message);
     for (const edited of message.querySelectorAll('[data-edited]')) edited.title = label('Edited');
     if (!message.querySelector('.message-actions') && (mine || canModerate || room.dataset.reactUrl)) {
       const actions = document.createElement('div');
@@ -878,7 +884,8 @@
         const theirs = fresh.getElementById('mention-list');
         if (theirs) document.getElementById('mention-list')?.replaceWith(document.importNode(theirs, true));
         if (!fresh.getElementById('mentions-empty')) document.getElementById('mentions-empty')?.remove();
-        localizeTimes(document.getElementById('mention-list') || document);
+        const fresher = document.getElementById('mention-list');
+        if (fresher) { localizeTimes(fresher); markMentionsOfMe(fresher); }
       })
       .catch(() => {})
       .finally(() => { mentionsReading = null; });

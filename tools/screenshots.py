@@ -21,7 +21,7 @@ WIDTHS = (390, 1280)
 NAMES = {
     "ko-KR": {"owner": "김민아", "mate": "박지수", "workspace": "디자인팀", "channel": "리뉴얼",
               "messages": ["오늘 회의는 오후 3시입니다. 안건은 새 홈 화면 시안이에요.",
-                           "@김민아 시안 확인했어요. **좋아요!**", "고마워요 👍\n- 홈 화면: 확정\n- 설정 화면: `다음 주`"],
+                           "@김민아님 시안 확인했어요. **좋아요!**", "고마워요 👍\n- 홈 화면: 확정\n- 설정 화면: `다음 주`"],
               "dm": "회의 자료 미리 공유드려요.", "search": "회의"},
     "en-US": {"owner": "Mina Kim", "mate": "Jisoo Park", "workspace": "Design", "channel": "redesign",
               "messages": ["Today's meeting is at 3 pm: the new home screen drafts.",
@@ -113,7 +113,7 @@ def take(browser, base: str, locale: str, out: pathlib.Path) -> None:
         "dm": f"/w/{workspace}/dm/{mate_id}", "members": f"/w/{workspace}/members",
         "channels": f"/w/{workspace}/channels", "search": f"/w/{workspace}/search?q={names['search']}",
         "profile": "/profile", "member": f"/users/{mate_id}", "store": "/store",
-        "reactions": f"/w/{workspace}/m/{first}/reactions",
+        "reactions": f"/w/{workspace}/m/{first}/reactions", "mentions": f"/w/{workspace}/mentions",
     }
     owner.goto(f"{base}/w/{workspace}")  # the DM arrives unread
     for name, path in pages.items():

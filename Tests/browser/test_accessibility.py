@@ -41,13 +41,21 @@ def test_main_pages_have_no_serious_accessibility_violations(new_context, locale
     owner.locator("#composer textarea[name=content]").fill("@박지수 회의 자료입니다")
     owner.locator("#composer textarea[name=content]").press("Enter")
     expect(owner.locator("#message-list li.message")).to_have_count(1)
+    # A reaction under it, so the channel page shows one.
+    message_id = owner.locator("#message-list li.message").first.get_attribute("data-message")
+    owner.evaluate("""async (url) => {
+        const token = document.querySelector('meta[name=csrf-token]').content;
+        await fetch(url, {method: 'POST', body: new URLSearchParams({_csrf: token, emoji: '👍'}),
+                          headers: {'X-CSRF-Token': token, Accept: 'application/json'}});
+    }""", f"/w/{workspace}/m/{message_id}/reactions")
     owner.goto(f"/w/{workspace}/members")
     mate_profile = owner.locator("main a", has_text="박지수").first.get_attribute("href")
     mate_id = re.fullmatch(r"/users/(\d+)", mate_profile).group(1)
 
     pages = ["/workspaces", f"/w/{workspace}", channel, f"/w/{workspace}/dm/{mate_id}", f"/w/{workspace}/members",
              f"/w/{workspace}/channels", f"/w/{workspace}/search?q=%ED%9A%8C%EC%9D%98", "/store", "/profile",
-             f"/w/{workspace}/settings", f"{channel}/settings", mate_profile]
+             f"/w/{workspace}/settings", f"{channel}/settings", mate_profile, f"/w/{workspace}/mentions",
+             f"/w/{workspace}/m/{message_id}/reactions"]
     problems = []
     for width in (390, 1280):
         owner.set_viewport_size({"width": width, "height": 844})

@@ -107,13 +107,15 @@ struct MarkdownInline {
                 }
             case "@" where Self.startsWord(previous):
                 if let mention = members.mention(in: chars, after: index + 1) {
-                    let name = HTMLEscaping.escape(mention.name)
+                    // The name as the author typed it (`@bob` for Bob): the text is theirs.
+                    let typed = String(chars[(index + 1)..<mention.end])
+                    let name = HTMLEscaping.escape(typed)
                     switch mention.target {
                     case .member(let id):
-                        atom(#"<span class="mention" data-user="\#(id)">@\#(name)</span>"#, plain: "@" + mention.name)
+                        atom(#"<span class="mention" data-user="\#(id)">@\#(name)</span>"#, plain: "@" + typed)
                         if !mentioned.contains(id) { mentioned.append(id) }
                     case .group(let group):
-                        atom(#"<span class="mention" data-user="\#(group.rawValue)">@\#(name)</span>"#, plain: "@" + mention.name)
+                        atom(#"<span class="mention" data-user="\#(group.rawValue)">@\#(name)</span>"#, plain: "@" + typed)
                         groups.insert(group)
                     }
                     index = mention.end
