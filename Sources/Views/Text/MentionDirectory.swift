@@ -15,8 +15,8 @@ public struct MentionDirectory: Sendable {
 
     private struct Node: Sendable {
         var children: [String: Int] = [:]
-        /// The nickname ending here, as the member wrote it, and who it is.
-        var entry: (name: String, target: Target)?
+        /// Who the nickname ending here is.
+        var target: Target?
     }
 
     private var nodes = [Node()]
@@ -46,8 +46,8 @@ public struct MentionDirectory: Sendable {
                 node = nodes.count - 1
             }
         }
-        if nodes[node].entry == nil || (replacing && !Self.isMember(nodes[node].entry!.target)) {
-            nodes[node].entry = (name, target)
+        if nodes[node].target == nil || (replacing && !Self.isMember(nodes[node].target!)) {
+            nodes[node].target = target
         }
     }
 
@@ -60,16 +60,16 @@ public struct MentionDirectory: Sendable {
         String(character).lowercased()
     }
 
-    /// The mention made by the characters from `start` (just after an `@`): the name as the
-    /// member wrote it, what it points at, and where it ends.
-    func mention(in chars: ArraySlice<Character>, after start: Int) -> (name: String, target: Target, end: Int)? {
+    /// The mention made by the characters from `start` (just after an `@`): what it points at,
+    /// and where it ends.
+    func mention(in chars: ArraySlice<Character>, after start: Int) -> (target: Target, end: Int)? {
         var node = 0, index = start
-        var found: (name: String, target: Target, end: Int)?
+        var found: (target: Target, end: Int)?
         while index < chars.endIndex, let next = nodes[node].children[Self.fold(chars[index])] {
             node = next
             index += 1
-            if let entry = nodes[node].entry, Self.mayEnd(chars, at: index) {
-                found = (entry.name, entry.target, index)
+            if let target = nodes[node].target, Self.mayEnd(chars, at: index) {
+                found = (target, index)
             }
         }
         return found

@@ -28,12 +28,12 @@ struct MentionList: Sendable {
                 ORDER BY mentions.message_id DESC LIMIT ?
                 """, arguments: [workspaceId, userId, limit])
             let rooms = try Room.fetchAll(db, keys: Set(rows.map(\.roomId))).reduce(into: [Int64: Room]()) { $0[$1.id!] = $1 }
-            return try rows.compactMap { row in
+            // The other person of each DM, by name, in one read.
+            let partners = Set(rooms.values.filter { $0.kind == .dm }.map { DirectRooms.partnerId(of: $0, for: userId) })
+            let names = try User.fetchAll(db, keys: partners).reduce(into: [Int64: String]()) { $0[$1.id!] = $1.nickname }
+            return rows.compactMap { row in
                 guard let room = rooms[row.roomId] else { return nil }
-                let partner = room.kind == .dm
-                    ? try String.fetchOne(db, sql: "SELECT nickname FROM users WHERE id = ?",
-                                          arguments: [DirectRooms.partnerId(of: room, for: userId)])
-                    : nil
+                let partner = room.kind == .dm ? names[DirectRooms.partnerId(of: room, for: userId)] : nil
                 return Entry(message: row, room: room, partnerName: partner)
             }
         }
