@@ -22,18 +22,23 @@ struct StaticAssets: Sendable {
 
     private let source: Source
     private let embedded: [String: Asset]
+    /// The cache-busting URL of each embedded file, built once: pages link several on every request.
+    private let embeddedURLs: [String: String]
 
     init(source: Source) throws {
         self.source = source
         switch source {
         case .files(let files):
-            embedded = files.reduce(into: [:]) { table, file in table[file.key] = Self.asset(file.key, file.value) }
+            let assets = files.reduce(into: [:]) { table, file in table[file.key] = Self.asset(file.key, file.value) }
+            embedded = assets
+            embeddedURLs = assets.reduce(into: [:]) { table, entry in table[entry.key] = Self.versionedURL(entry.key, entry.value.version) }
         case .directory(let path):
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
                 throw AssetError.missingDirectory(path)
             }
             embedded = [:]
+            embeddedURLs = [:]
         }
     }
 
@@ -53,8 +58,13 @@ struct StaticAssets: Sendable {
 
     /// The cache-busting URL of a file, e.g. `/static/app.css?v=1a2b3c4d5e6f`.
     func url(for path: String) -> String {
+        if let url = embeddedURLs[path] { return url }
         guard let asset = asset(at: path) else { return "/static/" + path }
-        return "/static/\(path)?v=\(asset.version)"
+        return Self.versionedURL(path, asset.version)
+    }
+
+    private static func versionedURL(_ path: String, _ version: String) -> String {
+        "/static/\(path)?v=\(version)"
     }
 
     private static func asset(_ path: String, _ data: Data) -> Asset {
