@@ -27,6 +27,8 @@
     'message.updated',
     'message.deleted',
     'reactions.changed',
+    'pins.changed',
+    'saved.changed',
     'room.read',
     'notify.changed',
     'invitation.received',

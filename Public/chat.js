@@ -231,9 +231,8 @@
     if (!old || old.querySelector('.edit-form')) return;
     const message = parse(html).querySelector('li.message');
     if (!message) return;
-    // The new text keeps the reactions it had (they are per viewer, not in the message's HTML).
-    const reactions = old.querySelector('form.reactions');
-    if (reactions) message.querySelector('.message-main')?.append(reactions);
+    // The new text keeps its flags and reactions (per viewer, not in the message's HTML).
+    for (const kept of old.querySelectorAll('.message-flags, form.reactions')) message.querySelector('.message-main')?.append(kept);
     old.replaceWith(message);
     decorate(message);
   }
@@ -883,7 +882,7 @@
         const fresh = new DOMParser().parseFromString(html, 'text/html');
         const theirs = fresh.getElementById('mention-list');
         if (theirs) document.getElementById('mention-list')?.replaceWith(document.importNode(theirs, true));
-        if (!fresh.getElementById('mentions-empty')) document.getElementById('mentions-empty')?.remove();
+        if (!fresh.getElementById('mention-list-empty')) document.getElementById('mention-list-empty')?.remove();
         const fresher = document.getElementById('mention-list');
         if (fresher) { localizeTimes(fresher); markMentionsOfMe(fresher); }
       })

@@ -69,6 +69,14 @@ def react(page: Page, base: str, workspace: str, message: str, emoji: str) -> No
     assert response.ok, response.status
 
 
+def mark(page: Page, base: str, workspace: str, message: str, action: str) -> None:
+    """Pins or saves (`action`) a message as the page's person would with the script."""
+    token = page.evaluate("document.querySelector('meta[name=csrf-token]').content")
+    response = page.request.post(f"{base}/w/{workspace}/m/{message}/{action}", form={"_csrf": token},
+                                 headers={"Accept": "application/json"})
+    assert response.ok, response.status
+
+
 def take(browser, base: str, locale: str, out: pathlib.Path) -> None:
     names = NAMES[locale]
     lang = locale[:2]
@@ -103,6 +111,8 @@ def take(browser, base: str, locale: str, out: pathlib.Path) -> None:
     first = owner.locator("#message-list li.message").first.get_attribute("data-message")
     for page, emoji in ((mate, "👍"), (mate, "🎉"), (owner, "👍")):
         react(page, base, workspace, first, emoji)
+    for action in ("pin", "save"):
+        mark(owner, base, workspace, first, action)
     mate_id = mate.evaluate("document.querySelector('meta[name=viewer-id]').content")
     owner_id = owner.evaluate("document.querySelector('meta[name=viewer-id]').content")
     mate.goto(f"{base}/w/{workspace}/dm/{owner_id}")
@@ -114,6 +124,7 @@ def take(browser, base: str, locale: str, out: pathlib.Path) -> None:
         "channels": f"/w/{workspace}/channels", "search": f"/w/{workspace}/search?q={names['search']}",
         "profile": "/profile", "member": f"/users/{mate_id}", "store": "/store",
         "reactions": f"/w/{workspace}/m/{first}/reactions", "mentions": f"/w/{workspace}/mentions",
+        "pins": f"{general}/pins", "saved": f"/w/{workspace}/saved",
     }
     owner.goto(f"{base}/w/{workspace}")  # the DM arrives unread
     for name, path in pages.items():

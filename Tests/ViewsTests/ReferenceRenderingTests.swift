@@ -160,12 +160,21 @@ struct ReferenceRenderingTests {
                                                     action: "/w/1/m/12/reactions", backURL: "/w/1/c/3?around=12#m-12",
                                                     error: "이모지 하나를 골라 주세요.")))
         pages.append((.reactionsPage, ReactionsPage(author: "a", snippet: "b", chips: [], choices: [], action: "/r", backURL: "/c")))
-        pages.append((.mentions, MentionsPage(items: [
-            MentionItem(roomLabel: "#회의 <1>", roomURL: "/w/1/c/3", author: "민아 & Bob", timestamp: "2026-11-24T01:02:03Z",
-                        timeText: "01:02", bodyHtml: #"<span class="mention" data-user="7">@김민수</span>님 <strong>확인</strong>"#,
-                        url: "/w/1/c/3?around=9#m-9"),
-        ])))
-        pages.append((.mentions, MentionsPage(items: [])))
+        var item = CollectedMessageItem(roomLabel: "#회의 <1>", roomURL: "/w/1/c/3", author: "민아 & Bob", timestamp: "2026-11-24T01:02:03Z",
+                                        timeText: "01:02", bodyHtml: #"<span class="mention" data-user="7">@김민수</span>님 <strong>확인</strong>"#,
+                                        fileNames: ["회의록 <최종>.pdf"], url: "/w/1/c/3?around=9#m-9")
+        pages.append((.messageCollection, MessageCollectionPage(heading: "멘션", listId: "mention-list", emptyText: "없음", items: [item])))
+        item.removeURL = "/w/1/m/9/unsave"
+        var saved = MessageCollectionPage(heading: "저장 <됨>", listId: "saved-list", emptyText: "없음", items: [item])
+        (saved.removeLabel, saved.backURL, saved.backLabel) = ("저장 취소", "/w/1/c/3", "돌아가기 & 끝")
+        pages.append((.messageCollection, saved))
+        pages.append((.messageCollection, MessageCollectionPage(heading: "멘션", listId: "mention-list", emptyText: "없음 <0>", items: [])))
+        var withToggles = ReactionsPage(author: "a", snippet: "b", chips: [], choices: [], action: "/r", backURL: "/c")
+        withToggles.toggles = [MessageToggle(action: "/w/1/m/2/unpin", label: "고정 해제", kind: "message-pin", isOn: true),
+                               MessageToggle(action: "/w/1/m/2/save", label: "저장", kind: "message-save", isOn: false)]
+        pages.append((.reactionsPage, withToggles))
+        pages.append((.messageFlags, MessageFlags(pinned: true, saved: false)))
+        pages.append((.messageFlags, MessageFlags(pinned: true, saved: true)))
         return pages
     }
 

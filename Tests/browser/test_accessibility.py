@@ -48,6 +48,13 @@ def test_main_pages_have_no_serious_accessibility_violations(new_context, locale
         await fetch(url, {method: 'POST', body: new URLSearchParams({_csrf: token, emoji: '👍'}),
                           headers: {'X-CSRF-Token': token, Accept: 'application/json'}});
     }""", f"/w/{workspace}/m/{message_id}/reactions")
+    # Pinned and saved, so the channel shows both marks and the Pins and Saved views list it.
+    for action in ("pin", "save"):
+        owner.evaluate("""async (url) => {
+            const token = document.querySelector('meta[name=csrf-token]').content;
+            await fetch(url, {method: 'POST', body: new URLSearchParams({_csrf: token}),
+                              headers: {'X-CSRF-Token': token, Accept: 'application/json'}});
+        }""", f"/w/{workspace}/m/{message_id}/{action}")
     owner.goto(f"/w/{workspace}/members")
     mate_profile = owner.locator("main a", has_text="박지수").first.get_attribute("href")
     mate_id = re.fullmatch(r"/users/(\d+)", mate_profile).group(1)
@@ -55,7 +62,7 @@ def test_main_pages_have_no_serious_accessibility_violations(new_context, locale
     pages = ["/workspaces", f"/w/{workspace}", channel, f"/w/{workspace}/dm/{mate_id}", f"/w/{workspace}/members",
              f"/w/{workspace}/channels", f"/w/{workspace}/search?q=%ED%9A%8C%EC%9D%98", "/store", "/profile",
              f"/w/{workspace}/settings", f"{channel}/settings", mate_profile, f"/w/{workspace}/mentions",
-             f"/w/{workspace}/m/{message_id}/reactions"]
+             f"/w/{workspace}/m/{message_id}/reactions", f"{channel}/pins", f"/w/{workspace}/saved"]
     problems = []
     for width in (390, 1280):
         owner.set_viewport_size({"width": width, "height": 844})

@@ -37,7 +37,7 @@ def test_a_korean_mention_is_highlighted_and_listed_live_in_mentions(new_context
     items = bob.locator("#mention-list li")
     expect(items).to_have_count(1)
     expect(items.first).to_contain_text("확인 부탁드려요")
-    expect(items.first.locator(".mention-where")).to_contain_text("민아")
+    expect(items.first.locator(".collection-where")).to_contain_text("민아")
     wait_until_live(bob)
 
     # A new mention arrives while the view is open: it leads the list, without a reload.
@@ -48,7 +48,7 @@ def test_a_korean_mention_is_highlighted_and_listed_live_in_mentions(new_context
     assert bob.evaluate("document.documentElement.scrollWidth") <= width
 
     # The link goes to the message in its room.
-    items.nth(1).locator(".mention-open a").click()
+    items.nth(1).locator(".collection-open a").click()
     expect(bob.locator("li.message:target")).to_contain_text("확인 부탁드려요")
 
 

@@ -47,6 +47,13 @@ struct AuthorizationMatrixTests {
         // X: a message in C. Reacting is for the room's members (the workspace owner is not one).
         Route(method: "GET", path: "/w/W/m/X/reactions", expected: [404, 200, 200, 404]),
         Route(method: "POST", path: "/w/W/m/X/reactions", fields: [("emoji", "👍")], expected: [404, 303, 303, 404]),
+        // Pinning and saving too; a public channel's pins are read like its messages.
+        Route(method: "POST", path: "/w/W/m/X/pin", expected: [404, 303, 303, 404]),
+        Route(method: "POST", path: "/w/W/m/X/unpin", expected: [404, 303, 303, 404]),
+        Route(method: "POST", path: "/w/W/m/X/save", expected: [404, 303, 303, 404]),
+        Route(method: "POST", path: "/w/W/m/X/unsave", expected: [404, 303, 303, 404]),
+        Route(method: "GET", path: "/w/W/c/C/pins", expected: [404, 200, 200, 200]),
+        Route(method: "GET", path: "/w/W/saved", expected: [404, 200, 200, 200]),
     ]
 
     @Test("each role gets its answer on every route; refusals leave the database as it was", arguments: routes)

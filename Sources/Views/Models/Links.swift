@@ -53,10 +53,13 @@ public struct WorkspaceLinks: Sendable {
     public var people: String
     /// The viewer's recent mentions in it.
     public var mentions: String
+    /// The viewer's saved messages in it.
+    public var saved: String
 
     public init(home: String, search: String, channels: String, members: String, settings: String, delete: String,
-                leave: String, transfer: String, audit: String, unread: String, people: String, mentions: String) {
+                leave: String, transfer: String, audit: String, unread: String, people: String, mentions: String, saved: String) {
         self.mentions = mentions
+        self.saved = saved
         self.unread = unread
         self.people = people
         self.home = home

@@ -61,6 +61,9 @@ public struct ReactionsPage: Sendable {
     public var backURL: String
     public var error: String?
     public var hasReactions: Bool
+    /// Pinning and saving the message, without a script: each form posts whichever of pin or
+    /// unpin, save or unsave applies now.
+    public var toggles: [MessageToggle] = []
 
     public init(author: String, snippet: String, chips: [ReactionChip], choices: [ReactionChoice], action: String,
                 backURL: String, error: String? = nil) {
@@ -72,5 +75,29 @@ public struct ReactionsPage: Sendable {
         self.action = action
         self.backURL = backURL
         self.error = error
+    }
+}
+
+/// A form with one button that turns something on a message on or off (pin, save).
+public struct MessageToggle: Sendable {
+    public var action: String
+    public var label: String
+    /// The button's class: `message-pin`, `message-save`.
+    public var kind: String
+    public var isOn: Bool
+
+    public init(action: String, label: String, kind: String, isOn: Bool) {
+        (self.action, self.label, self.kind, self.isOn) = (action, label, kind, isOn)
+    }
+}
+
+/// The line above a message's reactions saying it is pinned (for everyone in the room) or
+/// saved (by the viewer).
+public struct MessageFlags: Sendable {
+    public var pinned: Bool
+    public var saved: Bool
+
+    public init(pinned: Bool, saved: Bool) {
+        (self.pinned, self.saved) = (pinned, saved)
     }
 }

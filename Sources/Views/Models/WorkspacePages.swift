@@ -263,6 +263,13 @@ public struct RoomPage: Sendable {
     public var confirmMentions: Bool = false
     /// The emoji table the reaction picker searches (`Public/emoji.tsv`).
     public var emojiTableURL: String = ""
+    /// Room members pin, unpin, save and unsave messages through these (the id slot stands for
+    /// the message); nil for a reader who is not a member.
+    public var markURLs: MessageMarkURLs?
+    /// The room's pinned messages: their list, and the header's count of them.
+    public var pinsURL: String?
+    public var hasPins: Bool = false
+    public var pinsCountText: String = ""
     public var editMessageURL: String = ""
     public var deleteMessageURL: String = ""
     public var messageIdSlot: String = ""
@@ -482,5 +489,18 @@ public struct LocalText: Sendable {
     /// `key` in each language.
     public static func every(_ key: String) -> [LocalText] {
         Lang.allCases.map { LocalText(lang: $0.rawValue, text: Strings(lang: $0)[key]) }
+    }
+}
+
+/// Where a room page's script pins, unpins, saves and unsaves a message: each URL with the
+/// page's id slot where the message id goes.
+public struct MessageMarkURLs: Sendable {
+    public var pin: String
+    public var unpin: String
+    public var save: String
+    public var unsave: String
+
+    public init(pin: String, unpin: String, save: String, unsave: String) {
+        (self.pin, self.unpin, self.save, self.unsave) = (pin, unpin, save, unsave)
     }
 }

@@ -21,8 +21,9 @@ public enum TemplateName: String, CaseIterable, Sendable {
     case message
     case messageActions = "message_actions"
     case reactions
+    case messageFlags = "message_flags"
     case reactionsPage = "reactions_page"
-    case mentions
+    case messageCollection = "message_collection"
     case channelSettings = "channel_settings"
     case audit
     case store

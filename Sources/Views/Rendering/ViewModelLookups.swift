@@ -97,6 +97,7 @@ extension WorkspaceLinks: TemplateContext {
         case "unread": unread.templateValue
         case "people": people.templateValue
         case "mentions": mentions.templateValue
+        case "saved": saved.templateValue
         default: .missing
         }
     }
@@ -155,6 +156,10 @@ extension RoomPage: TemplateContext {
         case "reactMessageURL": reactMessageURL.templateValue
         case "confirmMentions": confirmMentions.templateValue
         case "emojiTableURL": emojiTableURL.templateValue
+        case "markURLs": markURLs.templateValue
+        case "pinsURL": pinsURL.templateValue
+        case "hasPins": hasPins.templateValue
+        case "pinsCountText": pinsCountText.templateValue
         case "messageIdSlot": messageIdSlot.templateValue
         case "notifyURL": notifyURL.templateValue
         case "notifyChoices": notifyChoices.templateValue
@@ -277,6 +282,18 @@ extension LocalText: TemplateContext {
         switch key {
         case "lang": lang.templateValue
         case "text": text.templateValue
+        default: .missing
+        }
+    }
+}
+
+extension MessageMarkURLs: TemplateContext {
+    public func value(forKey key: String) -> TemplateValue {
+        switch key {
+        case "pin": pin.templateValue
+        case "unpin": unpin.templateValue
+        case "save": save.templateValue
+        case "unsave": unsave.templateValue
         default: .missing
         }
     }

@@ -22,6 +22,8 @@ struct AppServices: Sendable {
     let channels: ChannelService
     let messages: MessageService
     let reactions: ReactionService
+    let pins: PinService
+    let saved: SavedMessages
     let directRooms: DirectRooms
     let notifySettings: NotifySettings
     let messageLists: MessageListRenderer
@@ -82,6 +84,8 @@ struct AppServices: Sendable {
                                   online: { roomId in await hub.onlineMembers(ofRoom: roomId) }, fragment: { lists.neutral($0) })
         reactions = ReactionService(database: database, clock: clock,
                                     catalog: try EmojiCatalog.embedded(EmbeddedFiles.files(in: "Public")))
+        pins = PinService(database: database, clock: clock)
+        saved = SavedMessages(database: database, clock: clock)
         directRooms = DirectRooms(database: database, clock: clock)
         notifySettings = NotifySettings(database: database)
         let receiver = UploadReceiver(policy: config.uploads, store: try FileStore(dataDirectory: config.dataDirectory),

@@ -15,6 +15,6 @@ extension WorkspaceLinks {
         self.init(home: Paths.workspace(id), search: Paths.search(id), channels: Paths.channels(id), members: Paths.members(id),
                   settings: Paths.workspaceSettings(id), delete: Paths.deleteWorkspace(id), leave: Paths.leaveWorkspace(id),
                   transfer: Paths.transferWorkspace(id), audit: Paths.audit(id),
-                  unread: Paths.unread(id), people: Paths.people(id), mentions: Paths.mentions(id))
+                  unread: Paths.unread(id), people: Paths.people(id), mentions: Paths.mentions(id), saved: Paths.saved(id))
     }
 }

@@ -137,6 +137,7 @@ enum Paths {
     static let people = Route<Int64>("/w/{wid}/people")
     static let search = Route<Int64>("/w/{wid}/search")
     static let mentions = Route<Int64>("/w/{wid}/mentions")
+    static let saved = Route<Int64>("/w/{wid}/saved")
     static let audit = Route<Int64>("/w/{wid}/audit")
 
     // Channels and direct messages.
@@ -157,6 +158,12 @@ enum Paths {
     static let editMessage = Route<Int64, Int64>("/w/{wid}/m/{mid}/edit")
     static let deleteMessage = Route<Int64, Int64>("/w/{wid}/m/{mid}/delete")
     static let messageReactions = Route<Int64, Int64>("/w/{wid}/m/{mid}/reactions")
+    static let pinMessage = Route<Int64, Int64>("/w/{wid}/m/{mid}/pin")
+    static let unpinMessage = Route<Int64, Int64>("/w/{wid}/m/{mid}/unpin")
+    static let saveMessage = Route<Int64, Int64>("/w/{wid}/m/{mid}/save")
+    static let unsaveMessage = Route<Int64, Int64>("/w/{wid}/m/{mid}/unsave")
+    static let channelPins = Route<Int64, Int64>("/w/{wid}/c/{cid}/pins")
+    static let directMessagePins = Route<Int64, Int64>("/w/{wid}/dm/{uid}/pins")
 
     /// A query string from names and values, each value percent-encoded (all but RFC 3986's
     /// unreserved characters and `/`, so a path passed along stays readable).
@@ -178,6 +185,6 @@ enum Paths {
         unread, people, search, audit,
         channels, channel, channelMessages, channelRead, channelNotify, joinChannel, leaveChannel, channelSettings, deleteChannel,
         transferChannel, directMessages, directMessagePost, directMessagesRead, directMessagesNotify, editMessage, deleteMessage,
-        messageReactions, mentions,
+        messageReactions, mentions, saved, pinMessage, unpinMessage, saveMessage, unsaveMessage, channelPins, directMessagePins,
     ]
 }

@@ -14,15 +14,10 @@ struct MentionsController: Sendable {
     @Sendable func show(_ request: Request, context: SignedInContext) async throws -> Response {
         let access = try await context.workspaceAccess(workspaces)
         let entries = try await mentions.recent(userId: context.userId, workspaceId: access.workspaceId)
-        let items = entries.map { entry in
-            let roomURL = MessagesController.path(of: entry.room, for: context.userId)
-            let message = entry.message
-            return MentionItem(roomLabel: entry.partnerName ?? "#" + entry.room.name, roomURL: roomURL,
-                               author: message.authorNickname ?? "—", timestamp: Timestamps.iso(message.createdAt),
-                               timeText: Timestamps.utcText(message.createdAt), bodyHtml: message.bodyHtml,
-                               url: "\(roomURL)?around=\(message.id)#m-\(message.id)")
-        }
-        return try await pages.render(.mentions, title: context.strings["mentions_title"], page: MentionsPage(items: items),
+        let strings = context.strings
+        let page = MessageCollectionPage(heading: strings["mentions_title"], listId: "mention-list", emptyText: strings["mentions_empty"],
+                                         items: entries.map { $0.item(for: context.userId) })
+        return try await pages.render(.messageCollection, title: strings["mentions_title"], page: page,
                                       request: request, context: context, place: .workspace(access.workspaceId))
     }
 }

@@ -8,6 +8,8 @@ import Views
 struct ReactionsController: Sendable {
     let workspaces: WorkspaceService
     let reactions: ReactionService
+    let pins: PinService
+    let saved: SavedMessages
     let pages: Pages
 
     func addRoutes(to group: RouterGroup<SignedInContext>) {
@@ -52,9 +54,17 @@ struct ReactionsController: Sendable {
             reactions.catalog.entry(for: emoji).map { ReactionChoice(emoji: $0.emoji, name: $0.name(in: lang), pressed: mine.contains($0.emoji)) }
         }
         let path = MessagesController.path(of: room, for: viewer)
-        let view = ReactionsPage(author: row.authorNickname ?? "—", snippet: MessageText.snippet(row.body), chips: chips,
+        var view = ReactionsPage(author: row.authorNickname ?? "—", snippet: MessageText.snippet(row.body), chips: chips,
                                  choices: choices, action: Paths.messageReactions(room.workspaceId, row.id),
                                  backURL: "\(path)?around=\(row.id)#m-\(row.id)", error: error)
+        let (isPinned, isSaved) = try await (pins.isPinned(messageId: row.id), saved.isSaved(messageId: row.id, userId: viewer))
+        let strings = context.strings, wid = room.workspaceId
+        view.toggles = [
+            MessageToggle(action: isPinned ? Paths.unpinMessage(wid, row.id) : Paths.pinMessage(wid, row.id),
+                          label: strings[isPinned ? "pin_remove" : "pin_add"], kind: "message-pin", isOn: isPinned),
+            MessageToggle(action: isSaved ? Paths.unsaveMessage(wid, row.id) : Paths.saveMessage(wid, row.id),
+                          label: strings[isSaved ? "saved_remove" : "saved_add"], kind: "message-save", isOn: isSaved),
+        ]
         return try await pages.render(.reactionsPage, title: context.strings["reactions_title"], page: view, request: request,
                                       context: context, place: .room(workspace: room.workspaceId, room: room.id!), status: status)
     }

@@ -15,12 +15,16 @@ struct RoomsController: Sendable {
     let directRooms: DirectRooms
     let lists: MessageListRenderer
     let files: FileService
+    let pins: PinService
+    let saved: SavedMessages
     let cookies: CookiePolicy
     let pages: Pages
 
     func addRoutes(to group: RouterGroup<SignedInContext>) {
         group.get(Paths.channel.routerPath, use: showChannel)
         group.get(Paths.directMessages.routerPath, use: showDM)
+        group.get(Paths.channelPins.routerPath, use: showChannelPins)
+        group.get(Paths.directMessagePins.routerPath, use: showDMPins)
         group.post(Paths.channelMessages.routerPath, use: postToChannel)
         group.post(Paths.directMessagePost.routerPath, use: postToDM)
         group.post(Paths.channelRead.routerPath, use: readChannel)
@@ -43,6 +47,8 @@ struct RoomsController: Sendable {
         let memberCount: Int
         let settingsURL: String?
         let joinURL: String?
+        /// The room's pinned messages.
+        let pinsPath: String
     }
 
     /// What a room's page reads from the database (or from memory).
@@ -50,6 +56,8 @@ struct RoomsController: Sendable {
         var sidebar: SidebarLists
         var messages: (page: MessagePage, parts: ListParts)?
         var lastRead: Int64 = 0
+        /// Every message the reader saved (members only).
+        var saved: Set<Int64> = []
     }
 
     // MARK: Targets
@@ -62,7 +70,8 @@ struct RoomsController: Sendable {
         return Target(access: access, room: view.room, path: Paths.channel(wid, cid),
                       composerAction: Paths.channelMessages(wid, cid), readURL: view.isMember ? Paths.channelRead(wid, cid) : nil,
                       title: view.room.name, isChannel: true, isMember: view.isMember, memberCount: view.memberCount,
-                      settingsURL: Paths.channelSettings(wid, cid), joinURL: Paths.joinChannel(wid, cid))
+                      settingsURL: Paths.channelSettings(wid, cid), joinURL: Paths.joinChannel(wid, cid),
+                      pinsPath: Paths.channelPins(wid, cid))
     }
 
     private func dmTarget(_ context: SignedInContext) async throws -> Target {
@@ -73,7 +82,8 @@ struct RoomsController: Sendable {
         let (wid, uid) = (access.workspaceId, partner.id!)
         return Target(access: access, room: room, path: Paths.directMessages(wid, uid),
                       composerAction: Paths.directMessagePost(wid, uid), readURL: room == nil ? nil : Paths.directMessagesRead(wid, uid),
-                      title: title, isChannel: false, isMember: true, memberCount: 2, settingsURL: nil, joinURL: nil)
+                      title: title, isChannel: false, isMember: true, memberCount: 2, settingsURL: nil, joinURL: nil,
+                      pinsPath: Paths.directMessagePins(wid, uid))
     }
 
     // MARK: Pages
@@ -92,7 +102,7 @@ struct RoomsController: Sendable {
         let query = request.uri.queryParameters
         let anchor = try MessageAnchor { query[Substring($0)].map(String.init) }
         let editing = query["edit"].flatMap { Int64($0) }
-        var html = "", isEmpty = true, olderURL: String?, newerURL: String?, isLatest = true
+        var html = "", isEmpty = true, olderURL: String?, newerURL: String?, isLatest = true, pinnedCount = 0
         let place: PagePlace = target.room.map { .room(workspace: target.access.workspaceId, room: $0.id!) }
             ?? .workspace(target.access.workspaceId)
         // The messages, the reader's marker and the sidebar: from memory when nothing they show
@@ -104,7 +114,7 @@ struct RoomsController: Sendable {
         // a marker or unread line and without reading them off (they have no membership).
         let room = target.room
         let isMember = target.isMember
-        let load = { [lists, messages, pages] (db: Database?) throws -> RoomReads in
+        let load = { [lists, messages, pages, saved] (db: Database?) throws -> RoomReads in
             var reads = RoomReads(sidebar: try pages.sidebar.lists(db, userId: context.userId, place: place))
             if let roomId = room?.id {
                 let page = try messages.page(db, roomId: roomId, anchor: anchor)
@@ -116,6 +126,7 @@ struct RoomsController: Sendable {
                 if isMember {
                     let markers = try messages.markers.markers(db, userId: context.userId, workspaceId: target.access.workspaceId)
                     reads.lastRead = markers[roomId]?.lastRead ?? 0
+                    reads.saved = try saved.ids(db, userId: context.userId)
                 } else {
                     reads.lastRead = .max
                 }
@@ -128,9 +139,10 @@ struct RoomsController: Sendable {
             let lastRead = reads.lastRead
             html = lists.list(parts, viewer: context.userId, isWorkspaceOwner: target.access.isOwner,
                               workspaceId: target.access.workspaceId, lastRead: lastRead, editing: editing,
-                              roomPath: target.path, reactions: page.reactions, canReact: isMember,
-                              request: request, visitor: context.visitor)
+                              roomPath: target.path, reactions: page.reactions, pinned: page.pinned, saved: reads.saved,
+                              canReact: isMember, request: request, visitor: context.visitor)
             isEmpty = page.messages.isEmpty
+            pinnedCount = page.pinnedCount
             olderURL = page.hasOlder ? page.messages.first.map { target.path + "?before=\($0.id)" } : nil
             newerURL = page.hasNewer ? page.messages.last.map { target.path + "?after=\($0.id)" } : nil
             isLatest = !page.hasNewer
@@ -155,9 +167,16 @@ struct RoomsController: Sendable {
         let slot = MessageListRenderer.idPlaceholder
         page.editMessageURL = Paths.editMessage(target.access.workspaceId, slot)
         page.deleteMessageURL = Paths.deleteMessage(target.access.workspaceId, slot)
+        let wid = target.access.workspaceId
         if target.isMember {
-            page.reactMessageURL = Paths.messageReactions(target.access.workspaceId, slot)
+            page.reactMessageURL = Paths.messageReactions(wid, slot)
             page.emojiTableURL = pages.assets.url(for: "emoji.tsv")
+            page.markURLs = MessageMarkURLs(pin: Paths.pinMessage(wid, slot), unpin: Paths.unpinMessage(wid, slot),
+                                            save: Paths.saveMessage(wid, slot), unsave: Paths.unsaveMessage(wid, slot))
+        }
+        if target.room != nil {
+            page.pinsURL = target.pinsPath
+            (page.hasPins, page.pinsCountText) = (pinnedCount > 0, strings.format("pins_count", pinnedCount))
         }
         page.messageIdSlot = String(slot)
         if let roomId = target.room?.id, target.isMember, let listed = reads.sidebar.rooms.first(where: { $0.id == roomId }) {
@@ -176,6 +195,35 @@ struct RoomsController: Sendable {
         let headers = status == .ok && content.isEmpty && contentError == nil ? RenderedPage.reusable : extra
         return try await pages.render(.room, title: target.title, page: page, request: request, context: context,
                                       place: place, status: status, headers: headers, preloaded: preloaded)
+    }
+
+    // MARK: Pins
+
+    @Sendable func showChannelPins(_ request: Request, context: SignedInContext) async throws -> Response {
+        try await showPins(try await channelTarget(context), request, context)
+    }
+
+    @Sendable func showDMPins(_ request: Request, context: SignedInContext) async throws -> Response {
+        try await showPins(try await dmTarget(context), request, context)
+    }
+
+    /// A room's pinned messages, the latest pin first; its members may unpin them here.
+    private func showPins(_ target: Target, _ request: Request, _ context: SignedInContext) async throws -> Response {
+        let strings = context.strings
+        var found: [CollectedMessage] = []
+        if let room = target.room { found = try await pins.list(roomId: room.id!, for: context.userId) }
+        var page = MessageCollectionPage(heading: "\(strings["pins_title"]) · \(target.title)", listId: "pin-list",
+                                         emptyText: strings["pins_empty"], items: found.map { pinned in
+            var item = pinned.item(for: context.userId)
+            if target.isMember { item.removeURL = Paths.unpinMessage(target.access.workspaceId, pinned.message.id) }
+            return item
+        })
+        page.removeLabel = strings["pin_remove"]
+        (page.backURL, page.backLabel) = (target.path, strings["pins_back"])
+        let place: PagePlace = target.room.map { .room(workspace: target.access.workspaceId, room: $0.id!) }
+            ?? .workspace(target.access.workspaceId)
+        return try await pages.render(.messageCollection, title: strings["pins_title"], page: page, request: request,
+                                      context: context, place: place)
     }
 
     // MARK: Posting

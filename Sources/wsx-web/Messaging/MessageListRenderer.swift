@@ -14,6 +14,13 @@ struct MessageListRenderer: Sendable {
     /// room, which controls): each person's pages render theirs once.
     let controls = BoundedMemo<ControlsKey, IdSlots>(capacity: 1024)
 
+    /// The "Pinned" / "Saved" line of a message, by language and which of the two it says.
+    let flags = BoundedMemo<FlagsKey, String>(capacity: 64)
+
+    struct FlagsKey: Hashable, Sendable {
+        let lang: Lang, pinned: Bool, saved: Bool
+    }
+
     struct ControlsKey: Hashable, Sendable {
         let lang: Lang, csrfToken: String, workspaceId: Int64, roomPath: String, canEdit: Bool, canDelete: Bool, canReact: Bool
     }
@@ -53,11 +60,12 @@ struct MessageListRenderer: Sendable {
     }
 
     /// A page's list. `lastRead` places the unread line; `editing` opens that message's form;
-    /// `reactions` go under their messages, the viewer's own pressed; room members (`canReact`)
-    /// get a way to react to each message.
+    /// `reactions` go under their messages, the viewer's own pressed; `pinned` messages (the
+    /// room's) and `saved` ones (the viewer's) say so; room members (`canReact`) get a way to
+    /// react to each message.
     func list(_ parts: ListParts, viewer: Int64, isWorkspaceOwner: Bool, workspaceId: Int64, lastRead: Int64?,
-              editing: Int64?, roomPath: String, reactions: [Int64: [ReactionGroup]] = [:], canReact: Bool = false,
-              request: Request, visitor: Visitor) -> String {
+              editing: Int64?, roomPath: String, reactions: [Int64: [ReactionGroup]] = [:], pinned: Set<Int64> = [],
+              saved: Set<Int64> = [], canReact: Bool = false, request: Request, visitor: Visitor) -> String {
         // The controls are the same for every message but the id: rendered once per kind.
         func controls(canEdit: Bool, canDelete: Bool) -> IdSlots? {
             guard canEdit || canDelete || canReact else { return nil }
@@ -96,11 +104,17 @@ struct MessageListRenderer: Sendable {
             let mine = row.authorId == viewer
             let controls = mine ? ownControls : othersControls
             let groups = reactions[row.id] ?? []
-            guard controls != nil || !groups.isEmpty, let marker = fragment.marker else {
+            let isPinned = !pinned.isEmpty && pinned.contains(row.id), isSaved = !saved.isEmpty && saved.contains(row.id)
+            guard controls != nil || !groups.isEmpty || isPinned || isSaved, let marker = fragment.marker else {
                 html += fragment.whole
                 continue
             }
             html += fragment.whole[..<marker.lowerBound]
+            if isPinned || isSaved {
+                html += flags.value(for: FlagsKey(lang: visitor.lang, pinned: isPinned, saved: isSaved)) {
+                    pages.fragment(.messageFlags, page: MessageFlags(pinned: isPinned, saved: isSaved), request: request, visitor: visitor)
+                }
+            }
             if !groups.isEmpty {
                 html += reactionBar(groups, messageId: row.id, viewer: viewer, workspaceId: workspaceId, request: request, visitor: visitor)
             }

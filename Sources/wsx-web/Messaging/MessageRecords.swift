@@ -110,4 +110,7 @@ struct MessagePage: Sendable {
     let hasNewer: Bool
     /// The reactions of the page's messages that have any.
     var reactions: [Int64: [ReactionGroup]] = [:]
+    /// Which of the page's messages are pinned, and how many the whole room has.
+    var pinned: Set<Int64> = []
+    var pinnedCount = 0
 }

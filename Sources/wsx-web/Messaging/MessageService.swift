@@ -88,6 +88,8 @@ struct MessageService: Sendable {
                                hasOlder: older.count > half, hasNewer: newer.count > half)
         }
         page.reactions = try ReactionService.groups(db, messageIds: page.messages.map(\.id))
+        page.pinned = try PinService.pinned(db, among: page.messages.map(\.id))
+        page.pinnedCount = try PinService.count(db, roomId: roomId)
         return page
     }
 
@@ -204,6 +206,7 @@ struct MessageService: Sendable {
             guard message.authorId == access.userId || access.isOwner else {
                 throw AppError.forbidden("error_message_delete_rights")
             }
+            let wasPinned = try PinService.isPinned(db, messageId: messageId)
             try Message.deleteOne(db, key: messageId)
             try MessageEventScrub.deleted(db, messageId: messageId)
             var event = OutgoingEvent(.messageDeleted, to: .room(room.id!),
@@ -211,6 +214,7 @@ struct MessageService: Sendable {
                                                                      messageId: messageId))
             event.messageId = messageId
             try outbox.publish(event, in: db)
+            if wasPinned { try PinService.announceDeleted(db, messageId: messageId, room: room, outbox: outbox) }
             return room
         }
     }

@@ -39,6 +39,10 @@ struct EventType: RawRepresentable, Hashable, Sendable, CaseIterable {
     static let messageDeleted = EventType(rawValue: "message.deleted")
     /// A message's reactions changed: all of them as they are now (room audience).
     static let reactionsChanged = EventType(rawValue: "reactions.changed")
+    /// A message was pinned or unpinned: which, and the room's pinned count now (room audience).
+    static let pinsChanged = EventType(rawValue: "pins.changed")
+    /// The user saved a message or took it off their list (user audience).
+    static let savedChanged = EventType(rawValue: "saved.changed")
     /// The user's read marker moved in a room (user audience: their other tabs and devices).
     static let roomRead = EventType(rawValue: "room.read")
     /// How a room notifies the user changed, or their default did (user audience).
@@ -52,7 +56,7 @@ struct EventType: RawRepresentable, Hashable, Sendable, CaseIterable {
     static let allCases: [EventType] = [
         .userUpdated, .sessionRevoked, .roomMemberAdded, .roomMemberRemoved, .roomUpdated, .roomDeleted, .roomCreated,
         .channelCreated, .workspaceUpdated, .workspaceDeleted, .workspaceMemberAdded, .workspaceMemberRemoved,
-        .coinsChanged, .messageCreated, .messageUpdated, .messageDeleted, .reactionsChanged, .roomRead, .notifyChanged, .invitationReceived,
+        .coinsChanged, .messageCreated, .messageUpdated, .messageDeleted, .reactionsChanged, .pinsChanged, .savedChanged, .roomRead, .notifyChanged, .invitationReceived,
         .invitationResolved, .reset,
     ]
 }

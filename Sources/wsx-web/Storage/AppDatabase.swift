@@ -17,9 +17,11 @@ final class AppDatabase: Sendable {
     let version = DataVersion()
     /// Counts the commits that changed accounts or sessions, which posting messages never does.
     let accountsVersion = DataVersion(watching: ["users", "sessions"])
-    /// Counts the commits that changed messages, their reactions, or their authors' names and
-    /// photos: what a page of a room lists. Read markers, sessions and memberships leave it alone.
-    let messagesVersion = DataVersion(watching: ["messages", "reactions", "users"])
+    /// Counts the commits that changed messages, their reactions and pins, or their authors' names
+    /// and photos: what a page of a room lists. Read markers, sessions and memberships leave it alone.
+    let messagesVersion = DataVersion(watching: ["messages", "reactions", "pins", "users"])
+    /// Counts the commits that changed anyone's saved messages.
+    let savedVersion = DataVersion(watching: ["saved_messages"])
     /// Counts the commits that changed room memberships, unread counts or read markers: every
     /// post, and every read.
     let readMarkersVersion = DataVersion(watching: ["room_members"])
@@ -47,6 +49,7 @@ final class AppDatabase: Sendable {
         writer.add(transactionObserver: messagesVersion, extent: .databaseLifetime)
         writer.add(transactionObserver: directoryVersion, extent: .databaseLifetime)
         writer.add(transactionObserver: readMarkersVersion, extent: .databaseLifetime)
+        writer.add(transactionObserver: savedVersion, extent: .databaseLifetime)
         try Self.migrator.migrate(writer)
     }
 

@@ -43,6 +43,26 @@ extension AppDatabase {
                 }
             }
         }
+        // 016: pinned messages (one pin per message, for the whole room) and each person's saved
+        // messages. Both go with the message; a pin outlives the person who made it.
+        migrator.registerMigration("016-pins-and-saved") { db in
+            try db.execute(sql: """
+                CREATE TABLE pins (
+                    message_id INTEGER PRIMARY KEY REFERENCES messages(id) ON DELETE CASCADE,
+                    room_id INTEGER NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,
+                    pinned_by INTEGER REFERENCES users(id) ON DELETE SET NULL,
+                    created_at DATETIME NOT NULL
+                );
+                CREATE INDEX pins_by_room ON pins(room_id, created_at);
+                CREATE TABLE saved_messages (
+                    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+                    created_at DATETIME NOT NULL,
+                    PRIMARY KEY (user_id, message_id)
+                ) WITHOUT ROWID;
+                CREATE INDEX saved_by_message ON saved_messages(message_id);
+                """)
+        }
     }
 
     /// The member ids of the mention spans in a message's HTML (what rendering wrote).

@@ -34,7 +34,8 @@ extension TestSession {
             var lines: [String] = []
             for (table, order) in [("workspaces", "id"), ("workspace_members", "workspace_id, user_id"), ("rooms", "id"),
                                    ("room_members", "room_id, user_id"), ("invites", "id"), ("audit_log", "id"),
-                                   ("coin_ledger", "id"), ("reactions", "message_id, emoji, user_id")] {
+                                   ("coin_ledger", "id"), ("reactions", "message_id, emoji, user_id"),
+                                   ("pins", "message_id"), ("saved_messages", "user_id, message_id")] {
                 for row in try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY \(order)") {
                     lines.append("\(table): \(row)")
                 }

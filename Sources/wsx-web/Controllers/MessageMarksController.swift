@@ -1,0 +1,71 @@
+import Foundation
+import Hummingbird
+import Views
+
+/// Pinning a message for its room (`/w/{wid}/m/{mid}/pin`, `/unpin`), saving it for oneself
+/// (`/save`, `/unsave`), and the viewer's Saved view (`GET /w/{wid}/saved`). Room members only;
+/// everyone else gets the 404 of a message they cannot see. Scripts get the new state as JSON;
+/// forms are sent back where they came from.
+struct MessageMarksController: Sendable {
+    let workspaces: WorkspaceService
+    let pins: PinService
+    let saved: SavedMessages
+    let pages: Pages
+
+    func addRoutes(to group: RouterGroup<SignedInContext>) {
+        group.post(Paths.pinMessage.routerPath) { request, context in try await pin(request, context, on: true) }
+        group.post(Paths.unpinMessage.routerPath) { request, context in try await pin(request, context, on: false) }
+        group.post(Paths.saveMessage.routerPath) { request, context in try await save(request, context, on: true) }
+        group.post(Paths.unsaveMessage.routerPath) { request, context in try await save(request, context, on: false) }
+        group.get(Paths.saved.routerPath, use: showSaved)
+    }
+
+    private func pin(_ request: Request, _ context: SignedInContext, on: Bool) async throws -> Response {
+        let access = try await context.workspaceAccess(workspaces)
+        let mid = try context.id("mid")
+        let (room, payload) = try await pins.set(messageId: mid, pinned: on, in: access)
+        return answer(payload, room: room, messageId: mid, request: request, context: context)
+    }
+
+    private func save(_ request: Request, _ context: SignedInContext, on: Bool) async throws -> Response {
+        let access = try await context.workspaceAccess(workspaces)
+        let mid = try context.id("mid")
+        let (room, payload) = try await saved.set(messageId: mid, saved: on, in: access)
+        return answer(payload, room: room, messageId: mid, request: request, context: context)
+    }
+
+    /// JSON for scripts; otherwise back to the page the form was on (the Saved view, a room's
+    /// pins, the message's own page), or else to the message in its room.
+    private func answer(_ payload: some Encodable & Sendable, room: Room, messageId: Int64, request: Request,
+                        context: SignedInContext) -> Response {
+        if RoomsController.wantsJSON(request) {
+            return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+                            body: .init(byteBuffer: ByteBuffer(string: OutgoingEvent.json(payload))))
+        }
+        let roomPath = MessagesController.path(of: room, for: context.userId)
+        return Pages.redirect(to: Self.returnPath(request, allowed: [
+            Paths.saved(room.workspaceId), roomPath + "/pins", Paths.messageReactions(room.workspaceId, messageId),
+        ]) ?? "\(roomPath)?around=\(messageId)#m-\(messageId)")
+    }
+
+    /// The path of the same-origin page that sent the form, when it is one of `allowed`.
+    static func returnPath(_ request: Request, allowed: [String]) -> String? {
+        guard let referer = request.headers[.referer], let url = URL(string: referer) else { return nil }
+        return allowed.contains(url.path) ? url.path : nil
+    }
+
+    @Sendable func showSaved(_ request: Request, context: SignedInContext) async throws -> Response {
+        let access = try await context.workspaceAccess(workspaces)
+        let strings = context.strings
+        let entries = try await saved.list(userId: context.userId, workspaceId: access.workspaceId)
+        var page = MessageCollectionPage(heading: strings["saved_title"], listId: "saved-list", emptyText: strings["saved_empty"],
+                                         items: entries.map { entry in
+            var item = entry.item(for: context.userId)
+            item.removeURL = Paths.unsaveMessage(access.workspaceId, entry.message.id)
+            return item
+        })
+        page.removeLabel = strings["saved_remove"]
+        return try await pages.render(.messageCollection, title: strings["saved_title"], page: page,
+                                      request: request, context: context, place: .workspace(access.workspaceId))
+    }
+}

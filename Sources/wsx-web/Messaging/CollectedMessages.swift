@@ -1,0 +1,58 @@
+import Foundation
+import GRDB
+import Views
+
+/// A message gathered into one of a person's views (Mentions, Saved, a room's pins), with what
+/// the view shows of its room.
+struct CollectedMessage: Sendable {
+    let message: MessageRow
+    let room: Room
+    /// The other person of a DM, by name.
+    let partnerName: String?
+
+    /// Each of `rows` with its room and, for DMs, the other person's name, read in two queries.
+    /// Rows whose room is gone are left out.
+    static func collect(_ db: Database, rows: [MessageRow], for userId: Int64) throws -> [CollectedMessage] {
+        let rooms = try Room.fetchAll(db, keys: Set(rows.map(\.roomId))).reduce(into: [Int64: Room]()) { $0[$1.id!] = $1 }
+        let partners = Set(rooms.values.filter { $0.kind == .dm }.map { DirectRooms.partnerId(of: $0, for: userId) })
+        let names = try User.fetchAll(db, keys: partners).reduce(into: [Int64: String]()) { $0[$1.id!] = $1.nickname }
+        return rows.compactMap { row in
+            guard let room = rooms[row.roomId] else { return nil }
+            let partner = room.kind == .dm ? names[DirectRooms.partnerId(of: room, for: userId)] : nil
+            return CollectedMessage(message: row, room: room, partnerName: partner)
+        }
+    }
+
+    /// The view's line for this message as `viewer` sees it: where, who, when, what, and the way
+    /// to it in its room.
+    func item(for viewer: Int64) -> CollectedMessageItem {
+        let roomURL = MessagesController.path(of: room, for: viewer)
+        return CollectedMessageItem(roomLabel: partnerName ?? "#" + room.name, roomURL: roomURL,
+                                    author: message.authorNickname ?? "—", timestamp: Timestamps.iso(message.createdAt),
+                                    timeText: Timestamps.utcText(message.createdAt), bodyHtml: message.bodyHtml,
+                                    fileNames: message.attachments.map(\.originalName),
+                                    url: "\(roomURL)?around=\(message.id)#m-\(message.id)")
+    }
+}
+
+/// The messages that mentioned a person, for their Mentions view: newest first, only in rooms
+/// of the workspace they are still in.
+struct MentionList: Sendable {
+    let database: AppDatabase
+
+    func recent(userId: Int64, workspaceId: Int64, limit: Int = 50) async throws -> [CollectedMessage] {
+        try database.read { db in
+            let rows = try MessageRow.fetchAll(db, sql: """
+                SELECT \(MessageRow.columns)
+                FROM mentions
+                JOIN messages ON messages.id = mentions.message_id
+                JOIN rooms ON rooms.id = messages.room_id AND rooms.workspace_id = ?
+                JOIN room_members ON room_members.room_id = rooms.id AND room_members.user_id = mentions.user_id
+                LEFT JOIN users ON users.id = messages.author_id
+                WHERE mentions.user_id = ?
+                ORDER BY mentions.message_id DESC LIMIT ?
+                """, arguments: [workspaceId, userId, limit])
+            return try CollectedMessage.collect(db, rows: MessageService.withAttachments(db, rows), for: userId)
+        }
+    }
+}
