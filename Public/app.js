@@ -33,8 +33,11 @@
     'notify.changed',
     'invitation.received',
     'invitation.resolved',
+    'presence.changed',
+    'typing',
     'reset',
   ];
+  const EPHEMERAL = new Set(['presence.changed', 'typing']);
 
   const meta = (name) => document.querySelector(`meta[name="${name}"]`)?.content;
 
@@ -300,7 +303,8 @@
       source.addEventListener(type, (event) => {
         let data = {};
         try { data = JSON.parse(event.data); } catch (_) { /* keep {} */ }
-        const message = { kind: 'event', id: Number(event.lastEventId) || 0, type, data };
+        // Presence and typing are never stored: they carry no id (and keep the last one's).
+        const message = { kind: 'event', id: EPHEMERAL.has(type) ? 0 : Number(event.lastEventId) || 0, type, data };
         relayed.push(message);
         if (relayed.length > RELAY_MEMORY) {
           // Forgotten events can no longer be replayed to a late tab: it reloads instead.

@@ -54,6 +54,8 @@ struct AuthorizationMatrixTests {
         Route(method: "POST", path: "/w/W/m/X/unsave", expected: [404, 303, 303, 404]),
         Route(method: "GET", path: "/w/W/c/C/pins", expected: [404, 200, 200, 200]),
         Route(method: "GET", path: "/w/W/saved", expected: [404, 200, 200, 200]),
+        // Saying one is typing is for the room's members.
+        Route(method: "POST", path: "/w/W/c/C/typing", expected: [404, 204, 204, 404]),
     ]
 
     @Test("each role gets its answer on every route; refusals leave the database as it was", arguments: routes)

@@ -16,11 +16,14 @@ public struct SiteLinks: Sendable {
     public var language: String
     /// The live event stream.
     public var events: String
+    /// Where a browser says its tabs are all hidden or idle, or in use again.
+    public var presence: String
 
     public init(root: String, workspaces: String, newWorkspace: String, store: String, checkout: String, sandboxPay: String,
                 profile: String, password: String, login: String, signup: String, logout: String, language: String,
-                events: String) {
+                events: String, presence: String) {
         self.events = events
+        self.presence = presence
         self.root = root
         self.workspaces = workspaces
         self.newWorkspace = newWorkspace

@@ -60,6 +60,8 @@ public struct RoomLink: Sendable {
     /// A DM's person: their photo, else the first letter of their name.
     public var avatarURL: String?
     public var initial: String
+    /// A DM's person, whose presence its avatar shows.
+    public var personId: Int64?
     /// A muted room (dimmed, a dot for its count).
     public var isMuted = false
 
@@ -263,6 +265,10 @@ public struct RoomPage: Sendable {
     public var confirmMentions: Bool = false
     /// The emoji table the reaction picker searches (`Public/emoji.tsv`).
     public var emojiTableURL: String = ""
+    /// A DM's person, whose presence the header shows.
+    public var personId: Int64?
+    /// Where the composer says its writer is typing.
+    public var typingURL: String = ""
     /// Room members pin, unpin, save and unsave messages through these (the id slot stands for
     /// the message); nil for a reader who is not a member.
     public var markURLs: MessageMarkURLs?

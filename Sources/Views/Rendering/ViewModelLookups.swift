@@ -77,6 +77,7 @@ extension SiteLinks: TemplateContext {
         case "logout": logout.templateValue
         case "language": language.templateValue
         case "events": events.templateValue
+        case "presence": presence.templateValue
         default: .missing
         }
     }
@@ -118,6 +119,7 @@ extension SidebarRoom: TemplateContext {
         case "notify": notify.rawValue.templateValue
         case "hasOwnNotify": hasOwnNotify.templateValue
         case "isMuted": isMuted.templateValue
+        case "personId": personId.templateValue
         default: .missing
         }
     }
@@ -163,6 +165,8 @@ extension RoomPage: TemplateContext {
         case "messageIdSlot": messageIdSlot.templateValue
         case "notifyURL": notifyURL.templateValue
         case "notifyChoices": notifyChoices.templateValue
+        case "personId": personId.templateValue
+        case "typingURL": typingURL.templateValue
         default: .missing
         }
     }
@@ -261,6 +265,7 @@ extension RoomLink: TemplateContext {
         case "avatarURL": avatarURL.templateValue
         case "initial": initial.templateValue
         case "isMuted": isMuted.templateValue
+        case "personId": personId.templateValue
         default: .missing
         }
     }

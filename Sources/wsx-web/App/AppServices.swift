@@ -24,6 +24,8 @@ struct AppServices: Sendable {
     let reactions: ReactionService
     let pins: PinService
     let saved: SavedMessages
+    /// One "typing" signal per person and room every three seconds.
+    let typing = TypingThrottle(interval: .seconds(3))
     let directRooms: DirectRooms
     let notifySettings: NotifySettings
     let messageLists: MessageListRenderer

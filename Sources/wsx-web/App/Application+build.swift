@@ -102,7 +102,7 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
                        pages: services.pages).addRoutes(to: signedIn)
     RoomsController(workspaces: services.workspaces, channels: services.channels, messages: services.messages,
                     directRooms: services.directRooms, lists: services.messageLists, files: services.files,
-                    pins: services.pins, saved: services.saved, cookies: services.cookies,
+                    pins: services.pins, saved: services.saved, typing: services.typing, cookies: services.cookies,
                     pages: services.pages).addRoutes(to: signedIn)
     NotifyController(workspaces: services.workspaces, channels: services.channels, directRooms: services.directRooms,
                      settings: services.notifySettings, cookies: services.cookies).addRoutes(to: signedIn)
@@ -110,6 +110,8 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
                        files: services.files, cookies: services.cookies, pages: services.pages).addRoutes(to: signedIn)
     ReactionsController(workspaces: services.workspaces, reactions: services.reactions, pins: services.pins,
                         saved: services.saved, pages: services.pages).addRoutes(to: signedIn)
+    PresenceController(workspaces: services.workspaces, directRooms: services.directRooms,
+                       messages: services.messages, hub: services.hub, throttle: services.typing).addRoutes(to: signedIn)
     MessageMarksController(workspaces: services.workspaces, pins: services.pins, saved: services.saved, pages: services.pages)
         .addRoutes(to: signedIn)
     MentionsController(workspaces: services.workspaces, mentions: MentionList(database: services.database), pages: services.pages)

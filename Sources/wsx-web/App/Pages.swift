@@ -21,7 +21,8 @@ struct Pages: Sendable {
     /// The scripts every page loads: the live connection, then the chat behaviour.
     private var scripts: [String] {
         [assets.url(for: "app.js"), assets.url(for: "chat.js"), assets.url(for: "drawer.js"), assets.url(for: "lightbox.js"),
-         assets.url(for: "switcher.js"), assets.url(for: "reactions.js"), assets.url(for: "marks.js")]
+         assets.url(for: "switcher.js"), assets.url(for: "reactions.js"), assets.url(for: "marks.js"),
+         assets.url(for: "presence.js")]
     }
 
     /// What the chrome reads from the database, when a page read it in its own read: the event

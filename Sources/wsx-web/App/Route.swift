@@ -106,6 +106,7 @@ enum Paths {
     static let logout = PlainRoute("/logout")
     static let language = PlainRoute("/lang")
     static let events = PlainRoute("/events")
+    static let presence = PlainRoute("/presence")
     static let invite = Route<String>("/invite/{token}")
     static let declineInvite = Route<String>("/invite/{token}/decline")
     static let passwordReset = Route<String>("/reset/{token}")
@@ -164,6 +165,8 @@ enum Paths {
     static let unsaveMessage = Route<Int64, Int64>("/w/{wid}/m/{mid}/unsave")
     static let channelPins = Route<Int64, Int64>("/w/{wid}/c/{cid}/pins")
     static let directMessagePins = Route<Int64, Int64>("/w/{wid}/dm/{uid}/pins")
+    static let channelTyping = Route<Int64, Int64>("/w/{wid}/c/{cid}/typing")
+    static let directMessageTyping = Route<Int64, Int64>("/w/{wid}/dm/{uid}/typing")
 
     /// A query string from names and values, each value percent-encoded (all but RFC 3986's
     /// unreserved characters and `/`, so a path passed along stays readable).
@@ -186,5 +189,6 @@ enum Paths {
         channels, channel, channelMessages, channelRead, channelNotify, joinChannel, leaveChannel, channelSettings, deleteChannel,
         transferChannel, directMessages, directMessagePost, directMessagesRead, directMessagesNotify, editMessage, deleteMessage,
         messageReactions, mentions, saved, pinMessage, unpinMessage, saveMessage, unsaveMessage, channelPins, directMessagePins,
+        presence, channelTyping, directMessageTyping,
     ]
 }

@@ -33,6 +33,8 @@ struct RoomSummary: Sendable {
     let lastAt: Date?
     /// A DM's person's photo, when they have one.
     var avatarURL: String? = nil
+    /// A DM's person.
+    var personId: Int64? = nil
     /// The viewer's own notification level for the room, if they chose one, and their default.
     var ownNotify: NotifyLevel? = nil
     var defaultNotify: NotifyLevel = .standard
@@ -70,16 +72,18 @@ enum RoomDirectory {
             var name: String = row["name"]
             var url = Paths.channel(workspaceId, id)
             var avatarURL: String?
+            var personId: Int64?
             if !isChannel, let key: String = row["dm_key"] {
                 let partner = key.split(separator: ":").compactMap { Int64($0) }.first { $0 != userId } ?? userId
                 name = partners[partner]?.nickname ?? ""
                 avatarURL = partners[partner]?.avatar.map { Paths.thumbnail($0) }
                 url = Paths.directMessages(workspaceId, partner)
+                personId = partner
             }
             let lastBody: String? = row["last_body"]
             return RoomSummary(id: id, isChannel: isChannel, name: name, url: url, unread: row["unread"],
                                lastSnippet: lastBody.map { MessageText.snippet($0, length: 80) }, lastAt: row["last_at"],
-                               avatarURL: avatarURL,
+                               avatarURL: avatarURL, personId: personId,
                                ownNotify: (row["notify_level"] as String?).flatMap(NotifyLevel.init(rawValue:)),
                                defaultNotify: NotifyLevel(rawValue: row["notify_default"] as String) ?? .standard)
         }
@@ -138,9 +142,11 @@ struct SidebarSource: Sendable {
         guard let workspaceId else { return SidebarLists(workspaces: lists.workspaces, rooms: []) }
         let markers = try markers.markers(db, userId: userId, workspaceId: workspaceId)
         return SidebarLists(workspaces: lists.workspaces, rooms: lists.rooms.map { room in
-            SidebarRoom(id: room.id, name: room.name, url: room.url, isCurrent: room.id == place.roomId,
-                        unread: markers[room.id]?.unread ?? 0, isDM: !room.isChannel, avatarURL: room.avatarURL,
-                        notify: room.ownNotify ?? room.defaultNotify, hasOwnNotify: room.ownNotify != nil)
+            var listed = SidebarRoom(id: room.id, name: room.name, url: room.url, isCurrent: room.id == place.roomId,
+                                     unread: markers[room.id]?.unread ?? 0, isDM: !room.isChannel, avatarURL: room.avatarURL,
+                                     notify: room.ownNotify ?? room.defaultNotify, hasOwnNotify: room.ownNotify != nil)
+            listed.personId = room.personId
+            return listed
         })
     }
 

@@ -17,6 +17,7 @@ struct RoomsController: Sendable {
     let files: FileService
     let pins: PinService
     let saved: SavedMessages
+    let typing: TypingThrottle
     let cookies: CookiePolicy
     let pages: Pages
 
@@ -179,6 +180,8 @@ struct RoomsController: Sendable {
             (page.hasPins, page.pinsCountText) = (pinnedCount > 0, strings.format("pins_count", pinnedCount))
         }
         page.messageIdSlot = String(slot)
+        if !target.isChannel { page.personId = try context.id("uid") }
+        page.typingURL = target.path + "/typing"
         if let roomId = target.room?.id, target.isMember, let listed = reads.sidebar.rooms.first(where: { $0.id == roomId }) {
             page.notifyURL = target.isChannel ? Paths.channelNotify(target.access.workspaceId, roomId)
                 : Paths.directMessagesNotify(target.access.workspaceId, try context.id("uid"))
@@ -324,8 +327,11 @@ struct RoomsController: Sendable {
         var prepared: [PreparedFile] = []
         if let upload = submission.upload { prepared = try await files.prepare(upload) }
         do {
-            let posted = try await messages.post(in: try await room(), authorId: context.userId, text: content, files: prepared,
+            let into = try await room()
+            let posted = try await messages.post(in: into, authorId: context.userId, text: content, files: prepared,
                                                  clientId: submission.clientId)
+            // The message ends the "typing…" it follows; the next words may say so at once.
+            typing.forget(userId: context.userId, roomId: into.id!)
             if Self.wantsJSON(request) {
                 return Self.json(["html": .string(posted.html), "id": .int(posted.id)], status: posted.isRepeat ? .ok : .created)
             }

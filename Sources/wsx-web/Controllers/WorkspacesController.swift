@@ -57,6 +57,7 @@ struct WorkspacesController: Sendable {
             var link = RoomLink(id: room.id, name: room.name, url: room.url, unread: room.unread, lastSnippet: room.lastSnippet,
                                 lastTimestamp: room.lastAt.map(Timestamps.iso), lastTimeText: room.lastAt.map(Timestamps.utcText))
             link.avatarURL = room.avatarURL
+            link.personId = room.personId
             link.isMuted = (room.ownNotify ?? room.defaultNotify) == .mute
             return link
         }

@@ -50,6 +50,10 @@ struct EventType: RawRepresentable, Hashable, Sendable, CaseIterable {
     /// An invitation to a workspace arrived for the user, or was accepted or declined (user audience).
     static let invitationReceived = EventType(rawValue: "invitation.received")
     static let invitationResolved = EventType(rawValue: "invitation.resolved")
+    /// Not stored, sent by the hub alone: someone's presence changed (people who share a
+    /// workspace with them), someone is typing (the room's other members).
+    static let presenceChanged = EventType(rawValue: "presence.changed")
+    static let typing = EventType(rawValue: "typing")
     /// Not stored: tells a client its last event id is too old (or unknown) and it must reload.
     static let reset = EventType(rawValue: "reset")
 
@@ -57,7 +61,7 @@ struct EventType: RawRepresentable, Hashable, Sendable, CaseIterable {
         .userUpdated, .sessionRevoked, .roomMemberAdded, .roomMemberRemoved, .roomUpdated, .roomDeleted, .roomCreated,
         .channelCreated, .workspaceUpdated, .workspaceDeleted, .workspaceMemberAdded, .workspaceMemberRemoved,
         .coinsChanged, .messageCreated, .messageUpdated, .messageDeleted, .reactionsChanged, .pinsChanged, .savedChanged, .roomRead, .notifyChanged, .invitationReceived,
-        .invitationResolved, .reset,
+        .invitationResolved, .presenceChanged, .typing, .reset,
     ]
 }
 

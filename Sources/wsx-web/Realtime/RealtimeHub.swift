@@ -29,6 +29,9 @@ actor RealtimeHub: Service {
         /// a person's every browser and device with room to spare; 20,000 from one account took
         /// every descriptor the server had.
         var maxStreamsPerAccount = 20
+        /// How long someone whose last stream closed still shows as online: going from one page
+        /// to the next closes the stream and opens another, which is not leaving.
+        var offlineGrace: Duration = .seconds(5)
     }
 
     /// An open stream's side of the hub.
@@ -55,6 +58,12 @@ actor RealtimeHub: Service {
     private var membersByRoom: [Int64: Set<Int64>] = [:]
     private var roomsByUser: [Int64: Set<Int64>] = [:]
     private var handledThrough: Int64
+    /// Sessions whose browser said every tab is hidden or idle (`POST /presence`).
+    private var awaySessions: Set<Int64> = []
+    /// What teammates were last told of each person (absent: offline), and a counter every
+    /// change takes, so a page's snapshot and the changes after it apply in order.
+    private var announced: [Int64: Presence] = [:]
+    private var presenceSequence: Int64 = 0
     private var nextSubscriberId = 1
     private var isShutDown = false
     /// `handledThrough`, readable without awaiting the actor (pages embed it).
@@ -107,6 +116,7 @@ actor RealtimeHub: Service {
             }
             subscribers[id] = Subscriber(userId: userId, sessionId: sessionId, stream: stream)
             subscribersByUser[userId, default: []].insert(id)
+            presenceMayHaveChanged(userId)
         }
         return Subscription(id: id, handledThrough: handledThrough,
                             rooms: Array(roomsByUser[userId] ?? []).sorted())
@@ -216,5 +226,109 @@ actor RealtimeHub: Service {
         guard let subscriber = subscribers.removeValue(forKey: id) else { return }
         subscribersByUser[subscriber.userId]?.remove(id)
         if subscribersByUser[subscriber.userId]?.isEmpty == true { subscribersByUser[subscriber.userId] = nil }
+        if !subscribers.values.contains(where: { $0.sessionId == subscriber.sessionId }) { awaySessions.remove(subscriber.sessionId) }
+        presenceMayHaveChanged(subscriber.userId)
     }
+
+    // MARK: Presence and typing (in memory only: never in the database or the replay log)
+
+    /// Whether the person is here: online (a stream open, some tab in use), away (every
+    /// browser's tabs hidden or idle), offline (no stream).
+    enum Presence: String, Sendable, Codable {
+        case online, away, offline
+    }
+
+    /// A browser's tabs are all hidden or idle (`away`), or one is in use again.
+    /// Kept even before the browser's stream opens (the two race); forgotten with its last stream.
+    func setAway(_ away: Bool, sessionId: Int64, userId: Int64) {
+        if away { awaySessions.insert(sessionId) } else { awaySessions.remove(sessionId) }
+        if awaySessions.count > 100_000 {
+            let streaming = Set(subscribers.values.map(\.sessionId))
+            awaySessions.formIntersection(streaming)
+        }
+        presenceMayHaveChanged(userId)
+    }
+
+    /// What the person's teammates (`teammates(of:)`) show as now, those not offline, and the
+    /// counter of the last change.
+    func presence(ofTeammatesOf userId: Int64) -> (sequence: Int64, states: [Int64: Presence]) {
+        var states: [Int64: Presence] = [:]
+        for user in teammates(of: userId) {
+            if let state = announced[user] { states[user] = state }
+        }
+        return (presenceSequence, states)
+    }
+
+    private func currentPresence(_ userId: Int64) -> Presence {
+        guard let open = subscribersByUser[userId], !open.isEmpty else { return .offline }
+        return open.allSatisfy { subscribers[$0].map { awaySessions.contains($0.sessionId) } ?? true } ? .away : .online
+    }
+
+    /// Tells teammates when someone's presence changed; going offline waits `offlineGrace`
+    /// first, so moving between pages is not announced.
+    private func presenceMayHaveChanged(_ userId: Int64) {
+        let now = currentPresence(userId)
+        let before = announced[userId] ?? .offline
+        guard now != before else { return }
+        if now == .offline {
+            let grace = settings.offlineGrace
+            Task { [weak self] in
+                try? await Task.sleep(for: grace)
+                await self?.settleOffline(userId)
+            }
+        } else {
+            announce(userId, now)
+        }
+    }
+
+    private func settleOffline(_ userId: Int64) {
+        if currentPresence(userId) == .offline, announced[userId] != nil { announce(userId, .offline) }
+    }
+
+    private func announce(_ userId: Int64, _ state: Presence) {
+        presenceSequence += 1
+        announced[userId] = state == .offline ? nil : state
+        let payload = PresencePayload(userId: userId, state: state, sequence: presenceSequence)
+        send(EventType.presenceChanged, payload, to: teammates(of: userId))
+    }
+
+    /// Everyone who shares a room with the person, the person included: every workspace
+    /// member is in its default room, so these are the people who share a workspace with them.
+    private func teammates(of userId: Int64) -> Set<Int64> {
+        var people: Set<Int64> = [userId]
+        for room in roomsByUser[userId] ?? [] { people.formUnion(membersByRoom[room] ?? []) }
+        return people
+    }
+
+    /// "Someone is typing" in a room, to its other members' streams; nothing if the typist is
+    /// not a member.
+    func typing(_ payload: TypingPayload) {
+        guard let members = membersByRoom[payload.roomId], members.contains(payload.userId) else { return }
+        send(EventType.typing, payload, to: members.subtracting([payload.userId]))
+    }
+
+    /// An event that is never stored: no id, so it neither moves a browser's place in the
+    /// replay log nor is replayed.
+    private func send(_ type: EventType, _ payload: some Encodable, to people: Set<Int64>) {
+        var plan = DeliveryPlan()
+        plan.add(SSEFrame.event(id: nil, type: type.rawValue, data: OutgoingEvent.json(payload)),
+                 to: streams(people.lazy.flatMap { self.subscribersByUser[$0] ?? [] }))
+        plan.send()
+    }
+}
+
+/// `presence.changed`: someone came online, went away or offline (to everyone who shares a
+/// workspace with them; not stored). `sequence` orders it after the snapshot a page read.
+struct PresencePayload: Codable, Sendable {
+    let userId: Int64
+    let state: RealtimeHub.Presence
+    let sequence: Int64
+}
+
+/// `typing`: someone is writing in a room (to its other members; not stored).
+struct TypingPayload: Codable, Sendable {
+    let workspaceId: Int64
+    let roomId: Int64
+    let userId: Int64
+    let name: String
 }
