@@ -27,6 +27,7 @@
     'message.updated',
     'message.deleted',
     'reactions.changed',
+    'status.changed',
     'pins.changed',
     'saved.changed',
     'room.read',

@@ -9,6 +9,9 @@
 // Every tab tells the others how it is (a BroadcastChannel); the tab that holds the event
 // stream tells the server (`POST /presence`) whenever the browser's state changes.
 //
+// Status: every `[data-status="<user id>"]` shows that person's custom status ("🌴 휴가 중"),
+// replaced as `status.changed` events come and cleared when it expires.
+//
 // Typing: the composer says so at most once every three seconds while its writer types; the
 // room shows "민아님이 입력 중…" for six seconds after each signal, or until their message arrives.
 'use strict';
@@ -165,10 +168,22 @@
     showTypists();
   }
 
+  // ---- status ---------------------------------------------------------------------------------
+
+  const statusTimers = new Map();
+  function showStatus(userId, text, expiresAt) {
+    for (const el of document.querySelectorAll(`[data-status="${CSS.escape(String(userId))}"]`)) el.textContent = text || '';
+    clearTimeout(statusTimers.get(userId));
+    const left = expiresAt ? Date.parse(expiresAt) - Date.now() : NaN;
+    if (text && left > 0 && left < 2 ** 31) statusTimers.set(userId, setTimeout(() => showStatus(userId, ''), left));
+  }
+
   document.addEventListener('wsx:live', (event) => {
     const { type, data } = event.detail;
     if (type === 'presence.changed') {
       apply(data);
+    } else if (type === 'status.changed') {
+      showStatus(data.userId, data.status, data.expiresAt);
     } else if (type === 'typing' && room && String(data.roomId) === room.dataset.room && String(data.userId) !== viewerId) {
       stopTyping(data.userId);
       typists.set(String(data.userId), { name: data.name, timer: setTimeout(() => stopTyping(data.userId), 6000) });

@@ -22,11 +22,11 @@ NAMES = {
     "ko-KR": {"owner": "김민아", "mate": "박지수", "workspace": "디자인팀", "channel": "리뉴얼",
               "messages": ["오늘 회의는 오후 3시입니다. 안건은 새 홈 화면 시안이에요.",
                            "@김민아님 시안 확인했어요. **좋아요!**", "고마워요 👍\n- 홈 화면: 확정\n- 설정 화면: `다음 주`"],
-              "dm": "회의 자료 미리 공유드려요.", "search": "회의"},
+              "dm": "회의 자료 미리 공유드려요.", "search": "회의", "status": "외근 중, 4시 복귀"},
     "en-US": {"owner": "Mina Kim", "mate": "Jisoo Park", "workspace": "Design", "channel": "redesign",
               "messages": ["Today's meeting is at 3 pm: the new home screen drafts.",
                            "@Mina Kim looked at the drafts: **love it!**", "Thanks 👍\n- home screen: done\n- settings: `next week`"],
-              "dm": "Sharing the meeting notes ahead of time.", "search": "meeting"},
+              "dm": "Sharing the meeting notes ahead of time.", "search": "meeting", "status": "Out until 4pm"},
 }
 
 
@@ -113,6 +113,12 @@ def take(browser, base: str, locale: str, out: pathlib.Path) -> None:
         react(page, base, workspace, first, emoji)
     for action in ("pin", "save"):
         mark(owner, base, workspace, first, action)
+    # The teammate's custom status, beside their name in the sidebar, the DM and the members page.
+    mate.goto(f"{base}/profile")
+    mate.fill("#status-emoji", "🌴")
+    mate.fill("#status-text", names["status"])
+    with mate.expect_navigation():
+        mate.click("#status-form button[type=submit]:not([name])")
     mate_id = mate.evaluate("document.querySelector('meta[name=viewer-id]').content")
     owner_id = owner.evaluate("document.querySelector('meta[name=viewer-id]').content")
     mate.goto(f"{base}/w/{workspace}/dm/{owner_id}")

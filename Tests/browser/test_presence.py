@@ -69,3 +69,36 @@ def test_typing_shows_in_the_room_until_the_message_arrives(new_context, width):
     expect(indicator).to_have_text("Bob님이 입력 중…")
     expect(indicator).to_have_text("", timeout=9000)
     assert mina.evaluate("document.documentElement.scrollWidth") <= width
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_custom_status_shows_beside_the_name_and_changes_live(new_context, width):
+    mina, bob, workspace, channel = korean_pair(new_context, width)
+    mina_id = mina.evaluate("document.querySelector('meta[name=viewer-id]').content")
+    bob.goto(f"/w/{workspace}/members")
+    wait_until_live(bob)
+    status = bob.locator(f'#member-table [data-status="{mina_id}"]')
+    expect(status).to_be_hidden()
+
+    mina.goto("/profile")
+    mina.locator("#status-emoji").fill("🌴")
+    mina.locator("#status-text").fill("휴가 중, 월요일에 봬요")
+    mina.locator("#status-duration").select_option(label="이번 주")
+    with mina.expect_navigation():
+        mina.locator("#status-form button[type=submit]:not([name])").click()
+    expect(mina.locator("main .status-now .user-status")).to_have_text("🌴 휴가 중, 월요일에 봬요")
+    assert mina.evaluate("document.documentElement.scrollWidth") <= width
+    # Bob's open page shows it without a reload.
+    expect(status).to_have_text("🌴 휴가 중, 월요일에 봬요")
+    assert bob.evaluate("document.documentElement.scrollWidth") <= width
+
+    # Not an emoji: said beside the field, in Korean.
+    mina.locator("#status-emoji").fill("야자수")
+    with mina.expect_navigation():
+        mina.locator("#status-form button[type=submit]:not([name])").click()
+    expect(mina.locator("#status-emoji-error")).to_have_text("이모지 하나를 골라 주세요.")
+
+    mina.goto("/profile")
+    with mina.expect_navigation():
+        mina.locator("#status-form button[name=clear]").click()
+    expect(status).to_have_text("")

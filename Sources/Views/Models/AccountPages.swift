@@ -61,6 +61,14 @@ public struct ProfilePage: Sendable {
     /// The notification level of rooms the person did not set, and where it is changed.
     public var notifyChoices: [NotifyChoice] = []
     public var notifyURL = ""
+    /// The custom status form: where it posts, what it holds, how long it lasts, and the
+    /// status as others see it now (empty: none).
+    public var statusURL = ""
+    public var statusEmoji = ""
+    public var statusText = ""
+    public var statusDurations: [NotifyChoice] = []
+    public var statusNow = ""
+    public var hasStatus = false
 
     public init(email: String, nickname: String, phone: String, errors: FieldErrors = FieldErrors()) {
         self.email = email
@@ -78,6 +86,8 @@ public struct UserPage: Sendable {
     public var email: String
     public var phone: String?
     public var photoURL: String?
+    /// Their custom status, as shown.
+    public var status: String?
     /// The first letter of the nickname, in place of a photo.
     public var initial: String
     /// The workspaces the viewer shares with them, each with a way to message them there.
@@ -125,6 +135,8 @@ public struct FieldErrors: Sendable, Equatable {
     public var name: String?
     public var description: String?
     public var content: String?
+    public var statusEmoji: String?
+    public var statusText: String?
 
     public init() {}
 

@@ -102,8 +102,9 @@ public struct SidebarRoom: Sendable {
     /// A DM's person: their photo, else the first letter of their name.
     public var avatarURL: String?
     public var initial: String
-    /// A DM's person, whose presence its avatar shows.
+    /// A DM's person, whose presence its avatar shows, and their custom status.
     public var personId: Int64?
+    public var status: String?
     /// How it notifies the viewer: their own choice for it, else their default.
     public var notify: NotifyLevel
     /// Whether the viewer chose the level for this room (not their default).

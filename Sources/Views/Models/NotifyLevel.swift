@@ -11,12 +11,16 @@ public enum NotifyLevel: String, Sendable, CaseIterable {
     public var labelKey: String { "notify_\(rawValue)" }
 }
 
-/// One option of a notification-level menu.
+/// One option of a menu: a notification level, or how long a custom status lasts.
 public struct NotifyChoice: Sendable {
     /// What the form posts as `level`: a level, or `default` for the person's default.
     public var value: String
     public var label: String
     public var isSelected: Bool
+
+    public init(value: String, label: String, isSelected: Bool) {
+        (self.value, self.label, self.isSelected) = (value, label, isSelected)
+    }
 
     /// The options for a room: the person's default (named with its level), then each level.
     public static func forRoom(own: NotifyLevel?, standard: NotifyLevel, strings: Strings) -> [NotifyChoice] {

@@ -60,8 +60,9 @@ public struct RoomLink: Sendable {
     /// A DM's person: their photo, else the first letter of their name.
     public var avatarURL: String?
     public var initial: String
-    /// A DM's person, whose presence its avatar shows.
+    /// A DM's person, whose presence its avatar shows, and their custom status.
     public var personId: Int64?
+    public var status: String?
     /// A muted room (dimmed, a dot for its count).
     public var isMuted = false
 
@@ -189,6 +190,8 @@ public struct MemberRow: Sendable {
     public var roleLabel: String
     public var canRemove: Bool
     public var dmURL: String?
+    /// Their custom status, as shown.
+    public var status: String?
     /// Their profile.
     public var url: String
     /// Where the owner's remove form posts.
@@ -265,8 +268,9 @@ public struct RoomPage: Sendable {
     public var confirmMentions: Bool = false
     /// The emoji table the reaction picker searches (`Public/emoji.tsv`).
     public var emojiTableURL: String = ""
-    /// A DM's person, whose presence the header shows.
+    /// A DM's person, whose presence and custom status the header shows.
     public var personId: Int64?
+    public var personStatus: String?
     /// Where the composer says its writer is typing.
     public var typingURL: String = ""
     /// Room members pin, unpin, save and unsave messages through these (the id slot stands for

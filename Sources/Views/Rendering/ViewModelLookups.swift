@@ -120,6 +120,7 @@ extension SidebarRoom: TemplateContext {
         case "hasOwnNotify": hasOwnNotify.templateValue
         case "isMuted": isMuted.templateValue
         case "personId": personId.templateValue
+        case "status": status.templateValue
         default: .missing
         }
     }
@@ -167,6 +168,7 @@ extension RoomPage: TemplateContext {
         case "notifyChoices": notifyChoices.templateValue
         case "personId": personId.templateValue
         case "typingURL": typingURL.templateValue
+        case "personStatus": personStatus.templateValue
         default: .missing
         }
     }
@@ -266,6 +268,7 @@ extension RoomLink: TemplateContext {
         case "initial": initial.templateValue
         case "isMuted": isMuted.templateValue
         case "personId": personId.templateValue
+        case "status": status.templateValue
         default: .missing
         }
     }

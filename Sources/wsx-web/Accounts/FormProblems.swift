@@ -6,6 +6,8 @@ enum FormField: String, Sendable, CaseIterable {
     case passwordConfirm = "password_confirm"
     case currentPassword = "current_password"
     case name, description, content
+    case statusEmoji = "status_emoji"
+    case statusText = "status_text"
 }
 
 /// Why a form was refused: for each field, the key of the message shown beside it

@@ -24,6 +24,7 @@ struct AppServices: Sendable {
     let reactions: ReactionService
     let pins: PinService
     let saved: SavedMessages
+    let statuses: StatusService
     /// One "typing" signal per person and room every three seconds.
     let typing = TypingThrottle(interval: .seconds(3))
     let directRooms: DirectRooms
@@ -88,6 +89,7 @@ struct AppServices: Sendable {
                                     catalog: try EmojiCatalog.embedded(EmbeddedFiles.files(in: "Public")))
         pins = PinService(database: database, clock: clock)
         saved = SavedMessages(database: database, clock: clock)
+        statuses = StatusService(database: database, clock: clock, catalog: reactions.catalog)
         directRooms = DirectRooms(database: database, clock: clock)
         notifySettings = NotifySettings(database: database)
         let receiver = UploadReceiver(policy: config.uploads, store: try FileStore(dataDirectory: config.dataDirectory),

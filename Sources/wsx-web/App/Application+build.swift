@@ -90,19 +90,22 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
         .addRoutes(to: router)
 
     let signedIn = router.group(context: SignedInContext.self)
-    ProfileController(accounts: services.accounts, workspaces: services.workspaces, files: services.files, cookies: services.cookies, pages: services.pages)
+    ProfileController(accounts: services.accounts, workspaces: services.workspaces, files: services.files,
+                      statuses: services.statuses, cookies: services.cookies, pages: services.pages)
         .addRoutes(to: signedIn)
     WorkspacesController(workspaces: services.workspaces, channels: services.channels, members: services.members,
                          invitations: services.invitations, accounts: services.accounts, files: services.files, cookies: services.cookies,
                          pages: services.pages).addRoutes(to: signedIn)
     MembersController(workspaces: services.workspaces, members: services.members, invitations: services.invitations,
+                      statuses: services.statuses,
                       cookies: services.cookies, pages: services.pages, site: services.site).addRoutes(to: signedIn)
     ChannelsController(workspaces: services.workspaces, channels: services.channels, files: services.files,
                        cookies: services.cookies,
                        pages: services.pages).addRoutes(to: signedIn)
     RoomsController(workspaces: services.workspaces, channels: services.channels, messages: services.messages,
                     directRooms: services.directRooms, lists: services.messageLists, files: services.files,
-                    pins: services.pins, saved: services.saved, typing: services.typing, cookies: services.cookies,
+                    pins: services.pins, saved: services.saved, typing: services.typing,
+                    statuses: services.statuses, cookies: services.cookies,
                     pages: services.pages).addRoutes(to: signedIn)
     NotifyController(workspaces: services.workspaces, channels: services.channels, directRooms: services.directRooms,
                      settings: services.notifySettings, cookies: services.cookies).addRoutes(to: signedIn)

@@ -117,6 +117,7 @@ enum Paths {
     static let profile = PlainRoute("/profile")
     static let password = PlainRoute("/profile/password")
     static let profileNotify = PlainRoute("/profile/notify")
+    static let profileStatus = PlainRoute("/profile/status")
     static let user = Route<Int64>("/users/{uid}")
     static let store = PlainRoute("/store")
     static let checkout = PlainRoute("/store/checkout")
@@ -183,7 +184,7 @@ enum Paths {
     /// Every route above, for the test that holds the router to this list.
     static let all: [any AnyRoute] = [
         root, health, signup, login, logout, language, events, invite, declineInvite, passwordReset, paymentWebhook, favicon,
-        profile, password, profileNotify, user, store, checkout, checkoutComplete, sandboxPay, thumbnail, file,
+        profile, password, profileNotify, profileStatus, user, store, checkout, checkoutComplete, sandboxPay, thumbnail, file,
         workspaces, workspace, workspaceSettings, deleteWorkspace, leaveWorkspace, transferWorkspace, members, removeMember,
         unread, people, search, audit,
         channels, channel, channelMessages, channelRead, channelNotify, joinChannel, leaveChannel, channelSettings, deleteChannel,

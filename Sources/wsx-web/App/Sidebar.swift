@@ -33,8 +33,9 @@ struct RoomSummary: Sendable {
     let lastAt: Date?
     /// A DM's person's photo, when they have one.
     var avatarURL: String? = nil
-    /// A DM's person.
+    /// A DM's person, and their custom status as shown.
     var personId: Int64? = nil
+    var status: String? = nil
     /// The viewer's own notification level for the room, if they chose one, and their default.
     var ownNotify: NotifyLevel? = nil
     var defaultNotify: NotifyLevel = .standard
@@ -66,6 +67,7 @@ enum RoomDirectory {
                 SELECT id, nickname, avatar_file_id FROM users WHERE id IN (\(databaseQuestionMarks(count: partnerIds.count)))
                 """, arguments: StatementArguments(partnerIds))
                 .map { ($0["id"] as Int64, (nickname: $0["nickname"] as String, avatar: $0["avatar_file_id"] as Int64?)) })
+        let statuses = try StatusService.current(db, of: Set(partnerIds), at: Date())
         return rows.map { row in
             let id: Int64 = row["id"]
             let isChannel = (row["kind"] as String) == "channel"
@@ -83,7 +85,7 @@ enum RoomDirectory {
             let lastBody: String? = row["last_body"]
             return RoomSummary(id: id, isChannel: isChannel, name: name, url: url, unread: row["unread"],
                                lastSnippet: lastBody.map { MessageText.snippet($0, length: 80) }, lastAt: row["last_at"],
-                               avatarURL: avatarURL, personId: personId,
+                               avatarURL: avatarURL, personId: personId, status: personId.flatMap { statuses[$0]?.label },
                                ownNotify: (row["notify_level"] as String?).flatMap(NotifyLevel.init(rawValue:)),
                                defaultNotify: NotifyLevel(rawValue: row["notify_default"] as String) ?? .standard)
         }
@@ -146,6 +148,7 @@ struct SidebarSource: Sendable {
                                      unread: markers[room.id]?.unread ?? 0, isDM: !room.isChannel, avatarURL: room.avatarURL,
                                      notify: room.ownNotify ?? room.defaultNotify, hasOwnNotify: room.ownNotify != nil)
             listed.personId = room.personId
+            listed.status = room.status
             return listed
         })
     }

@@ -151,6 +151,8 @@ extension FieldErrors {
             case .name: name = text
             case .description: description = text
             case .content: content = text
+            case .statusEmoji: statusEmoji = text
+            case .statusText: statusText = text
             }
         }
     }

@@ -8,6 +8,7 @@ struct MembersController: Sendable {
     let workspaces: WorkspaceService
     let members: MembershipService
     let invitations: Invitations
+    let statuses: StatusService
     let cookies: CookiePolicy
     let pages: Pages
     /// Where links point (`--base-url`, else http://localhost:PORT; never the request's Host).
@@ -85,12 +86,16 @@ struct MembersController: Sendable {
                       errors: FieldErrors = FieldErrors(), inviteLink: String? = nil, notice: String? = nil,
                       status: HTTPResponse.Status = .ok) async throws -> Response {
         let strings = context.strings
-        let rows = try await members.members(of: access.workspaceId).map { member in
-            MemberRow(id: member.id, nickname: member.nickname, email: member.email,
-                      roleLabel: strings[member.role == .owner ? "role_owner" : "role_member"],
-                      canRemove: access.isOwner && member.id != access.userId,
-                      dmURL: Paths.directMessages(access.workspaceId, member.id), url: Paths.user(member.id),
-                      removeURL: Paths.removeMember(access.workspaceId, member.id))
+        let everyone = try await members.members(of: access.workspaceId)
+        let statuses = try await self.statuses.current(of: everyone.map(\.id))
+        let rows = everyone.map { member in
+            var row = MemberRow(id: member.id, nickname: member.nickname, email: member.email,
+                                roleLabel: strings[member.role == .owner ? "role_owner" : "role_member"],
+                                canRemove: access.isOwner && member.id != access.userId,
+                                dmURL: Paths.directMessages(access.workspaceId, member.id), url: Paths.user(member.id),
+                                removeURL: Paths.removeMember(access.workspaceId, member.id))
+            row.status = statuses[member.id]?.label
+            return row
         }
         var page = MembersPage(workspaceId: access.workspaceId, workspaceName: access.workspace.name, members: rows,
                                isOwner: access.isOwner, email: email, errors: errors, inviteLink: inviteLink, notice: notice)

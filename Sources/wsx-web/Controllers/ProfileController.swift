@@ -6,6 +6,7 @@ struct ProfileController: Sendable {
     let accounts: AccountService
     let workspaces: WorkspaceService
     let files: FileService
+    let statuses: StatusService
     let cookies: CookiePolicy
     let pages: Pages
 
@@ -13,6 +14,7 @@ struct ProfileController: Sendable {
         group.get(Paths.profile.routerPath, use: profileForm)
         group.post(Paths.profile.routerPath, use: updateProfile)
         group.post(Paths.password.routerPath, use: changePassword)
+        group.post(Paths.profileStatus.routerPath, use: setStatus)
         group.get(Paths.user.routerPath, use: userPage)
     }
 
@@ -54,6 +56,25 @@ struct ProfileController: Sendable {
         }
     }
 
+    /// Sets or clears (`clear`, or nothing in either field) the custom status.
+    @Sendable func setStatus(_ request: Request, context: SignedInContext) async throws -> Response {
+        let form = context.visitor.form ?? FormData(fields: [])
+        let clearing = form["clear"] != nil
+        let (emoji, text) = clearing ? ("", "") : (form["emoji"] ?? "", form["text"] ?? "")
+        do {
+            try await statuses.set(userId: context.userId, emoji: emoji, text: text, duration: clearing ? "" : form["duration"] ?? "")
+            let cleared = emoji.trimmingCharacters(in: .whitespaces).isEmpty && text.cleanedLine.isEmpty
+            return redirect(flash: cleared ? "status_cleared" : "status_saved", request)
+        } catch let problems as FormProblems {
+            let user = context.user
+            var page = ProfilePage(email: user.email, nickname: user.nickname, phone: user.phone ?? "",
+                                   errors: FieldErrors(problems, context.visitor.strings))
+            page.photoURL = user.avatarFileId.map { Paths.thumbnail($0) }
+            (page.statusEmoji, page.statusText) = (emoji, text)
+            return try await show(page, request, context, status: .unprocessableContent, duration: form["duration"] ?? "")
+        }
+    }
+
     /// A person's page, for themselves and for anyone who shares a workspace with them: who
     /// they are, how to reach them, and a way to message them in each shared workspace.
     /// Everyone else gets the same 404 as for an account that does not exist.
@@ -66,15 +87,29 @@ struct ProfileController: Sendable {
             SharedWorkspace(name: workspace.name, url: Paths.workspace(workspace.id!), messageURL: Paths.directMessages(workspace.id!, uid),
                             messageLabel: strings.format("user_message_in", user.nickname, workspace.name))
         }
-        let page = UserPage(id: uid, nickname: user.nickname, isViewer: uid == context.userId, email: user.email,
+        var page = UserPage(id: uid, nickname: user.nickname, isViewer: uid == context.userId, email: user.email,
                             phone: user.phone.flatMap { $0.isEmpty ? nil : $0 }, photoURL: user.avatarFileId.map { Paths.thumbnail($0) },
                             workspaces: rows)
+        page.status = try await statuses.current(of: [uid])[uid]?.label
         return try await pages.render(.user, title: user.nickname, page: page, request: request, context: context)
     }
 
     private func show(_ page: ProfilePage, _ request: Request, _ context: SignedInContext,
-                      status: HTTPResponse.Status = .ok) async throws -> Response {
+                      status: HTTPResponse.Status = .ok, duration: String? = nil) async throws -> Response {
         var page = page
+        let strings = context.visitor.strings
+        let current = try await statuses.current(of: [context.userId])[context.userId]
+        page.statusURL = Paths.profileStatus()
+        page.statusNow = current?.label ?? ""
+        page.hasStatus = current != nil
+        if page.errors.statusEmoji == nil, page.errors.statusText == nil, let current {
+            (page.statusEmoji, page.statusText) = (current.emoji, current.text)
+        }
+        let chosen = duration ?? ""
+        page.statusDurations = StatusService.Duration.allCases.map { length in
+            NotifyChoice(value: length.rawValue, label: strings[length == .never ? "status_never" : "status_" + length.rawValue],
+                         isSelected: length.rawValue == chosen)
+        }
         page.notifyURL = Paths.profileNotify()
         page.notifyChoices = NotifyChoice.forDefault(NotifyLevel(rawValue: context.user.notifyDefault) ?? .standard,
                                                      strings: context.visitor.strings)

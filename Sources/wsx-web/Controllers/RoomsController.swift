@@ -18,6 +18,7 @@ struct RoomsController: Sendable {
     let pins: PinService
     let saved: SavedMessages
     let typing: TypingThrottle
+    let statuses: StatusService
     let cookies: CookiePolicy
     let pages: Pages
 
@@ -180,7 +181,16 @@ struct RoomsController: Sendable {
             (page.hasPins, page.pinsCountText) = (pinnedCount > 0, strings.format("pins_count", pinnedCount))
         }
         page.messageIdSlot = String(slot)
-        if !target.isChannel { page.personId = try context.id("uid") }
+        if !target.isChannel {
+            let partner = try context.id("uid")
+            page.personId = partner
+            // The sidebar read it with the DM; a DM not started yet is not listed there.
+            if let listed = reads.sidebar.rooms.first(where: { $0.personId == partner }) {
+                page.personStatus = listed.status
+            } else {
+                page.personStatus = try await statuses.current(of: [partner])[partner]?.label
+            }
+        }
         page.typingURL = target.path + "/typing"
         if let roomId = target.room?.id, target.isMember, let listed = reads.sidebar.rooms.first(where: { $0.id == roomId }) {
             page.notifyURL = target.isChannel ? Paths.channelNotify(target.access.workspaceId, roomId)

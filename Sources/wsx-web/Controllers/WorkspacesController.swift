@@ -58,6 +58,7 @@ struct WorkspacesController: Sendable {
                                 lastTimestamp: room.lastAt.map(Timestamps.iso), lastTimeText: room.lastAt.map(Timestamps.utcText))
             link.avatarURL = room.avatarURL
             link.personId = room.personId
+            link.status = room.status
             link.isMuted = (room.ownNotify ?? room.defaultNotify) == .mute
             return link
         }

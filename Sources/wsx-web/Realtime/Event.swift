@@ -37,6 +37,8 @@ struct EventType: RawRepresentable, Hashable, Sendable, CaseIterable {
     static let messageCreated = EventType(rawValue: "message.created")
     static let messageUpdated = EventType(rawValue: "message.updated")
     static let messageDeleted = EventType(rawValue: "message.deleted")
+    /// Someone set or cleared their custom status (the default room of each of their workspaces).
+    static let statusChanged = EventType(rawValue: "status.changed")
     /// A message's reactions changed: all of them as they are now (room audience).
     static let reactionsChanged = EventType(rawValue: "reactions.changed")
     /// A message was pinned or unpinned: which, and the room's pinned count now (room audience).
@@ -60,7 +62,7 @@ struct EventType: RawRepresentable, Hashable, Sendable, CaseIterable {
     static let allCases: [EventType] = [
         .userUpdated, .sessionRevoked, .roomMemberAdded, .roomMemberRemoved, .roomUpdated, .roomDeleted, .roomCreated,
         .channelCreated, .workspaceUpdated, .workspaceDeleted, .workspaceMemberAdded, .workspaceMemberRemoved,
-        .coinsChanged, .messageCreated, .messageUpdated, .messageDeleted, .reactionsChanged, .pinsChanged, .savedChanged, .roomRead, .notifyChanged, .invitationReceived,
+        .coinsChanged, .messageCreated, .messageUpdated, .messageDeleted, .reactionsChanged, .statusChanged, .pinsChanged, .savedChanged, .roomRead, .notifyChanged, .invitationReceived,
         .invitationResolved, .presenceChanged, .typing, .reset,
     ]
 }

@@ -28,8 +28,9 @@ final class AppDatabase: Sendable {
     /// Counts the commits that changed workspaces, rooms or who is in them; not read markers and
     /// unread counts, which every post moves.
     let membershipVersion = DataVersion(counting: changesMembership)
-    /// Counts the same commits, and those that changed people (the names DMs are listed by).
-    let directoryVersion = DataVersion { changesMembership($0) || $0.tableName == "users" }
+    /// Counts the same commits, and those that changed people (the names and statuses DMs are
+    /// listed with).
+    let directoryVersion = DataVersion { changesMembership($0) || ["users", "user_statuses"].contains($0.tableName) }
 
     private static func changesMembership(_ change: DatabaseEventKind) -> Bool {
         if case .update("room_members", let columns) = change {

@@ -63,6 +63,18 @@ extension AppDatabase {
                 CREATE INDEX saved_by_message ON saved_messages(message_id);
                 """)
         }
+        // 017: each person's custom status (an emoji and a few words), until it expires.
+        migrator.registerMigration("017-user-statuses") { db in
+            try db.execute(sql: """
+                CREATE TABLE user_statuses (
+                    user_id INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+                    emoji TEXT NOT NULL,
+                    text TEXT NOT NULL,
+                    expires_at DATETIME,
+                    updated_at DATETIME NOT NULL
+                );
+                """)
+        }
     }
 
     /// The member ids of the mention spans in a message's HTML (what rendering wrote).

@@ -1,0 +1,106 @@
+import Foundation
+import GRDB
+import Views
+
+/// A person's custom status: one emoji and a few words ("🌴 휴가 중"), shown next to their name
+/// until it expires or they clear it. A change is one transaction with the event that tells
+/// everyone who shares a workspace with them.
+struct StatusService: Sendable {
+    let database: AppDatabase
+    let clock: WallClock
+    let catalog: EmojiCatalog
+
+    static let maximumText = 100
+
+    /// How long a status lasts, as the form offers it.
+    enum Duration: String, CaseIterable, Sendable {
+        case never = "", thirtyMinutes = "30m", hour = "1h", fourHours = "4h", day = "1d", week = "1w"
+
+        var seconds: TimeInterval? {
+            switch self {
+            case .never: nil
+            case .thirtyMinutes: 30 * 60
+            case .hour: 3600
+            case .fourHours: 4 * 3600
+            case .day: 24 * 3600
+            case .week: 7 * 24 * 3600
+            }
+        }
+    }
+
+    /// Sets the status (`emoji` one emoji or empty, `text` at most 100 characters, not both
+    /// empty), or clears it when both are empty. Problems are per field.
+    func set(userId: Int64, emoji: String, text: String, duration: String) async throws {
+        let text = text.cleanedLine
+        var problems = FormProblems()
+        var chosen: String?
+        if !emoji.trimmingCharacters(in: .whitespaces).isEmpty {
+            chosen = catalog.entry(for: emoji.trimmingCharacters(in: .whitespaces))?.emoji
+            if chosen == nil { problems.add(.statusEmoji, "error_reaction_emoji") }
+        }
+        if text.count > Self.maximumText { problems.add(.statusText, "error_status_text") }
+        guard let length = Duration(rawValue: duration) else { throw AppError.badRequest }
+        try problems.throwIfAny()
+        let now = clock.now(), outbox = database.outbox, emoji = chosen
+        let expires = length.seconds.map { now.addingTimeInterval($0) }
+        try await database.writer.write { db in
+            if emoji == nil, text.isEmpty {
+                try db.execute(sql: "DELETE FROM user_statuses WHERE user_id = ?", arguments: [userId])
+            } else {
+                try db.execute(sql: """
+                    INSERT INTO user_statuses (user_id, emoji, text, expires_at, updated_at) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (user_id) DO UPDATE SET emoji = excluded.emoji, text = excluded.text,
+                        expires_at = excluded.expires_at, updated_at = excluded.updated_at
+                    """, arguments: [userId, emoji ?? "", text, expires.map(Timestamps.database), Timestamps.database(now)])
+            }
+            let status = UserStatus(emoji: emoji ?? "", text: text, expiresAt: expires)
+            let payload = StatusPayload(userId: userId, status: status.isEmpty ? nil : status.label,
+                                        expiresAt: expires.map(Timestamps.iso))
+            let defaultRooms = try Int64.fetchAll(db, sql: """
+                SELECT rooms.id FROM rooms JOIN workspace_members ON workspace_members.workspace_id = rooms.workspace_id
+                WHERE rooms.is_default = 1 AND workspace_members.user_id = ?
+                """, arguments: [userId])
+            for room in defaultRooms { try outbox.publish(OutgoingEvent(.statusChanged, to: .room(room), payload: payload), in: db) }
+            // Their own other tabs, even outside any workspace.
+            try outbox.publish(OutgoingEvent(.statusChanged, to: .user(userId), payload: payload), in: db)
+        }
+    }
+
+    /// The statuses of `userIds` that have not expired at `now`.
+    static func current(_ db: Database, of userIds: some Collection<Int64>, at now: Date) throws -> [Int64: UserStatus] {
+        guard !userIds.isEmpty else { return [:] }
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT user_id, emoji, text, expires_at FROM user_statuses
+            WHERE user_id IN (\(databaseQuestionMarks(count: userIds.count)))
+            """, arguments: StatementArguments(Array(userIds)))
+        var statuses: [Int64: UserStatus] = [:]
+        for row in rows {
+            let status = UserStatus(emoji: row["emoji"], text: row["text"], expiresAt: row["expires_at"])
+            if status.expiresAt.map({ $0 > now }) ?? true { statuses[row["user_id"]] = status }
+        }
+        return statuses
+    }
+
+    func current(of userIds: [Int64]) async throws -> [Int64: UserStatus] {
+        let now = clock.now()
+        return try database.read { db in try Self.current(db, of: userIds, at: now) }
+    }
+}
+
+/// A custom status as it is stored.
+struct UserStatus: Sendable, Equatable {
+    let emoji: String
+    let text: String
+    let expiresAt: Date?
+
+    var isEmpty: Bool { emoji.isEmpty && text.isEmpty }
+    /// As it is shown next to a name: "🌴 휴가 중".
+    var label: String { [emoji, text].filter { !$0.isEmpty }.joined(separator: " ") }
+}
+
+/// `status.changed`: someone's status as it is shown now (nil: none), and when it ends.
+struct StatusPayload: Codable, Sendable {
+    let userId: Int64
+    let status: String?
+    let expiresAt: String?
+}
