@@ -105,6 +105,8 @@ public struct SidebarRoom: Sendable {
     /// A DM's person, whose presence its avatar shows, and their custom status.
     public var personId: Int64?
     public var status: String?
+    /// A private channel (a lock where a public one has #).
+    public var isPrivate = false
     /// How it notifies the viewer: their own choice for it, else their default.
     public var notify: NotifyLevel
     /// Whether the viewer chose the level for this room (not their default).

@@ -63,6 +63,8 @@ public struct RoomLink: Sendable {
     /// A DM's person, whose presence its avatar shows, and their custom status.
     public var personId: Int64?
     public var status: String?
+    /// A private channel.
+    public var isPrivate = false
     /// A muted room (dimmed, a dot for its count).
     public var isMuted = false
 
@@ -109,6 +111,10 @@ public struct WorkspaceSettingsPage: Sendable {
     public var transferCandidates: [PersonOption]
     public var hasTransferCandidates: Bool
     public var coverURL: String?
+    /// For the owner: the private channels, which they may see exist and delete (each link's
+    /// `url` is where its delete form posts).
+    public var privateChannels: [RoomLink] = [] { didSet { hasPrivateChannels = !privateChannels.isEmpty } }
+    public var hasPrivateChannels = false
 
     public init(id: Int64, name: String, description: String, errors: FieldErrors = FieldErrors(), isOwner: Bool,
                 transferCandidates: [PersonOption]) {
@@ -212,6 +218,8 @@ public struct MemberRow: Sendable {
 
 /// All channels of a workspace, with the form to create one.
 public struct ChannelsPage: Sendable {
+    /// The create form's choice: a private channel.
+    public var isPrivate = false
     public var workspaceId: Int64
     public var channels: [RoomLink]
     public var name: String
@@ -271,6 +279,8 @@ public struct RoomPage: Sendable {
     /// A DM's person, whose presence and custom status the header shows.
     public var personId: Int64?
     public var personStatus: String?
+    /// A private channel: a lock in the header.
+    public var isPrivate = false
     /// Where the composer says its writer is typing.
     public var typingURL: String = ""
     /// Room members pin, unpin, save and unsave messages through these (the id slot stands for
@@ -431,6 +441,14 @@ public struct ChannelSettingsPage: Sendable {
     public var transferCandidates: [PersonOption]
     public var canTransfer: Bool
     public var coverURL: String?
+    /// Who can find the channel, and (for its owner, not the default channel) the form that
+    /// changes it.
+    public var isPrivate = false
+    public var visibilityURL: String?
+    /// Members add people from the workspace who are not in it yet.
+    public var addMemberURL: String?
+    public var addCandidates: [PersonOption] = [] { didSet { hasAddCandidates = !addCandidates.isEmpty } }
+    public var hasAddCandidates = false
     /// Where its forms post.
     public var settingsURL: String
     public var deleteURL: String

@@ -121,6 +121,7 @@ extension SidebarRoom: TemplateContext {
         case "isMuted": isMuted.templateValue
         case "personId": personId.templateValue
         case "status": status.templateValue
+        case "isPrivate": isPrivate.templateValue
         default: .missing
         }
     }
@@ -169,6 +170,7 @@ extension RoomPage: TemplateContext {
         case "personId": personId.templateValue
         case "typingURL": typingURL.templateValue
         case "personStatus": personStatus.templateValue
+        case "isPrivate": isPrivate.templateValue
         default: .missing
         }
     }
@@ -269,6 +271,7 @@ extension RoomLink: TemplateContext {
         case "isMuted": isMuted.templateValue
         case "personId": personId.templateValue
         case "status": status.templateValue
+        case "isPrivate": isPrivate.templateValue
         default: .missing
         }
     }

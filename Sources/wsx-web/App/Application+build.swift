@@ -99,7 +99,7 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     MembersController(workspaces: services.workspaces, members: services.members, invitations: services.invitations,
                       statuses: services.statuses,
                       cookies: services.cookies, pages: services.pages, site: services.site).addRoutes(to: signedIn)
-    ChannelsController(workspaces: services.workspaces, channels: services.channels, files: services.files,
+    ChannelsController(workspaces: services.workspaces, channels: services.channels, members: services.members, files: services.files,
                        cookies: services.cookies,
                        pages: services.pages).addRoutes(to: signedIn)
     RoomsController(workspaces: services.workspaces, channels: services.channels, messages: services.messages,

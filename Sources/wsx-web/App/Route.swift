@@ -153,6 +153,8 @@ enum Paths {
     static let channelSettings = Route<Int64, Int64>("/w/{wid}/c/{cid}/settings")
     static let deleteChannel = Route<Int64, Int64>("/w/{wid}/c/{cid}/delete")
     static let transferChannel = Route<Int64, Int64>("/w/{wid}/c/{cid}/transfer")
+    static let channelMembers = Route<Int64, Int64>("/w/{wid}/c/{cid}/members")
+    static let channelVisibility = Route<Int64, Int64>("/w/{wid}/c/{cid}/visibility")
     static let directMessages = Route<Int64, Int64>("/w/{wid}/dm/{uid}")
     static let directMessagePost = Route<Int64, Int64>("/w/{wid}/dm/{uid}/messages")
     static let directMessagesRead = Route<Int64, Int64>("/w/{wid}/dm/{uid}/read")
@@ -190,6 +192,6 @@ enum Paths {
         channels, channel, channelMessages, channelRead, channelNotify, joinChannel, leaveChannel, channelSettings, deleteChannel,
         transferChannel, directMessages, directMessagePost, directMessagesRead, directMessagesNotify, editMessage, deleteMessage,
         messageReactions, mentions, saved, pinMessage, unpinMessage, saveMessage, unsaveMessage, channelPins, directMessagePins,
-        presence, channelTyping, directMessageTyping,
+        presence, channelTyping, directMessageTyping, channelMembers, channelVisibility,
     ]
 }

@@ -5,6 +5,7 @@ import Views
 struct ChannelsController: Sendable {
     let workspaces: WorkspaceService
     let channels: ChannelService
+    let members: MembershipService
     let files: FileService
     let cookies: CookiePolicy
     let pages: Pages
@@ -18,6 +19,8 @@ struct ChannelsController: Sendable {
         group.post(Paths.channelSettings.routerPath, use: update)
         group.post(Paths.deleteChannel.routerPath, use: delete)
         group.post(Paths.transferChannel.routerPath, use: transfer)
+        group.post(Paths.channelMembers.routerPath, use: addMember)
+        group.post(Paths.channelVisibility.routerPath, use: changeVisibility)
     }
 
     @Sendable func browse(_ request: Request, context: SignedInContext) async throws -> Response {
@@ -27,12 +30,14 @@ struct ChannelsController: Sendable {
     @Sendable func create(_ request: Request, context: SignedInContext) async throws -> Response {
         let access = try await context.workspaceAccess(workspaces)
         let name = context.form["name"] ?? "", description = context.form["description"] ?? ""
+        guard let visibility = Room.Visibility(rawValue: context.form["visibility"] ?? "public") else { throw AppError.badRequest }
         do {
-            let room = try await channels.create(access, name: name, description: description)
+            let room = try await channels.create(access, name: name, description: description, visibility: visibility)
             return Pages.redirect(to: Paths.channel(access.workspaceId, room.id!))
         } catch let problems as FormProblems {
             return try await showDirectory(access, request, context, name: name.cleanedLine, description: description,
-                                           errors: FieldErrors(problems, context.strings), status: .unprocessableContent)
+                                           isPrivate: visibility == .private, errors: FieldErrors(problems, context.strings),
+                                           status: .unprocessableContent)
         }
     }
 
@@ -77,7 +82,15 @@ struct ChannelsController: Sendable {
     }
 
     @Sendable func delete(_ request: Request, context: SignedInContext) async throws -> Response {
-        let view = try await channel(context)
+        // The workspace owner deletes a private channel they are not in from the workspace settings.
+        let view: ChannelService.View
+        do {
+            view = try await channel(context)
+        } catch let error as AppError where error.status == .notFound {
+            let access = try await context.workspaceAccess(workspaces)
+            guard access.isOwner else { throw error }
+            view = try await channels.privateChannelForOwner(access, id: try context.id("cid"))
+        }
         try view.requireManager()
         if view.room.isDefault { throw AppError.conflict("error_default_channel_delete") }
         guard context.isConfirmed else {
@@ -87,7 +100,7 @@ struct ChannelsController: Sendable {
                                    consequences: [strings.format("confirm_delete_channel_consequence", view.memberCount, messages),
                                                   strings["confirm_cannot_undo"]],
                                    action: path(view, Paths.deleteChannel), button: strings["confirm_delete_submit"],
-                                   cancelURL: path(view, Paths.channelSettings))
+                                   cancelURL: view.isMember ? path(view, Paths.channelSettings) : Paths.workspaceSettings(view.room.workspaceId))
             return try await confirm(page, view, request, context)
         }
         let hashes = try await files.hashes(in: .room(view.room.id!))
@@ -115,6 +128,35 @@ struct ChannelsController: Sendable {
         return cookies.redirect(to: path(view, Paths.channelSettings), flash: "channel_transferred", for: request)
     }
 
+    /// Adds someone from the workspace (`member` = their id); any member of the channel may.
+    @Sendable func addMember(_ request: Request, context: SignedInContext) async throws -> Response {
+        let view = try await channel(context)
+        guard let userId = context.form["member"].flatMap({ Int64($0) }) else { throw AppError.badRequest }
+        try await channels.addMember(view, userId: userId)
+        return cookies.redirect(to: path(view, Paths.channelSettings), flash: "channel_member_added", for: request)
+    }
+
+    /// `visibility` = `private` (at once) or `public` (after a page that says the whole
+    /// history opens to the workspace). The channel's owner only.
+    @Sendable func changeVisibility(_ request: Request, context: SignedInContext) async throws -> Response {
+        let view = try await channel(context)
+        guard let visibility = Room.Visibility(rawValue: context.form["visibility"] ?? "") else { throw AppError.badRequest }
+        guard view.room.ownerId == context.userId else { throw AppError.forbidden("error_channel_owner_only") }
+        if view.room.isDefault { throw AppError.conflict("error_default_channel_private") }
+        if visibility == .public, view.room.isPrivate, !context.isConfirmed {
+            let strings = context.strings
+            let page = ConfirmPage(heading: strings.format("confirm_make_public", view.room.name),
+                                   consequences: [strings["confirm_make_public_consequence"]],
+                                   action: path(view, Paths.channelVisibility), button: strings["confirm_make_public_submit"],
+                                   fields: [HiddenField(name: "visibility", value: "public")],
+                                   cancelURL: path(view, Paths.channelSettings), isDanger: false)
+            return try await confirm(page, view, request, context)
+        }
+        try await channels.setVisibility(view, visibility)
+        return cookies.redirect(to: path(view, Paths.channelSettings),
+                                flash: visibility == .private ? "channel_made_private" : "channel_made_public", for: request)
+    }
+
     // MARK: Helpers
 
     private func channel(_ context: SignedInContext) async throws -> ChannelService.View {
@@ -128,15 +170,18 @@ struct ChannelsController: Sendable {
     }
 
     private func showDirectory(_ access: WorkspaceAccess, _ request: Request, _ context: SignedInContext, name: String = "",
-                               description: String = "", errors: FieldErrors = FieldErrors(),
+                               description: String = "", isPrivate: Bool = false, errors: FieldErrors = FieldErrors(),
                                status: HTTPResponse.Status = .ok) async throws -> Response {
         let listings = try await channels.browse(access).map { channel in
-            RoomLink(id: channel.id, name: channel.name, url: Paths.channel(access.workspaceId, channel.id),
-                     description: channel.description, memberCount: channel.memberCount, joined: channel.joined,
-                     isDefault: channel.isDefault)
+            var link = RoomLink(id: channel.id, name: channel.name, url: Paths.channel(access.workspaceId, channel.id),
+                                description: channel.description, memberCount: channel.memberCount, joined: channel.joined,
+                                isDefault: channel.isDefault)
+            link.isPrivate = channel.visibility == .private
+            return link
         }
-        let page = ChannelsPage(workspaceId: access.workspaceId, channels: listings, name: name, description: description,
+        var page = ChannelsPage(workspaceId: access.workspaceId, channels: listings, name: name, description: description,
                                 errors: errors)
+        page.isPrivate = isPrivate
         return try await pages.render(.channels, title: context.strings["channels_browse"], page: page, request: request,
                                       context: context, place: .workspace(access.workspaceId), status: status)
     }
@@ -153,6 +198,14 @@ struct ChannelsController: Sendable {
                                        settingsURL: path(view, Paths.channelSettings), deleteURL: path(view, Paths.deleteChannel),
                                        leaveURL: path(view, Paths.leaveChannel), transferURL: path(view, Paths.transferChannel))
         page.coverURL = view.room.coverFileId.map { Paths.thumbnail($0) }
+        page.isPrivate = view.room.isPrivate
+        if view.room.ownerId == context.userId, !view.room.isDefault { page.visibilityURL = path(view, Paths.channelVisibility) }
+        if view.isMember, !view.room.isDefault {
+            page.addMemberURL = path(view, Paths.channelMembers)
+            let inChannel = Set(people.map(\.id))
+            page.addCandidates = try await members.members(of: view.room.workspaceId).filter { !inChannel.contains($0.id) }
+                .map { PersonOption(id: $0.id, nickname: $0.nickname, url: Paths.user($0.id)) }
+        }
         return try await pages.render(.channelSettings, title: context.strings["channel_settings_title"], page: page,
                                       request: request, context: context,
                                       place: .room(workspace: view.room.workspaceId, room: view.room.id!), status: status)

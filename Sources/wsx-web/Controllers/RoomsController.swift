@@ -164,6 +164,7 @@ struct RoomsController: Sendable {
                             readURL: target.readURL, content: content,
                             contentError: contentError)
         page.canModerate = target.access.isOwner
+        page.isPrivate = target.room?.isPrivate ?? false
         page.confirmMentions = confirmMentions
         page.coverURL = target.room?.coverFileId.map { Paths.thumbnail($0) }
         let slot = MessageListRenderer.idPlaceholder

@@ -180,6 +180,12 @@ struct WorkspacesController: Sendable {
                                          description: description ?? access.workspace.description, errors: errors,
                                          isOwner: access.isOwner, transferCandidates: candidates)
         page.coverURL = access.workspace.coverFileId.map { Paths.thumbnail($0) }
+        if access.isOwner {
+            page.privateChannels = try await channels.privateChannels(access).map { channel in
+                RoomLink(id: channel.id, name: channel.name, url: Paths.deleteChannel(access.workspaceId, channel.id),
+                         memberCount: channel.memberCount)
+            }
+        }
         return try await pages.render(.workspaceSettings, title: context.strings["settings_title"], page: page, request: request,
                                       context: context, place: .workspace(access.workspaceId), status: status)
     }

@@ -123,7 +123,9 @@ struct FileService: Sendable {
                     WHERE workspaces.cover_file_id = ?1 AND workspace_members.user_id = ?2)
                 OR EXISTS (
                     SELECT 1 FROM rooms JOIN workspace_members ON workspace_members.workspace_id = rooms.workspace_id
-                    WHERE rooms.cover_file_id = ?1 AND rooms.kind = 'channel' AND workspace_members.user_id = ?2)
+                    WHERE rooms.cover_file_id = ?1 AND rooms.kind = 'channel' AND workspace_members.user_id = ?2
+                      AND (rooms.visibility = 'public'
+                           OR EXISTS (SELECT 1 FROM room_members WHERE room_members.room_id = rooms.id AND room_members.user_id = ?2)))
                 OR EXISTS (
                     SELECT 1 FROM users JOIN workspace_members AS theirs ON theirs.user_id = users.id
                     JOIN workspace_members AS mine ON mine.workspace_id = theirs.workspace_id

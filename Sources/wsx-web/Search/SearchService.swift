@@ -58,8 +58,9 @@ struct SearchService: Sendable {
             let channels = try ChannelHit.fetchAll(db, sql: """
                 SELECT id, name, description FROM rooms
                 WHERE workspace_id = ? AND kind = 'channel' AND id > ? AND (instr(name_key, ?) > 0 OR instr(lower(description), ?) > 0)
+                  AND (visibility = 'public' OR EXISTS (SELECT 1 FROM room_members WHERE room_id = rooms.id AND user_id = ?))
                 ORDER BY id LIMIT ?
-                """, arguments: [access.workspaceId, cursors.channelsAfter ?? 0, lowered, lowered, size + 1])
+                """, arguments: [access.workspaceId, cursors.channelsAfter ?? 0, lowered, lowered, access.userId, size + 1])
             results.channels = Array(channels.prefix(size))
             if channels.count > size { results.next.channelsAfter = results.channels.last?.id }
 

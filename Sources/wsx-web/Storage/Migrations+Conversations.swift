@@ -75,6 +75,13 @@ extension AppDatabase {
                 );
                 """)
         }
+        // 018: a channel is public (every workspace member may find, read and join it) or
+        // private (only its members know it exists).
+        migrator.registerMigration("018-private-channels") { db in
+            try db.execute(sql: """
+                ALTER TABLE rooms ADD COLUMN visibility TEXT NOT NULL DEFAULT 'public' CHECK (visibility IN ('public', 'private'));
+                """)
+        }
     }
 
     /// The member ids of the mention spans in a message's HTML (what rendering wrote).

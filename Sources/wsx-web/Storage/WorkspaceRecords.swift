@@ -49,6 +49,11 @@ struct Room: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRe
         case channel, dm
     }
 
+    /// Who may find a channel: the workspace (public) or its members alone (private).
+    enum Visibility: String, Codable, Sendable {
+        case `public`, `private`
+    }
+
     var id: Int64?
     var workspaceId: Int64
     var kind: Kind
@@ -61,11 +66,14 @@ struct Room: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRe
     var coverFileId: Int64?
     var createdAt: Date
     var updatedAt: Date
+    var visibility: Visibility = .public
+
+    var isPrivate: Bool { visibility == .private }
 
     enum CodingKeys: String, CodingKey, ColumnExpression {
         case id, workspaceId = "workspace_id", kind, name, nameKey = "name_key", description, ownerId = "owner_id"
         case isDefault = "is_default", dmKey = "dm_key", coverFileId = "cover_file_id", createdAt = "created_at"
-        case updatedAt = "updated_at"
+        case updatedAt = "updated_at", visibility
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }

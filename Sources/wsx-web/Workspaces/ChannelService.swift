@@ -30,9 +30,10 @@ struct ChannelService: Sendable {
         let isDefault: Bool
         let memberCount: Int
         let joined: Bool
+        let visibility: Room.Visibility
 
         enum CodingKeys: String, CodingKey {
-            case id, name, description, isDefault = "is_default", memberCount = "member_count", joined
+            case id, name, description, isDefault = "is_default", memberCount = "member_count", joined, visibility
         }
     }
 
@@ -51,15 +52,33 @@ struct ChannelService: Sendable {
         }
     }
 
-    /// Every channel of the workspace with member counts and whether the viewer joined.
+    /// Every channel of the workspace the viewer may know of (the public ones, and private ones
+    /// they are in), with member counts and whether they joined.
     func browse(_ access: WorkspaceAccess) async throws -> [Listing] {
         try database.read { db in
             try Listing.fetchAll(db, sql: """
-                SELECT rooms.id, rooms.name, rooms.description, rooms.is_default,
+                SELECT * FROM (
+                    SELECT rooms.id, rooms.name, rooms.description, rooms.is_default, rooms.visibility, rooms.name_key,
+                           (SELECT COUNT(*) FROM room_members WHERE room_members.room_id = rooms.id) AS member_count,
+                           EXISTS (SELECT 1 FROM room_members WHERE room_members.room_id = rooms.id AND room_members.user_id = ?) AS joined
+                    FROM rooms WHERE rooms.workspace_id = ? AND rooms.kind = 'channel')
+                WHERE visibility = 'public' OR joined
+                ORDER BY is_default DESC, name_key, id
+                """, arguments: [access.userId, access.workspaceId])
+        }
+    }
+
+    /// The workspace's private channels with their member counts, for its owner, who sees
+    /// that they exist (and may delete them) but not what is said in them.
+    func privateChannels(_ access: WorkspaceAccess) async throws -> [Listing] {
+        guard access.isOwner else { throw AppError.forbidden("error_owner_only") }
+        return try database.read { db in
+            try Listing.fetchAll(db, sql: """
+                SELECT rooms.id, rooms.name, '' AS description, rooms.is_default, rooms.visibility,
                        (SELECT COUNT(*) FROM room_members WHERE room_members.room_id = rooms.id) AS member_count,
                        EXISTS (SELECT 1 FROM room_members WHERE room_members.room_id = rooms.id AND room_members.user_id = ?) AS joined
-                FROM rooms WHERE rooms.workspace_id = ? AND rooms.kind = 'channel'
-                ORDER BY rooms.is_default DESC, rooms.name_key, rooms.id
+                FROM rooms WHERE rooms.workspace_id = ? AND rooms.kind = 'channel' AND rooms.visibility = 'private'
+                ORDER BY rooms.name_key, rooms.id
                 """, arguments: [access.userId, access.workspaceId])
         }
     }
@@ -93,7 +112,23 @@ struct ChannelService: Sendable {
         let isMember = try Bool.fetchOne(
             db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM room_members WHERE room_id = ? AND user_id = ?)"),
             arguments: [id, access.userId]) ?? false
+        // A private channel does not exist for anyone outside it.
+        if room.isPrivate, !isMember { throw AppError.notFound }
         return View(room: room, isMember: isMember, memberCount: count, access: access)
+    }
+
+    /// A private channel as its workspace's owner may handle it from the workspace settings
+    /// (delete it) without being in it; a 404 for anyone else and for public channels.
+    func privateChannelForOwner(_ access: WorkspaceAccess, id: Int64) async throws -> View {
+        guard access.isOwner else { throw AppError.notFound }
+        return try database.read { db in
+            guard let room = try Room.fetchOne(db, key: id), room.workspaceId == access.workspaceId, room.kind == .channel,
+                  room.isPrivate
+            else { throw AppError.notFound }
+            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM room_members WHERE room_id = ?", arguments: [id]) ?? 0
+            let isMember = try RoomMember.fetchOne(db, key: ["room_id": id, "user_id": access.userId]) != nil
+            return View(room: room, isMember: isMember, memberCount: count, access: access)
+        }
     }
 
     /// The members of a channel, by nickname.
@@ -113,8 +148,10 @@ struct ChannelService: Sendable {
         }
     }
 
-    /// Creates a channel; its creator owns it and is its first member.
-    func create(_ access: WorkspaceAccess, name rawName: String, description rawDescription: String) async throws -> Room {
+    /// Creates a channel; its creator owns it and is its first member. A public one is
+    /// announced to the workspace; a private one only to its creator.
+    func create(_ access: WorkspaceAccess, name rawName: String, description rawDescription: String,
+                visibility: Room.Visibility = .public) async throws -> Room {
         let (name, description) = try NameRules.cleaned(name: rawName, description: rawDescription,
                                                         allowed: NameRules.channelName)
         let now = clock.now(), outbox = database.outbox, membership = self.membership
@@ -123,14 +160,17 @@ struct ChannelService: Sendable {
                 try Self.checkNameFree(db, access.workspaceId, name, except: nil)
                 let room = try Room(id: nil, workspaceId: access.workspaceId, kind: .channel, name: name,
                                     nameKey: NameRules.key(name), description: description, ownerId: access.userId,
-                                    isDefault: false, dmKey: nil, createdAt: now, updatedAt: now).inserted(db)
+                                    isDefault: false, dmKey: nil, createdAt: now, updatedAt: now,
+                                    visibility: visibility).inserted(db)
                 try outbox.publish(OutgoingEvent(.roomCreated, to: .room(room.id!), payload: room.payload,
                                                  membership: .added(room: room.id!, users: [])), in: db)
-                try outbox.publish(OutgoingEvent(.channelCreated, to: .room(try access.workspace.defaultRoom(db).id!),
-                                                 payload: room.payload), in: db)
+                if !room.isPrivate {
+                    try outbox.publish(OutgoingEvent(.channelCreated, to: .room(try access.workspace.defaultRoom(db).id!),
+                                                     payload: room.payload), in: db)
+                }
                 try membership.add(db, room: room, users: [access.userId], at: now)
                 try AuditTrail.record(db, workspaceId: access.workspaceId, actor: access.userId, action: "channel.create",
-                                      targetRoom: room.id!, detail: name, at: now)
+                                      targetRoom: room.id!, detail: room.isPrivate ? "\(name) (private)" : name, at: now)
                 return room
             }
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
@@ -199,12 +239,55 @@ struct ChannelService: Sendable {
         try await database.writer.write { db in
             try outbox.publish(OutgoingEvent(.roomDeleted, to: .room(view.room.id!), payload: view.room.payload,
                                              membership: .roomsDeleted(rooms: [view.room.id!])), in: db)
-            try outbox.publish(OutgoingEvent(.roomDeleted, to: .room(try view.access.workspace.defaultRoom(db).id!),
-                                             payload: view.room.payload), in: db)
+            // The workspace hears of a public channel going; a private one was never theirs to know.
+            if !view.room.isPrivate {
+                try outbox.publish(OutgoingEvent(.roomDeleted, to: .room(try view.access.workspace.defaultRoom(db).id!),
+                                                 payload: view.room.payload), in: db)
+            }
             try view.room.delete(db)
             try MessageEventScrub.roomsDeleted(db, rooms: [view.room.id!])
             try AuditTrail.record(db, workspaceId: view.room.workspaceId, actor: view.access.userId, action: "channel.delete",
                                   targetRoom: view.room.id!, detail: view.room.name, at: now)
+        }
+    }
+
+    /// Adds someone from the workspace to the channel (any member of it may). Adding someone
+    /// already in it changes nothing.
+    func addMember(_ view: View, userId: Int64) async throws {
+        guard view.isMember else { throw AppError.forbidden("error_channel_members_only") }
+        let now = clock.now(), membership = self.membership
+        try await database.writer.write { db in
+            guard try WorkspaceMember.fetchOne(db, key: ["workspace_id": view.room.workspaceId, "user_id": userId]) != nil else {
+                throw AppError.conflict("error_not_workspace_member")
+            }
+            guard try RoomMember.fetchOne(db, key: ["room_id": view.room.id!, "user_id": userId]) == nil else { return }
+            try membership.add(db, room: view.room, users: [userId], at: now)
+            try AuditTrail.record(db, workspaceId: view.room.workspaceId, actor: view.access.userId, action: "channel.add_member",
+                                  targetUser: userId, targetRoom: view.room.id!, detail: view.room.name, at: now)
+        }
+    }
+
+    /// Makes the channel public or private (its owner; never the default channel). Going
+    /// private keeps exactly the people in it now; going public opens its whole history.
+    func setVisibility(_ view: View, _ visibility: Room.Visibility) async throws {
+        guard view.room.ownerId == view.access.userId else { throw AppError.forbidden("error_channel_owner_only") }
+        if view.room.isDefault { throw AppError.conflict("error_default_channel_private") }
+        guard view.room.visibility != visibility else { return }
+        let now = clock.now(), outbox = database.outbox
+        try await database.writer.write { db in
+            var room = view.room
+            room.visibility = visibility
+            room.updatedAt = now
+            try room.update(db)
+            try outbox.publish(OutgoingEvent(.roomUpdated, to: .room(room.id!), payload: room.payload), in: db)
+            if visibility == .public {
+                // Now the workspace's to find, like a new channel.
+                try outbox.publish(OutgoingEvent(.channelCreated, to: .room(try view.access.workspace.defaultRoom(db).id!),
+                                                 payload: room.payload), in: db)
+            }
+            try AuditTrail.record(db, workspaceId: room.workspaceId, actor: view.access.userId,
+                                  action: visibility == .private ? "channel.make_private" : "channel.make_public",
+                                  targetRoom: room.id!, detail: room.name, at: now)
         }
     }
 
