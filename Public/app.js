@@ -126,7 +126,7 @@
       .then((html) => {
         if (!html) return;
         const fresh = new DOMParser().parseFromString(html, 'text/html');
-        for (const id of ['sidebar-channels', 'sidebar-dms', 'home-channels', 'home-dms']) {
+        for (const id of ['sidebar-channels', 'sidebar-dms', 'sidebar-archived', 'sidebar-archived-heading', 'home-channels', 'home-dms']) {
           const mine = document.getElementById(id);
           const theirs = fresh.getElementById(id);
           if (mine && theirs) mine.replaceWith(document.importNode(theirs, true));
@@ -193,7 +193,16 @@
         break;
       case 'room.updated':
         setText('data-room-name', data.roomId, data.name);
+        // Archived or brought back while open: the page shows the notice or the composer again.
+        if (String(data.roomId) === currentRoom && !!data.archived !== (document.querySelector('[data-room]')?.dataset.archived === 'yes')) {
+          location.reload();
+          return;
+        }
         setText('data-room-description', data.roomId, data.description);
+        // Archived, or brought back: the sidebar lists it under another heading.
+        if (!!data.archived !== !!document.querySelector(`#sidebar-archived [data-room-link="${CSS.escape(String(data.roomId))}"]`)) {
+          refreshRoomLists();
+        }
         break;
       case 'room.deleted':
         removeSidebarEntry('data-room-name', data.roomId);

@@ -47,6 +47,8 @@ struct AuthorizationMatrixTests {
         // Members add people; only the channel's owner changes who can find it.
         Route(method: "POST", path: "/w/W/c/C/members", fields: [("member", "M")], expected: [404, 303, 303, 403]),
         Route(method: "POST", path: "/w/W/c/C/visibility", fields: [("visibility", "private")], expected: [404, 403, 303, 403]),
+        Route(method: "POST", path: "/w/W/c/C/archive", fields: [("confirm", "yes")], expected: [404, 403, 303, 303]),
+        Route(method: "POST", path: "/w/W/c/C/unarchive", expected: [404, 403, 303, 303]),
         // X: a message in C. Reacting is for the room's members (the workspace owner is not one).
         Route(method: "GET", path: "/w/W/m/X/reactions", expected: [404, 200, 200, 404]),
         Route(method: "POST", path: "/w/W/m/X/reactions", fields: [("emoji", "👍")], expected: [404, 303, 303, 404]),

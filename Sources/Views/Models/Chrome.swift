@@ -9,6 +9,9 @@ public struct Chrome: Sendable {
     public var workspaces: [SidebarWorkspace]
     /// The channels (and later DMs) of the workspace being viewed, for the sidebar.
     public let rooms: [SidebarRoom]
+    /// Archived channels, under their own heading.
+    public let archived: [SidebarRoom]
+    public let hasArchived: Bool
     public let channels: [SidebarRoom]
     public let dms: [SidebarRoom]
     public let hasRooms: Bool
@@ -45,7 +48,9 @@ public struct Chrome: Sendable {
         self.viewer = viewer
         self.workspaces = workspaces
         self.rooms = rooms
-        self.channels = rooms.filter { !$0.isDM }
+        self.channels = rooms.filter { !$0.isDM && !$0.isArchived }
+        self.archived = rooms.filter(\.isArchived)
+        self.hasArchived = !archived.isEmpty
         self.dms = rooms.filter(\.isDM)
         self.currentWorkspaceId = currentWorkspaceId
         self.hasRooms = currentWorkspaceId != nil
@@ -107,6 +112,8 @@ public struct SidebarRoom: Sendable {
     public var status: String?
     /// A private channel (a lock where a public one has #).
     public var isPrivate = false
+    /// An archived channel: listed apart, greyed.
+    public var isArchived = false
     /// How it notifies the viewer: their own choice for it, else their default.
     public var notify: NotifyLevel
     /// Whether the viewer chose the level for this room (not their default).

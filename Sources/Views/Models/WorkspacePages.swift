@@ -281,6 +281,10 @@ public struct RoomPage: Sendable {
     public var personStatus: String?
     /// A private channel: a lock in the header.
     public var isPrivate = false
+    /// An archived channel: read-only, a notice where the composer was; its managers get the
+    /// way to bring it back.
+    public var isArchived = false
+    public var unarchiveURL: String?
     /// Where the composer says its writer is typing.
     public var typingURL: String = ""
     /// Room members pin, unpin, save and unsave messages through these (the id slot stands for
@@ -445,6 +449,9 @@ public struct ChannelSettingsPage: Sendable {
     /// changes it.
     public var isPrivate = false
     public var visibilityURL: String?
+    /// Archived (read-only); where its manager archives or brings it back.
+    public var isArchived = false
+    public var archiveURL: String?
     /// Members add people from the workspace who are not in it yet.
     public var addMemberURL: String?
     public var addCandidates: [PersonOption] = [] { didSet { hasAddCandidates = !addCandidates.isEmpty } }

@@ -33,6 +33,8 @@ extension Chrome: TemplateContext {
         case "unreadTotal": unreadTotal.templateValue
         case "iconURL": iconURL.templateValue
         case "unreadIconURL": unreadIconURL.templateValue
+        case "archived": archived.templateValue
+        case "hasArchived": hasArchived.templateValue
         default: .missing
         }
     }
@@ -122,6 +124,7 @@ extension SidebarRoom: TemplateContext {
         case "personId": personId.templateValue
         case "status": status.templateValue
         case "isPrivate": isPrivate.templateValue
+        case "isArchived": isArchived.templateValue
         default: .missing
         }
     }
@@ -171,6 +174,8 @@ extension RoomPage: TemplateContext {
         case "typingURL": typingURL.templateValue
         case "personStatus": personStatus.templateValue
         case "isPrivate": isPrivate.templateValue
+        case "isArchived": isArchived.templateValue
+        case "unarchiveURL": unarchiveURL.templateValue
         default: .missing
         }
     }

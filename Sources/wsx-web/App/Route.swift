@@ -155,6 +155,8 @@ enum Paths {
     static let transferChannel = Route<Int64, Int64>("/w/{wid}/c/{cid}/transfer")
     static let channelMembers = Route<Int64, Int64>("/w/{wid}/c/{cid}/members")
     static let channelVisibility = Route<Int64, Int64>("/w/{wid}/c/{cid}/visibility")
+    static let archiveChannel = Route<Int64, Int64>("/w/{wid}/c/{cid}/archive")
+    static let unarchiveChannel = Route<Int64, Int64>("/w/{wid}/c/{cid}/unarchive")
     static let directMessages = Route<Int64, Int64>("/w/{wid}/dm/{uid}")
     static let directMessagePost = Route<Int64, Int64>("/w/{wid}/dm/{uid}/messages")
     static let directMessagesRead = Route<Int64, Int64>("/w/{wid}/dm/{uid}/read")
@@ -192,6 +194,6 @@ enum Paths {
         channels, channel, channelMessages, channelRead, channelNotify, joinChannel, leaveChannel, channelSettings, deleteChannel,
         transferChannel, directMessages, directMessagePost, directMessagesRead, directMessagesNotify, editMessage, deleteMessage,
         messageReactions, mentions, saved, pinMessage, unpinMessage, saveMessage, unsaveMessage, channelPins, directMessagePins,
-        presence, channelTyping, directMessageTyping, channelMembers, channelVisibility,
+        presence, channelTyping, directMessageTyping, channelMembers, channelVisibility, archiveChannel, unarchiveChannel,
     ]
 }

@@ -37,6 +37,7 @@ struct RoomSummary: Sendable {
     var personId: Int64? = nil
     var status: String? = nil
     var isPrivate = false
+    var isArchived = false
     /// The viewer's own notification level for the room, if they chose one, and their default.
     var ownNotify: NotifyLevel? = nil
     var defaultNotify: NotifyLevel = .standard
@@ -51,7 +52,8 @@ enum RoomDirectory {
         let lastJoin = lastMessages
             ? "LEFT JOIN messages AS last ON last.id = (SELECT MAX(id) FROM messages WHERE messages.room_id = rooms.id)" : ""
         let rows = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT rooms.id, rooms.kind, rooms.name, rooms.dm_key, rooms.visibility, room_members.unread_count AS unread,
+            SELECT rooms.id, rooms.kind, rooms.name, rooms.dm_key, rooms.visibility, rooms.archived_at IS NOT NULL AS archived,
+                   room_members.unread_count AS unread,
                    room_members.notify_level, users.notify_default, \(lastColumns)
             FROM rooms JOIN room_members ON room_members.room_id = rooms.id AND room_members.user_id = ?
             JOIN users ON users.id = room_members.user_id
@@ -87,7 +89,7 @@ enum RoomDirectory {
             return RoomSummary(id: id, isChannel: isChannel, name: name, url: url, unread: row["unread"],
                                lastSnippet: lastBody.map { MessageText.snippet($0, length: 80) }, lastAt: row["last_at"],
                                avatarURL: avatarURL, personId: personId, status: personId.flatMap { statuses[$0]?.label },
-                               isPrivate: (row["visibility"] as String) == "private",
+                               isPrivate: (row["visibility"] as String) == "private", isArchived: row["archived"],
                                ownNotify: (row["notify_level"] as String?).flatMap(NotifyLevel.init(rawValue:)),
                                defaultNotify: NotifyLevel(rawValue: row["notify_default"] as String) ?? .standard)
         }
@@ -152,6 +154,7 @@ struct SidebarSource: Sendable {
             listed.personId = room.personId
             listed.status = room.status
             listed.isPrivate = room.isPrivate
+            listed.isArchived = room.isArchived
             return listed
         })
     }

@@ -21,6 +21,8 @@ struct ChannelsController: Sendable {
         group.post(Paths.transferChannel.routerPath, use: transfer)
         group.post(Paths.channelMembers.routerPath, use: addMember)
         group.post(Paths.channelVisibility.routerPath, use: changeVisibility)
+        group.post(Paths.archiveChannel.routerPath) { request, context in try await archive(request, context, archived: true) }
+        group.post(Paths.unarchiveChannel.routerPath) { request, context in try await archive(request, context, archived: false) }
     }
 
     @Sendable func browse(_ request: Request, context: SignedInContext) async throws -> Response {
@@ -157,6 +159,24 @@ struct ChannelsController: Sendable {
                                 flash: visibility == .private ? "channel_made_private" : "channel_made_public", for: request)
     }
 
+    /// Archives (after a confirmation page) or brings back a channel: its owner or the
+    /// workspace owner.
+    private func archive(_ request: Request, _ context: SignedInContext, archived: Bool) async throws -> Response {
+        let view = try await channel(context)
+        try view.requireManager()
+        if view.room.isDefault { throw AppError.conflict("error_default_channel_archive") }
+        if archived, !view.room.isArchived, !context.isConfirmed {
+            let strings = context.strings
+            let page = ConfirmPage(heading: strings.format("confirm_archive_channel", view.room.name),
+                                   consequences: [strings["confirm_archive_channel_consequence"]],
+                                   action: path(view, Paths.archiveChannel), button: strings["channel_archive"],
+                                   cancelURL: path(view, Paths.channelSettings), isDanger: false)
+            return try await confirm(page, view, request, context)
+        }
+        try await channels.setArchived(view, archived)
+        return cookies.redirect(to: path(view), flash: archived ? "channel_archived" : "channel_unarchived", for: request)
+    }
+
     // MARK: Helpers
 
     private func channel(_ context: SignedInContext) async throws -> ChannelService.View {
@@ -199,6 +219,10 @@ struct ChannelsController: Sendable {
                                        leaveURL: path(view, Paths.leaveChannel), transferURL: path(view, Paths.transferChannel))
         page.coverURL = view.room.coverFileId.map { Paths.thumbnail($0) }
         page.isPrivate = view.room.isPrivate
+        page.isArchived = view.room.isArchived
+        if view.canManage, !view.room.isDefault {
+            page.archiveURL = path(view, view.room.isArchived ? Paths.unarchiveChannel : Paths.archiveChannel)
+        }
         if view.room.ownerId == context.userId, !view.room.isDefault { page.visibilityURL = path(view, Paths.channelVisibility) }
         if view.isMember, !view.room.isDefault {
             page.addMemberURL = path(view, Paths.channelMembers)

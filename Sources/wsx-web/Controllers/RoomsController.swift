@@ -142,7 +142,8 @@ struct RoomsController: Sendable {
             html = lists.list(parts, viewer: context.userId, isWorkspaceOwner: target.access.isOwner,
                               workspaceId: target.access.workspaceId, lastRead: lastRead, editing: editing,
                               roomPath: target.path, reactions: page.reactions, pinned: page.pinned, saved: reads.saved,
-                              canReact: isMember, request: request, visitor: context.visitor)
+                              canReact: isMember && !room.isArchived, readOnly: room.isArchived,
+                              request: request, visitor: context.visitor)
             isEmpty = page.messages.isEmpty
             pinnedCount = page.pinnedCount
             olderURL = page.hasOlder ? page.messages.first.map { target.path + "?before=\($0.id)" } : nil
@@ -165,13 +166,20 @@ struct RoomsController: Sendable {
                             contentError: contentError)
         page.canModerate = target.access.isOwner
         page.isPrivate = target.room?.isPrivate ?? false
+        let archived = target.room?.isArchived ?? false
+        if archived {
+            page.isArchived = true
+            if target.access.isOwner || target.room?.ownerId == context.userId {
+                page.unarchiveURL = Paths.unarchiveChannel(target.access.workspaceId, target.room!.id!)
+            }
+        }
         page.confirmMentions = confirmMentions
         page.coverURL = target.room?.coverFileId.map { Paths.thumbnail($0) }
         let slot = MessageListRenderer.idPlaceholder
         page.editMessageURL = Paths.editMessage(target.access.workspaceId, slot)
         page.deleteMessageURL = Paths.deleteMessage(target.access.workspaceId, slot)
         let wid = target.access.workspaceId
-        if target.isMember {
+        if target.isMember, !(target.room?.isArchived ?? false) {
             page.reactMessageURL = Paths.messageReactions(wid, slot)
             page.emojiTableURL = pages.assets.url(for: "emoji.tsv")
             page.markURLs = MessageMarkURLs(pin: Paths.pinMessage(wid, slot), unpin: Paths.unpinMessage(wid, slot),

@@ -62,13 +62,14 @@ struct MessageListRenderer: Sendable {
     /// A page's list. `lastRead` places the unread line; `editing` opens that message's form;
     /// `reactions` go under their messages, the viewer's own pressed; `pinned` messages (the
     /// room's) and `saved` ones (the viewer's) say so; room members (`canReact`) get a way to
-    /// react to each message.
+    /// react to each message; a `readOnly` list (an archived channel) has no controls at all.
     func list(_ parts: ListParts, viewer: Int64, isWorkspaceOwner: Bool, workspaceId: Int64, lastRead: Int64?,
               editing: Int64?, roomPath: String, reactions: [Int64: [ReactionGroup]] = [:], pinned: Set<Int64> = [],
-              saved: Set<Int64> = [], canReact: Bool = false, request: Request, visitor: Visitor) -> String {
+              saved: Set<Int64> = [], canReact: Bool = false, readOnly: Bool = false, request: Request,
+              visitor: Visitor) -> String {
         // The controls are the same for every message but the id: rendered once per kind.
         func controls(canEdit: Bool, canDelete: Bool) -> IdSlots? {
-            guard canEdit || canDelete || canReact else { return nil }
+            guard !readOnly, canEdit || canDelete || canReact else { return nil }
             let key = ControlsKey(lang: visitor.lang, csrfToken: visitor.csrfToken, workspaceId: workspaceId,
                                   roomPath: roomPath, canEdit: canEdit, canDelete: canDelete, canReact: canReact)
             return self.controls.value(for: key) {

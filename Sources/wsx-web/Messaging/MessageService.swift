@@ -136,6 +136,7 @@ struct MessageService: Sendable {
         // Posts arriving together share a transaction (each in its own savepoint), written one
         // after another, so a repeat sees the first post even when both arrive together.
         return try await database.groupCommit.write { db in
+            try Room.requireOpen(db, roomId: room.id!)
             if let clientId, let earlier = try Int64.fetchOne(db.cachedStatement(sql: """
                 SELECT id FROM messages WHERE author_id = ? AND client_id = ?
                 """), arguments: [authorId, clientId]) {
@@ -174,6 +175,7 @@ struct MessageService: Sendable {
         let present = rendered.groups.contains(.here) ? await online(original.roomId) : []
         return try await database.writer.write { db in
             let (message, room) = try Self.visibleMessage(db, id: messageId, access)
+            try Room.requireOpen(db, roomId: room.id!)
             guard message.authorId == access.userId else { throw AppError.forbidden("error_message_author_only") }
             try SearchIndex.index(db, messageId: messageId, roomId: room.id!, text: rendered.plain)
             // Who it mentions is what it says now (an edit notifies no one again).
@@ -203,6 +205,7 @@ struct MessageService: Sendable {
         let outbox = database.outbox
         return try await database.writer.write { db in
             let (message, room) = try Self.visibleMessage(db, id: messageId, access)
+            try Room.requireOpen(db, roomId: room.id!)
             guard message.authorId == access.userId || access.isOwner else {
                 throw AppError.forbidden("error_message_delete_rights")
             }

@@ -15,6 +15,7 @@ struct PinService: Sendable {
         let now = clock.now(), outbox = database.outbox
         return try await database.writer.write { db in
             let (_, room) = try MessageService.visibleMessage(db, id: messageId, access)
+            try Room.requireOpen(db, roomId: room.id!)
             if pinned {
                 try db.execute(sql: "INSERT OR IGNORE INTO pins (message_id, room_id, pinned_by, created_at) VALUES (?, ?, ?, ?)",
                                arguments: [messageId, room.id!, access.userId, Timestamps.database(now)])

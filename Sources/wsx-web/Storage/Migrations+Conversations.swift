@@ -82,6 +82,10 @@ extension AppDatabase {
                 ALTER TABLE rooms ADD COLUMN visibility TEXT NOT NULL DEFAULT 'public' CHECK (visibility IN ('public', 'private'));
                 """)
         }
+        // 019: an archived channel is kept, read-only, out of unread counts (NULL: in use).
+        migrator.registerMigration("019-archived-channels") { db in
+            try db.execute(sql: "ALTER TABLE rooms ADD COLUMN archived_at DATETIME")
+        }
     }
 
     /// The member ids of the mention spans in a message's HTML (what rendering wrote).

@@ -67,13 +67,24 @@ struct Room: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRe
     var createdAt: Date
     var updatedAt: Date
     var visibility: Visibility = .public
+    /// When the channel was archived (read-only); nil while in use.
+    var archivedAt: Date?
 
     var isPrivate: Bool { visibility == .private }
+    var isArchived: Bool { archivedAt != nil }
+
+    /// Refuses a write (a post, an edit, a reaction, a pin) to an archived room, reading its
+    /// state in the writer's transaction so an archive that just committed counts.
+    static func requireOpen(_ db: Database, roomId: Int64) throws {
+        let archived = try Bool.fetchOne(db.cachedStatement(sql: "SELECT archived_at IS NOT NULL FROM rooms WHERE id = ?"),
+                                         arguments: [roomId]) ?? false
+        if archived { throw AppError.conflict("error_channel_archived") }
+    }
 
     enum CodingKeys: String, CodingKey, ColumnExpression {
         case id, workspaceId = "workspace_id", kind, name, nameKey = "name_key", description, ownerId = "owner_id"
         case isDefault = "is_default", dmKey = "dm_key", coverFileId = "cover_file_id", createdAt = "created_at"
-        case updatedAt = "updated_at", visibility
+        case updatedAt = "updated_at", visibility, archivedAt = "archived_at"
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }

@@ -291,6 +291,33 @@ struct ChannelService: Sendable {
         }
     }
 
+    /// Archives the channel (read-only, out of unread counts, still readable and searchable) or
+    /// brings it back; its owner or the workspace owner, never the default channel. Archiving
+    /// reads it off for everyone: nothing new can arrive in it to count.
+    func setArchived(_ view: View, _ archived: Bool) async throws {
+        try view.requireManager()
+        if view.room.isDefault { throw AppError.conflict("error_default_channel_archive") }
+        guard view.room.isArchived != archived else { return }
+        let now = clock.now(), outbox = database.outbox
+        try await database.writer.write { db in
+            var room = view.room
+            room.archivedAt = archived ? now : nil
+            room.updatedAt = now
+            try room.update(db)
+            if archived {
+                try db.execute(sql: """
+                    UPDATE room_members SET unread_count = 0,
+                        last_read_message_id = max(last_read_message_id, COALESCE((SELECT MAX(id) FROM messages WHERE room_id = ?), 0))
+                    WHERE room_id = ?
+                    """, arguments: [room.id!, room.id!])
+            }
+            try outbox.publish(OutgoingEvent(.roomUpdated, to: .room(room.id!), payload: room.payload), in: db)
+            try AuditTrail.record(db, workspaceId: room.workspaceId, actor: view.access.userId,
+                                  action: archived ? "channel.archive" : "channel.unarchive",
+                                  targetRoom: room.id!, detail: room.name, at: now)
+        }
+    }
+
     /// Hands the channel to one of its members. The default channel moves only with the workspace.
     func transfer(_ view: View, to newOwnerId: Int64) async throws {
         try view.requireManager()

@@ -8,6 +8,8 @@ struct RoomPayload: Codable, Sendable {
     let kind: String
     let name: String
     let description: String
+    /// Read-only now (an archived channel); absent while in use.
+    var archived: Bool? = nil
 }
 
 struct RoomMembershipPayload: Codable, Sendable {
@@ -31,7 +33,8 @@ struct WorkspaceMemberPayload: Codable, Sendable {
 
 extension Room {
     var payload: RoomPayload {
-        RoomPayload(workspaceId: workspaceId, roomId: id!, kind: kind.rawValue, name: name, description: description)
+        RoomPayload(workspaceId: workspaceId, roomId: id!, kind: kind.rawValue, name: name, description: description,
+                    archived: isArchived ? true : nil)
     }
 }
 
