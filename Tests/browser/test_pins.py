@@ -6,8 +6,8 @@ and the same without JavaScript."""
 import pytest
 from playwright.sync_api import Page, expect
 
-from conftest import composer, create_workspace, korean_pair, messages_with, set_width, signup, unique_email, unique_name, wait_until_live
-from test_reactions import first_channel, open_actions, team
+from conftest import messages_with, set_width, wait_until_live
+from test_reactions import open_actions, posted_without_javascript, team
 
 
 def no_sideways_scroll(page: Page, width: int) -> None:
@@ -91,17 +91,8 @@ def test_saved_is_mine_and_follows_to_my_other_tab(new_context, width):
 
 @pytest.mark.parametrize("width", [390, 1280])
 def test_without_javascript_pin_and_save_from_the_message_page(browser, server, width):
-    context = browser.new_context(base_url=server, locale="ko-KR", java_script_enabled=False,
-                                  extra_http_headers={"Accept-Language": "ko-KR,ko;q=0.9"})
+    context, page = posted_without_javascript(browser, server, width, "고정할 공지")
     try:
-        page = context.new_page()
-        set_width(page, width)
-        signup(page, unique_email("nojs"), "민아")
-        workspace = create_workspace(page, unique_name("팀"))
-        page.goto(first_channel(page, workspace))
-        composer(page).fill("고정할 공지")
-        with page.expect_navigation():
-            page.locator("#composer button[type=submit]").click()
         message = messages_with(page, "고정할 공지")
         message.hover()
         with page.expect_navigation():

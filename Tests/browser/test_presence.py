@@ -102,3 +102,24 @@ def test_a_custom_status_shows_beside_the_name_and_changes_live(new_context, wid
     with mina.expect_navigation():
         mina.locator("#status-form button[name=clear]").click()
     expect(status).to_have_text("")
+
+
+def test_ten_idle_minutes_make_a_teammate_away(new_context):
+    mina, bob, workspace, channel = korean_pair(new_context, 1280)
+    bob_id = bob.evaluate("document.querySelector('meta[name=viewer-id]').content")
+    bob.clock.install()
+    bob.goto(channel)
+    wait_until_live(bob)
+    mina.goto(f"/w/{workspace}/members")
+    dot = mina.locator(f'#member-table [data-presence="{bob_id}"]')
+    expect(dot).to_have_attribute("data-state", "online")
+    # Nine minutes without a touch: still here.
+    bob.clock.fast_forward("09:00")
+    mina.wait_for_timeout(1000)
+    expect(dot).to_have_attribute("data-state", "online")
+    bob.clock.fast_forward("01:30")
+    expect(dot).to_have_attribute("data-state", "away")
+    # The mouse moves on his page: back.
+    bob.mouse.move(200, 200)
+    bob.mouse.move(220, 240)
+    expect(dot).to_have_attribute("data-state", "online")

@@ -4,7 +4,7 @@ with a lock, invisible to a teammate until a member adds them, then in their sid
 import pytest
 from playwright.sync_api import expect
 
-from conftest import korean_pair, set_width, unique_name, wait_until_live
+from conftest import korean_pair, unique_name, wait_until_live
 
 
 @pytest.mark.parametrize("width", [390, 1280])

@@ -17,6 +17,22 @@ def first_channel(page: Page, workspace: int) -> str:
     return page.locator("#home-channels a").first.get_attribute("href")
 
 
+def posted_without_javascript(browser, server, width: int, text: str):
+    """A Korean browser without JavaScript, signed up with a workspace, that posted `text` to
+    its default channel by the plain form. Returns (context, page); close the context."""
+    context = browser.new_context(base_url=server, locale="ko-KR", java_script_enabled=False,
+                                  extra_http_headers={"Accept-Language": "ko-KR,ko;q=0.9"})
+    page = context.new_page()
+    set_width(page, width)
+    signup(page, unique_email("nojs"), "민아")
+    workspace = create_workspace(page, unique_name("팀"))
+    page.goto(first_channel(page, workspace))
+    composer(page).fill(text)
+    with page.expect_navigation():
+        page.locator("#composer button[type=submit]").click()
+    return context, page
+
+
 def team(new_context, width: int):
     """민아 posted in the default channel; Bob has it open."""
     mina, bob, _, channel = korean_pair(new_context, width)
@@ -133,17 +149,8 @@ def test_who_reacted_shows_on_keyboard_focus(new_context):
 
 @pytest.mark.parametrize("width", [390, 1280])
 def test_without_javascript_the_react_link_opens_a_page_of_common_reactions(browser, server, width):
-    context = browser.new_context(base_url=server, locale="ko-KR", java_script_enabled=False,
-                                  extra_http_headers={"Accept-Language": "ko-KR,ko;q=0.9"})
+    context, page = posted_without_javascript(browser, server, width, "스크립트 없이")
     try:
-        page = context.new_page()
-        set_width(page, width)
-        signup(page, unique_email("nojs"), "민아")
-        workspace = create_workspace(page, unique_name("팀"))
-        page.goto(first_channel(page, workspace))
-        composer(page).fill("스크립트 없이")
-        with page.expect_navigation():
-            page.locator("#composer button[type=submit]").click()
         message = messages_with(page, "스크립트 없이")
         message.hover()
         with page.expect_navigation():
