@@ -183,6 +183,7 @@ struct WorkspacesController: Sendable {
         if access.isOwner {
             page.privateChannels = try await channels.privateChannels(access).map { channel in
                 RoomLink(id: channel.id, name: channel.name, url: Paths.deleteChannel(access.workspaceId, channel.id),
+                         description: context.strings.format("channel_members_count", channel.memberCount),
                          memberCount: channel.memberCount)
             }
         }
