@@ -21,6 +21,21 @@ struct RoomsController: Sendable {
     let statuses: StatusService
     let cookies: CookiePolicy
     let pages: Pages
+    /// The page's per-message URLs with the id slot, the same for every page of a workspace.
+    let slotURLs = BoundedMemo<Int64, SlotURLs>(capacity: 1024)
+
+    /// A workspace's message URLs with `MessageListRenderer.idPlaceholder` where the id goes.
+    struct SlotURLs: Sendable {
+        let slot: String, edit: String, delete: String, react: String, marks: MessageMarkURLs
+
+        init(workspaceId wid: Int64) {
+            let id = MessageListRenderer.idPlaceholder
+            (slot, edit, delete, react) = (String(id), Paths.editMessage(wid, id), Paths.deleteMessage(wid, id),
+                                           Paths.messageReactions(wid, id))
+            marks = MessageMarkURLs(pin: Paths.pinMessage(wid, id), unpin: Paths.unpinMessage(wid, id),
+                                    save: Paths.saveMessage(wid, id), unsave: Paths.unsaveMessage(wid, id))
+        }
+    }
 
     func addRoutes(to group: RouterGroup<SignedInContext>) {
         group.get(Paths.channel.routerPath, use: showChannel)
@@ -175,21 +190,19 @@ struct RoomsController: Sendable {
         }
         page.confirmMentions = confirmMentions
         page.coverURL = target.room?.coverFileId.map { Paths.thumbnail($0) }
-        let slot = MessageListRenderer.idPlaceholder
-        page.editMessageURL = Paths.editMessage(target.access.workspaceId, slot)
-        page.deleteMessageURL = Paths.deleteMessage(target.access.workspaceId, slot)
-        let wid = target.access.workspaceId
+        let slotted = slotURLs.value(for: target.access.workspaceId) { SlotURLs(workspaceId: target.access.workspaceId) }
+        (page.editMessageURL, page.deleteMessageURL) = (slotted.edit, slotted.delete)
         if target.isMember, !(target.room?.isArchived ?? false) {
-            page.reactMessageURL = Paths.messageReactions(wid, slot)
+            page.reactMessageURL = slotted.react
             page.emojiTableURL = pages.assets.url(for: "emoji.tsv")
-            page.markURLs = MessageMarkURLs(pin: Paths.pinMessage(wid, slot), unpin: Paths.unpinMessage(wid, slot),
-                                            save: Paths.saveMessage(wid, slot), unsave: Paths.unsaveMessage(wid, slot))
+            page.markURLs = slotted.marks
         }
         if target.room != nil {
             page.pinsURL = target.pinsPath
-            (page.hasPins, page.pinsCountText) = (pinnedCount > 0, strings.format("pins_count", pinnedCount))
+            // Hidden at none; the script writes the count from the link's label when one is pinned.
+            (page.hasPins, page.pinsCountText) = (pinnedCount > 0, pinnedCount > 0 ? strings.format("pins_count", pinnedCount) : "")
         }
-        page.messageIdSlot = String(slot)
+        page.messageIdSlot = slotted.slot
         if !target.isChannel {
             let partner = try context.id("uid")
             page.personId = partner
