@@ -75,7 +75,7 @@ struct ProfileTests {
             let myId = try await app.database.writer.read { db in try User.fetchOne(db)!.id! }
             let mine = try await browser.get("/users/\(myId)")
             #expect(mine.status == .ok)
-            #expect(mine.text.contains("<h1>Me</h1>"))
+            #expect(mine.text.contains(#"<h1>Me<span class="presence" data-presence="\#(myId)" hidden></span></h1>"#))
             _ = try await app.signedInBrowser(email: "other@example.com", nickname: "Other")
             #expect(try await browser.get("/users/\(myId + 1)").status == .notFound)
             #expect(try await browser.get("/users/999999").status == .notFound)
@@ -98,7 +98,7 @@ struct ProfileTests {
 
             let page = try await owner.get("/users/\(mateId)")
             #expect(page.status == .ok)
-            #expect(page.text.contains("<h1>Mate &lt;b&gt;</h1>"))
+            #expect(page.text.contains(#"<h1>Mate &lt;b&gt;<span class="presence" data-presence="\#(mateId)" hidden></span></h1>"#))
             #expect(page.text.contains(#"href="mailto:mate@example.com""#))
             #expect(page.text.contains("010-1234-5678"))
             for workspace in [design, ops] {
@@ -112,7 +112,7 @@ struct ProfileTests {
             #expect(try await owner.get("/w/\(design)/dm/\(mateId)").status == .ok)
             // Both ways; no phone line for someone who gave none.
             let back = try await mate.get("/users/\(ownerId)")
-            #expect(back.status == .ok && back.text.contains("<h1>민지</h1>") && !back.text.contains("tel:"))
+            #expect(back.status == .ok && back.text.contains(#"<h1>민지<span class="presence""#) && !back.text.contains("tel:"))
 
             // Removed from both shared workspaces: no longer visible, the same 404 as no account.
             for workspace in [design, ops] {

@@ -289,7 +289,8 @@ actor RealtimeHub: Service {
         presenceSequence += 1
         announced[userId] = state == .offline ? nil : state
         let payload = PresencePayload(userId: userId, state: state, sequence: presenceSequence)
-        send(EventType.presenceChanged, payload, to: teammates(of: userId))
+        // Their own tabs know where they are; teammates are told.
+        send(EventType.presenceChanged, payload, to: teammates(of: userId).subtracting([userId]))
     }
 
     /// Everyone who shares a room with the person, the person included: every workspace
