@@ -123,7 +123,7 @@ struct KeptReadsTests {
             #expect(try await a.post("/profile", [("nickname", "Alicia"), ("phone", "")]).status == .seeOther)
             let renamed = try await b.get(generalPath).text
             let dmLink = try #require(renamed.firstRange(of: #"href="\#(dmPath)""#))
-            #expect(renamed[dmLink.upperBound...].prefix(200).contains(#"<span class="room-name">Alicia</span>"#))
+            #expect(renamed[dmLink.upperBound...].prefix(300).contains(#"<span class="room-name">Alicia <span class="user-status""#))
         }
     }
 }
