@@ -194,7 +194,9 @@
       case 'room.updated':
         setText('data-room-name', data.roomId, data.name);
         // Archived or brought back while open: the page shows the notice or the composer again.
-        if (String(data.roomId) === currentRoom && !!data.archived !== (document.querySelector('[data-room]')?.dataset.archived === 'yes')) {
+        // (Not while this page is already leaving by a form it sent, e.g. the one that did it.)
+        if (String(data.roomId) === currentRoom && !!data.archived !== (document.querySelector('[data-room]')?.dataset.archived === 'yes')
+            && !sendingForm) {
           location.reload();
           return;
         }
@@ -347,6 +349,10 @@
 
   let leaving = false;
   window.addEventListener('pagehide', () => { leaving = true; });
+  // A plain form on its way (no script took it over): the page it leads to is on its way too.
+  let sendingForm = false;
+  document.addEventListener('submit', (event) => { if (!event.defaultPrevented) sendingForm = true; });
+  window.addEventListener('pageshow', () => { sendingForm = false; });
 
   /** Whether this browser is signed out: the page itself now redirects to the login page. */
   async function sessionIsGone() {
