@@ -105,6 +105,12 @@ struct Pages: Sendable {
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 
+    /// A script's answer: `value` as compact JSON with sorted keys (as events carry it), never cached.
+    static func json(_ value: some Encodable) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+                 body: .init(byteBuffer: ByteBuffer(string: OutgoingEvent.json(value))))
+    }
+
     /// POST-redirect-GET: `303 See Other` to a local path.
     static func redirect(to path: String) -> Response {
         Response(status: .seeOther, headers: [.location: path])

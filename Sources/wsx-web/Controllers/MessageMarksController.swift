@@ -38,10 +38,7 @@ struct MessageMarksController: Sendable {
     /// pins, the message's own page), or else to the message in its room.
     private func answer(_ payload: some Encodable & Sendable, room: Room, messageId: Int64, request: Request,
                         context: SignedInContext) -> Response {
-        if RoomsController.wantsJSON(request) {
-            return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
-                            body: .init(byteBuffer: ByteBuffer(string: OutgoingEvent.json(payload))))
-        }
+        if RoomsController.wantsJSON(request) { return Pages.json(payload) }
         let roomPath = MessagesController.path(of: room, for: context.userId)
         return Pages.redirect(to: Self.returnPath(request, allowed: [
             Paths.saved(room.workspaceId), roomPath + "/pins", Paths.messageReactions(room.workspaceId, messageId),

@@ -35,8 +35,7 @@ struct PresenceController: Sendable {
         let (sequence, states) = await hub.presence(ofTeammatesOf: context.userId)
         let snapshot = PresenceSnapshot(sequence: sequence,
                                         states: Dictionary(uniqueKeysWithValues: states.map { (String($0.key), $0.value) }))
-        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-                        body: .init(byteBuffer: ByteBuffer(string: OutgoingEvent.json(snapshot))))
+        return Pages.json(snapshot)
     }
 
     @Sendable func typingInChannel(_ request: Request, context: SignedInContext) async throws -> Response {

@@ -22,7 +22,7 @@ struct ReactionsController: Sendable {
         let mid = try context.id("mid")
         let (row, room, groups) = try await reactions.reactions(messageId: mid, in: access)
         if RoomsController.wantsJSON(request) {
-            return Self.json(ReactionsPayload(workspaceId: room.workspaceId, roomId: room.id!, messageId: mid, groups: groups))
+            return Pages.json(ReactionsPayload(workspaceId: room.workspaceId, roomId: room.id!, messageId: mid, groups: groups))
         }
         return try await page(row: row, room: room, groups: groups, request: request, context: context)
     }
@@ -33,7 +33,7 @@ struct ReactionsController: Sendable {
         do {
             let (room, groups) = try await reactions.toggle(messageId: mid, in: access, emoji: context.form["emoji"] ?? "")
             if RoomsController.wantsJSON(request) {
-                return Self.json(ReactionsPayload(workspaceId: room.workspaceId, roomId: room.id!, messageId: mid, groups: groups))
+                return Pages.json(ReactionsPayload(workspaceId: room.workspaceId, roomId: room.id!, messageId: mid, groups: groups))
             }
             return Pages.redirect(to: "\(MessagesController.path(of: room, for: context.userId))?around=\(mid)#m-\(mid)")
         } catch let refusal as AppError where refusal.status != .notFound && !RoomsController.wantsJSON(request) {
@@ -67,10 +67,5 @@ struct ReactionsController: Sendable {
         ]
         return try await pages.render(.reactionsPage, title: context.strings["reactions_title"], page: view, request: request,
                                       context: context, place: .room(workspace: room.workspaceId, room: room.id!), status: status)
-    }
-
-    private static func json(_ payload: ReactionsPayload) -> Response {
-        Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
-                 body: .init(byteBuffer: ByteBuffer(string: OutgoingEvent.json(payload))))
     }
 }

@@ -23,6 +23,24 @@ struct CollectedMessage: Sendable {
         }
     }
 
+    /// The person's messages listed in `table` (a table with `user_id` and `message_id`, e.g.
+    /// their mentions or saved messages) in rooms of the workspace they are still in, in `order`,
+    /// with their files, rooms and DM partners.
+    static func listed(_ db: Database, in table: String, userId: Int64, workspaceId: Int64, order: String,
+                       limit: Int) throws -> [CollectedMessage] {
+        let rows = try MessageRow.fetchAll(db, sql: """
+            SELECT \(MessageRow.columns)
+            FROM \(table) AS listed
+            JOIN messages ON messages.id = listed.message_id
+            JOIN rooms ON rooms.id = messages.room_id AND rooms.workspace_id = ?
+            JOIN room_members ON room_members.room_id = rooms.id AND room_members.user_id = listed.user_id
+            LEFT JOIN users ON users.id = messages.author_id
+            WHERE listed.user_id = ?
+            ORDER BY \(order) LIMIT ?
+            """, arguments: [workspaceId, userId, limit])
+        return try collect(db, rows: MessageService.withAttachments(db, rows), for: userId)
+    }
+
     /// The view's line for this message as `viewer` sees it: where, who, when, what, and the way
     /// to it in its room.
     func item(for viewer: Int64) -> CollectedMessageItem {
@@ -42,17 +60,8 @@ struct MentionList: Sendable {
 
     func recent(userId: Int64, workspaceId: Int64, limit: Int = 50) async throws -> [CollectedMessage] {
         try database.read { db in
-            let rows = try MessageRow.fetchAll(db, sql: """
-                SELECT \(MessageRow.columns)
-                FROM mentions
-                JOIN messages ON messages.id = mentions.message_id
-                JOIN rooms ON rooms.id = messages.room_id AND rooms.workspace_id = ?
-                JOIN room_members ON room_members.room_id = rooms.id AND room_members.user_id = mentions.user_id
-                LEFT JOIN users ON users.id = messages.author_id
-                WHERE mentions.user_id = ?
-                ORDER BY mentions.message_id DESC LIMIT ?
-                """, arguments: [workspaceId, userId, limit])
-            return try CollectedMessage.collect(db, rows: MessageService.withAttachments(db, rows), for: userId)
+            try CollectedMessage.listed(db, in: "mentions", userId: userId, workspaceId: workspaceId,
+                                        order: "listed.message_id DESC", limit: limit)
         }
     }
 }

@@ -174,8 +174,7 @@ struct MessageService: Sendable {
         let rendered = try render(text, roomId: original.roomId)
         let present = rendered.groups.contains(.here) ? await online(original.roomId) : []
         return try await database.writer.write { db in
-            let (message, room) = try Self.visibleMessage(db, id: messageId, access)
-            try Room.requireOpen(db, roomId: room.id!)
+            let (message, room) = try Self.writableMessage(db, id: messageId, access)
             guard message.authorId == access.userId else { throw AppError.forbidden("error_message_author_only") }
             try SearchIndex.index(db, messageId: messageId, roomId: room.id!, text: rendered.plain)
             // Who it mentions is what it says now (an edit notifies no one again).
@@ -204,8 +203,7 @@ struct MessageService: Sendable {
     func delete(messageId: Int64, in access: WorkspaceAccess) async throws -> Room {
         let outbox = database.outbox
         return try await database.writer.write { db in
-            let (message, room) = try Self.visibleMessage(db, id: messageId, access)
-            try Room.requireOpen(db, roomId: room.id!)
+            let (message, room) = try Self.writableMessage(db, id: messageId, access)
             guard message.authorId == access.userId || access.isOwner else {
                 throw AppError.forbidden("error_message_delete_rights")
             }
@@ -292,6 +290,14 @@ struct MessageService: Sendable {
     static func visibleMessage(_ db: Database, id: Int64, _ access: WorkspaceAccess) throws -> (Message, Room) {
         guard let message = try Message.fetchOne(db, key: id) else { throw AppError.notFound }
         return (message, try memberRoom(db, access, id: message.roomId))
+    }
+
+    /// The same, for a change to the message (edit, delete, react, pin): also a 409 when its room
+    /// is archived, read in the writer's transaction.
+    static func writableMessage(_ db: Database, id: Int64, _ access: WorkspaceAccess) throws -> (Message, Room) {
+        let (message, room) = try visibleMessage(db, id: id, access)
+        if room.isArchived { throw AppError.conflict("error_channel_archived") }
+        return (message, room)
     }
 
     /// The HTML of a message's text, rendered before its write transaction begins: every post

@@ -14,8 +14,7 @@ struct PinService: Sendable {
     func set(messageId: Int64, pinned: Bool, in access: WorkspaceAccess) async throws -> (Room, PinsPayload) {
         let now = clock.now(), outbox = database.outbox
         return try await database.writer.write { db in
-            let (_, room) = try MessageService.visibleMessage(db, id: messageId, access)
-            try Room.requireOpen(db, roomId: room.id!)
+            let (_, room) = try MessageService.writableMessage(db, id: messageId, access)
             if pinned {
                 try db.execute(sql: "INSERT OR IGNORE INTO pins (message_id, room_id, pinned_by, created_at) VALUES (?, ?, ?, ?)",
                                arguments: [messageId, room.id!, access.userId, Timestamps.database(now)])

@@ -27,8 +27,7 @@ struct ReactionService: Sendable {
         }
         let now = clock.now(), outbox = database.outbox
         return try await database.writer.write { db in
-            let (_, room) = try MessageService.visibleMessage(db, id: messageId, access)
-            try Room.requireOpen(db, roomId: room.id!)
+            let (_, room) = try MessageService.writableMessage(db, id: messageId, access)
             try db.execute(sql: "DELETE FROM reactions WHERE message_id = ? AND emoji = ? AND user_id = ?",
                            arguments: [messageId, entry.emoji, access.userId])
             if db.changesCount == 0 {

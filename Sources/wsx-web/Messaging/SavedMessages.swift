@@ -53,17 +53,8 @@ struct SavedMessages: Sendable {
     /// still in.
     func list(userId: Int64, workspaceId: Int64, limit: Int = 200) async throws -> [CollectedMessage] {
         try database.read { db in
-            let rows = try MessageRow.fetchAll(db, sql: """
-                SELECT \(MessageRow.columns)
-                FROM saved_messages
-                JOIN messages ON messages.id = saved_messages.message_id
-                JOIN rooms ON rooms.id = messages.room_id AND rooms.workspace_id = ?
-                JOIN room_members ON room_members.room_id = rooms.id AND room_members.user_id = saved_messages.user_id
-                LEFT JOIN users ON users.id = messages.author_id
-                WHERE saved_messages.user_id = ?
-                ORDER BY saved_messages.created_at DESC, saved_messages.message_id DESC LIMIT ?
-                """, arguments: [workspaceId, userId, limit])
-            return try CollectedMessage.collect(db, rows: MessageService.withAttachments(db, rows), for: userId)
+            try CollectedMessage.listed(db, in: "saved_messages", userId: userId, workspaceId: workspaceId,
+                                        order: "listed.created_at DESC, listed.message_id DESC", limit: limit)
         }
     }
 }

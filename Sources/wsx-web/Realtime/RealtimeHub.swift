@@ -60,6 +60,9 @@ actor RealtimeHub: Service {
     private var handledThrough: Int64
     /// Sessions whose browser said every tab is hidden or idle (`POST /presence`).
     private var awaySessions: Set<Int64> = []
+    /// Open streams per session, so a stream's end knows at once whether it was its session's
+    /// last (scanning every subscriber there made a mass disconnect quadratic).
+    private var streamsBySession: [Int64: Int] = [:]
     /// What teammates were last told of each person (absent: offline), and a counter every
     /// change takes, so a page's snapshot and the changes after it apply in order.
     private var announced: [Int64: Presence] = [:]
@@ -116,6 +119,7 @@ actor RealtimeHub: Service {
             }
             subscribers[id] = Subscriber(userId: userId, sessionId: sessionId, stream: stream)
             subscribersByUser[userId, default: []].insert(id)
+            streamsBySession[sessionId, default: 0] += 1
             presenceMayHaveChanged(userId)
         }
         return Subscription(id: id, handledThrough: handledThrough,
@@ -158,6 +162,7 @@ actor RealtimeHub: Service {
         for (_, subscriber) in subscribers { subscriber.stream.end() }
         subscribers.removeAll()
         subscribersByUser.removeAll()
+        streamsBySession.removeAll()
         outbox.finish()
     }
 
@@ -226,7 +231,11 @@ actor RealtimeHub: Service {
         guard let subscriber = subscribers.removeValue(forKey: id) else { return }
         subscribersByUser[subscriber.userId]?.remove(id)
         if subscribersByUser[subscriber.userId]?.isEmpty == true { subscribersByUser[subscriber.userId] = nil }
-        if !subscribers.values.contains(where: { $0.sessionId == subscriber.sessionId }) { awaySessions.remove(subscriber.sessionId) }
+        streamsBySession[subscriber.sessionId, default: 1] -= 1
+        if streamsBySession[subscriber.sessionId] == 0 {
+            streamsBySession[subscriber.sessionId] = nil
+            awaySessions.remove(subscriber.sessionId)
+        }
         presenceMayHaveChanged(subscriber.userId)
     }
 
@@ -243,8 +252,7 @@ actor RealtimeHub: Service {
     func setAway(_ away: Bool, sessionId: Int64, userId: Int64) {
         if away { awaySessions.insert(sessionId) } else { awaySessions.remove(sessionId) }
         if awaySessions.count > 100_000 {
-            let streaming = Set(subscribers.values.map(\.sessionId))
-            awaySessions.formIntersection(streaming)
+            awaySessions = awaySessions.filter { streamsBySession[$0] != nil }
         }
         presenceMayHaveChanged(userId)
     }

@@ -73,8 +73,9 @@ struct Room: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRe
     var isPrivate: Bool { visibility == .private }
     var isArchived: Bool { archivedAt != nil }
 
-    /// Refuses a write (a post, an edit, a reaction, a pin) to an archived room, reading its
-    /// state in the writer's transaction so an archive that just committed counts.
+    /// Refuses a post to an archived room whose row the caller read earlier, reading its state
+    /// in the writer's transaction so an archive that just committed counts (changes to a
+    /// message go through `MessageService.writableMessage`, which reads the room there).
     static func requireOpen(_ db: Database, roomId: Int64) throws {
         let archived = try Bool.fetchOne(db.cachedStatement(sql: "SELECT archived_at IS NOT NULL FROM rooms WHERE id = ?"),
                                          arguments: [roomId]) ?? false

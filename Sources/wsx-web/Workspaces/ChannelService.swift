@@ -103,7 +103,9 @@ struct ChannelService: Sendable {
         }
     }
 
-    static func view(_ db: Database, _ access: WorkspaceAccess, id: Int64) throws -> View {
+    /// The channel as `access` sees it. A private channel does not exist for anyone outside it,
+    /// except, with `ownerSeesPrivate`, for the workspace's owner (who may delete it).
+    static func view(_ db: Database, _ access: WorkspaceAccess, id: Int64, ownerSeesPrivate: Bool = false) throws -> View {
         guard let room = try Room.fetchOne(db.cachedStatement(sql: "SELECT * FROM rooms WHERE id = ?"), arguments: [id]),
               room.workspaceId == access.workspaceId, room.kind == .channel
         else { throw AppError.notFound }
@@ -112,23 +114,15 @@ struct ChannelService: Sendable {
         let isMember = try Bool.fetchOne(
             db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM room_members WHERE room_id = ? AND user_id = ?)"),
             arguments: [id, access.userId]) ?? false
-        // A private channel does not exist for anyone outside it.
-        if room.isPrivate, !isMember { throw AppError.notFound }
+        if room.isPrivate, !isMember, !(ownerSeesPrivate && access.isOwner) { throw AppError.notFound }
         return View(room: room, isMember: isMember, memberCount: count, access: access)
     }
 
     /// A private channel as its workspace's owner may handle it from the workspace settings
-    /// (delete it) without being in it; a 404 for anyone else and for public channels.
+    /// (delete it) without being in it; a 404 for anyone else.
     func privateChannelForOwner(_ access: WorkspaceAccess, id: Int64) async throws -> View {
         guard access.isOwner else { throw AppError.notFound }
-        return try database.read { db in
-            guard let room = try Room.fetchOne(db, key: id), room.workspaceId == access.workspaceId, room.kind == .channel,
-                  room.isPrivate
-            else { throw AppError.notFound }
-            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM room_members WHERE room_id = ?", arguments: [id]) ?? 0
-            let isMember = try RoomMember.fetchOne(db, key: ["room_id": id, "user_id": access.userId]) != nil
-            return View(room: room, isMember: isMember, memberCount: count, access: access)
-        }
+        return try database.read { db in try Self.view(db, access, id: id, ownerSeesPrivate: true) }
     }
 
     /// The members of a channel, by nickname.
