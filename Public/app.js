@@ -160,6 +160,32 @@
     return !data.userIds || data.userIds.map(String).includes(viewerId);
   }
 
+  /** Whether the sidebar lists `roomId` as a group conversation. */
+  function isListedGroup(roomId) {
+    return !!document.querySelector(`#sidebar [data-room-link="${CSS.escape(String(roomId))}"][data-group="yes"]`);
+  }
+
+  /** On a group's page, its members panel and name, read again from the page (someone joined
+   *  or left). Nothing when the viewer is the one who left: the page is no longer theirs. */
+  function refreshGroupMembers() {
+    const panel = document.getElementById('group-members');
+    if (!panel) return;
+    fetch(location.pathname, { credentials: 'same-origin', headers: { Accept: 'text/html' } })
+      .then((response) => (response.ok ? response.text() : null))
+      .then((html) => {
+        if (!html) return;
+        const fresh = new DOMParser().parseFromString(html, 'text/html');
+        const theirs = fresh.getElementById('group-members');
+        if (!theirs) return;
+        theirs.open = panel.open;
+        document.getElementById('group-members')?.replaceWith(document.importNode(theirs, true));
+        const name = fresh.querySelector('.room-header [data-room-name]')?.textContent;
+        const mine = document.querySelector('.room-header [data-room-name]');
+        if (name && mine) mine.textContent = name;
+      })
+      .catch(() => {});
+  }
+
   /** An invitation that arrived: added to the list on the workspaces page, from its template
    *  (the page's own words; the event's text goes in as textContent). */
   function showInvitation(data) {
@@ -214,7 +240,9 @@
       case 'room.created':
       case 'room.member_added':
       case 'room.member_removed':
-        if (concernsMyRooms(data)) refreshRoomLists();
+        // A group's name is its members': theirs changes for everyone still in it.
+        if (concernsMyRooms(data) || isListedGroup(data.roomId)) refreshRoomLists();
+        if (type !== 'room.created' && String(data.roomId) === currentRoom) refreshGroupMembers();
         break;
       case 'message.created': {
         // A message of a room the lists do not show yet (a DM's first message, committed after

@@ -859,10 +859,14 @@
     if (roomIsWatched(data.roomId)) return;
     const mentioned = (data.mentions || []).map(String).includes(viewerId);
     const level = notifyLevel(data.roomId);
-    if (level === 'mute' || (level === 'mentions' && !mentioned && data.roomKind !== 'dm')) return;
+    // Direct and group conversations speak to the viewer: they notify like mentions.
+    const direct = data.roomKind === 'dm' || data.roomKind === 'group';
+    if (level === 'mute' || (level === 'mentions' && !mentioned && !direct)) return;
+    const groupName = data.roomKind === 'group'
+      ? document.querySelector(`#sidebar [data-room-link="${CSS.escape(String(data.roomId))}"] .room-name`)?.textContent : '';
     const title = mentioned
       ? (label('Mention') || '{0}').replace('{0}', data.authorNickname)
-      : data.roomKind === 'dm' ? data.authorNickname : `#${data.roomName}`;
+      : direct ? (groupName ? `${data.authorNickname} · ${groupName}` : data.authorNickname) : `#${data.roomName}`;
     const note = new Notification(title, { body: data.snippet, tag: `wsx-m-${data.messageId}` });
     note.onclick = () => { window.focus(); if (data.url) location.assign(data.url); };
     document.documentElement.dataset.lastNotification = title;

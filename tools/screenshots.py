@@ -22,11 +22,13 @@ NAMES = {
     "ko-KR": {"owner": "김민아", "mate": "박지수", "workspace": "디자인팀", "channel": "리뉴얼",
               "messages": ["오늘 회의는 오후 3시입니다. 안건은 새 홈 화면 시안이에요.",
                            "@김민아님 시안 확인했어요. **좋아요!**", "고마워요 👍\n- 홈 화면: 확정\n- 설정 화면: `다음 주`"],
-              "dm": "회의 자료 미리 공유드려요.", "search": "회의", "status": "외근 중, 4시 복귀"},
+              "dm": "회의 자료 미리 공유드려요.", "search": "회의", "status": "외근 중, 4시 복귀",
+              "third": "이서준", "group": "세 명이서 점심 메뉴 정해요 🍜"},
     "en-US": {"owner": "Mina Kim", "mate": "Jisoo Park", "workspace": "Design", "channel": "redesign",
               "messages": ["Today's meeting is at 3 pm: the new home screen drafts.",
                            "@Mina Kim looked at the drafts: **love it!**", "Thanks 👍\n- home screen: done\n- settings: `next week`"],
-              "dm": "Sharing the meeting notes ahead of time.", "search": "meeting", "status": "Out until 4pm"},
+              "dm": "Sharing the meeting notes ahead of time.", "search": "meeting", "status": "Out until 4pm",
+              "third": "Seojun Lee", "group": "Lunch plans for the three of us 🍜"},
 }
 
 
@@ -77,6 +79,18 @@ def mark(page: Page, base: str, workspace: str, message: str, action: str) -> No
     assert response.ok, response.status
 
 
+def invite(owner: Page, member: Page, base: str, workspace: str, email: str) -> None:
+    """The owner invites `email` from the members page; `member` (signed in as it) joins."""
+    owner.goto(f"{base}/w/{workspace}/members")
+    owner.fill("#invite-form input[name=email]", email)
+    with owner.expect_navigation():
+        owner.click("#invite-form button[type=submit]")
+    link = owner.locator("#invite-link").text_content()
+    member.goto(base + re.sub(r"^https?://[^/]+", "", link))
+    with member.expect_navigation():
+        member.click("#accept-invite-form button[type=submit]")
+
+
 def take(browser, base: str, locale: str, out: pathlib.Path) -> None:
     names = NAMES[locale]
     lang = locale[:2]
@@ -89,14 +103,10 @@ def take(browser, base: str, locale: str, out: pathlib.Path) -> None:
     with owner.expect_navigation():
         owner.click("#create-workspace-form button[type=submit]")
     workspace = re.search(r"/w/(\d+)", owner.url).group(1)
-    owner.goto(f"{base}/w/{workspace}/members")
-    owner.fill("#invite-form input[name=email]", f"mate-{lang}@example.com")
-    with owner.expect_navigation():
-        owner.click("#invite-form button[type=submit]")
-    link = owner.locator("#invite-link").text_content()
-    mate.goto(base + re.sub(r"^https?://[^/]+", "", link))
-    with mate.expect_navigation():
-        mate.click("#accept-invite-form button[type=submit]")
+    invite(owner, mate, base, workspace, f"mate-{lang}@example.com")
+    third = browser.new_context(locale=locale).new_page()
+    signup(third, base, f"third-{lang}@example.com", names["third"])
+    invite(owner, third, base, workspace, f"third-{lang}@example.com")
     owner.goto(f"{base}/w/{workspace}/channels")
     owner.fill("#create-channel-form input[name=name]", names["channel"])
     with owner.expect_navigation():
@@ -123,6 +133,15 @@ def take(browser, base: str, locale: str, out: pathlib.Path) -> None:
     owner_id = owner.evaluate("document.querySelector('meta[name=viewer-id]').content")
     mate.goto(f"{base}/w/{workspace}/dm/{owner_id}")
     send(mate, names["dm"])
+    # A group of the three, started from the people picker.
+    third_id = third.evaluate("document.querySelector('meta[name=viewer-id]').content")
+    third.goto(f"{base}/w/{workspace}/dm")
+    for person in (owner_id, mate_id):
+        third.check(f"#conversation-form input[value='{person}']")
+    with third.expect_navigation():
+        third.click("#conversation-form button[type=submit]")
+    group = third.url.replace(base, "")
+    send(third, names["group"])
 
     pages = {
         "workspaces": "/workspaces", "home": f"/w/{workspace}", "channel": general,
@@ -131,6 +150,7 @@ def take(browser, base: str, locale: str, out: pathlib.Path) -> None:
         "profile": "/profile", "member": f"/users/{mate_id}", "store": "/store",
         "reactions": f"/w/{workspace}/m/{first}/reactions", "mentions": f"/w/{workspace}/mentions",
         "pins": f"{general}/pins", "saved": f"/w/{workspace}/saved",
+        "group": group, "new-conversation": f"/w/{workspace}/dm?member={third_id}",
     }
     owner.goto(f"{base}/w/{workspace}")  # the DM arrives unread
     for name, path in pages.items():
@@ -139,6 +159,13 @@ def take(browser, base: str, locale: str, out: pathlib.Path) -> None:
             owner.goto(base + path)
             owner.wait_for_load_state("networkidle")
             owner.screenshot(path=str(out / f"{name}-{lang}-{width}.png"))
+    # The group's members, opened from its header.
+    for width in WIDTHS:
+        owner.set_viewport_size({"width": width, "height": 844 if width < 800 else 800})
+        owner.goto(base + group)
+        owner.wait_for_load_state("networkidle")
+        owner.click("#group-members summary")
+        owner.screenshot(path=str(out / f"group-members-{lang}-{width}.png"))
     # The reaction picker, open over the channel.
     for width in WIDTHS:
         owner.set_viewport_size({"width": width, "height": 844 if width < 800 else 800})

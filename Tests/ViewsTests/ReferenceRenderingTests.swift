@@ -44,9 +44,15 @@ struct ReferenceRenderingTests {
             cssURL: "/static/app.css?v=1", scriptURLs: ["/static/app.js?v=1", "/static/live.js?v=1"], links: .sample)
         var inWorkspace = signedIn
         inWorkspace.workspace = .sample
+        var group = SidebarRoom(id: 6, name: "Bob, 지수", url: "/w/1/g/6", isCurrent: false, unread: 1, isDM: true)
+        (group.isGroup, group.initial) = (true, "3")
+        var withGroup = Chrome(
+            lang: lang, csrfToken: "t", viewer: Viewer(id: 7, nickname: "김민수"), workspaces: [], rooms: [group],
+            currentWorkspaceId: 1, path: "/w/1/g/6", lastEventId: 1, cssURL: "/static/app.css?v=1", scriptURLs: [], links: .sample)
+        withGroup.workspace = .sample
         let signedOut = Chrome(lang: lang, csrfToken: "t", viewer: nil, path: "/login", cssURL: "/static/app.css?v=1", scriptURLs: [],
                                links: .sample)
-        return [signedIn, inWorkspace, signedOut]
+        return [signedIn, inWorkspace, withGroup, signedOut]
     }
 
     static let attachments = [
@@ -175,6 +181,19 @@ struct ReferenceRenderingTests {
         pages.append((.reactionsPage, withToggles))
         pages.append((.messageFlags, MessageFlags(pinned: true, saved: false)))
         pages.append((.messageFlags, MessageFlags(pinned: true, saved: true)))
+        var group = RoomPage(workspaceId: 1, roomId: 6, isChannel: false, title: "Bob, 지수 <g>", description: "", memberCountText: "멤버 3명",
+                             settingsURL: nil, isMember: true, joinURL: nil, messagesHtml: "<li>hi</li>", isEmpty: false, olderURL: nil,
+                             newerURL: nil, isLatest: true, composerAction: "/w/1/g/6/messages", readURL: "/w/1/g/6/read")
+        (group.isGroup, group.groupMembers, group.leaveURL) = (true, people, "/w/1/g/6/leave")
+        (group.addMemberURL, group.addCandidates) = ("/w/1/g/6/members", [PersonOption(id: 10, nickname: "Dave & co", url: "/users/10")])
+        pages.append((.room, group))
+        group.addCandidates = []
+        pages.append((.room, group))
+        let candidates = [ConversationCandidate(id: 8, nickname: "박 <P>", avatarURL: nil, isChosen: true),
+                          ConversationCandidate(id: 9, nickname: "Choi", avatarURL: "/files/9/thumb", isChosen: false)]
+        pages.append((.newConversation, NewConversationPage(action: "/w/1/dm", people: candidates, hint: "한 명 <1>",
+                                                            error: "고르세요 & 다시")))
+        pages.append((.newConversation, NewConversationPage(action: "/w/1/dm", people: [], hint: "")))
         return pages
     }
 

@@ -13,5 +13,5 @@ extension WorkspaceLinks {
                                        settings: "/w/1/settings", delete: "/w/1/delete", leave: "/w/1/leave",
                                        transfer: "/w/1/transfer", audit: "/w/1/audit",
                                        unread: "/w/1/unread", people: "/w/1/people",
-                                       mentions: "/w/1/mentions", saved: "/w/1/saved")
+                                       mentions: "/w/1/mentions", saved: "/w/1/saved", newConversation: "/w/1/dm")
 }

@@ -55,6 +55,17 @@ def test_main_pages_have_no_serious_accessibility_violations(new_context, locale
             await fetch(url, {method: 'POST', body: new URLSearchParams({_csrf: token}),
                               headers: {'X-CSRF-Token': token, Accept: 'application/json'}});
         }""", f"/w/{workspace}/m/{message_id}/{action}")
+    # A group of the three, started from the people picker.
+    third = new_context(locale).new_page()
+    third_email = unique_email("third")
+    signup(third, third_email, "이서준")
+    add_member(owner, workspace, third, third_email)
+    owner.goto(f"/w/{workspace}/dm")
+    for checkbox in owner.locator("#conversation-form input[name=member]").all():
+        checkbox.check()
+    with owner.expect_navigation():
+        owner.locator("#conversation-form button[type=submit]").click()
+    group = re.sub(r"^https?://[^/]+", "", owner.url)
     owner.goto(f"/w/{workspace}/members")
     mate_profile = owner.locator("main a", has_text="박지수").first.get_attribute("href")
     mate_id = re.fullmatch(r"/users/(\d+)", mate_profile).group(1)
@@ -62,7 +73,8 @@ def test_main_pages_have_no_serious_accessibility_violations(new_context, locale
     pages = ["/workspaces", f"/w/{workspace}", channel, f"/w/{workspace}/dm/{mate_id}", f"/w/{workspace}/members",
              f"/w/{workspace}/channels", f"/w/{workspace}/search?q=%ED%9A%8C%EC%9D%98", "/store", "/profile",
              f"/w/{workspace}/settings", f"{channel}/settings", mate_profile, f"/w/{workspace}/mentions",
-             f"/w/{workspace}/m/{message_id}/reactions", f"{channel}/pins", f"/w/{workspace}/saved"]
+             f"/w/{workspace}/m/{message_id}/reactions", f"{channel}/pins", f"/w/{workspace}/saved",
+             f"/w/{workspace}/dm", group]
     problems = []
     for width in (390, 1280):
         owner.set_viewport_size({"width": width, "height": 844})

@@ -61,6 +61,18 @@ struct AuthorizationMatrixTests {
         Route(method: "GET", path: "/w/W/saved", expected: [404, 200, 200, 200]),
         // Saying one is typing is for the room's members.
         Route(method: "POST", path: "/w/W/c/C/typing", expected: [404, 204, 204, 404]),
+        // Conversations: any workspace member starts one (T: a third member); G: a group of the
+        // channel's owner, the member and T, which the workspace owner is not in.
+        Route(method: "GET", path: "/w/W/dm", expected: [404, 200, 200, 200]),
+        Route(method: "POST", path: "/w/W/dm", fields: [("member", "T")], expected: [404, 303, 303, 303]),
+        Route(method: "GET", path: "/w/W/g/G", expected: [404, 200, 200, 404]),
+        Route(method: "GET", path: "/w/W/g/G/pins", expected: [404, 200, 200, 404]),
+        Route(method: "POST", path: "/w/W/g/G/messages", fields: [("content", "hi")], expected: [404, 303, 303, 404]),
+        Route(method: "POST", path: "/w/W/g/G/read", expected: [404, 303, 303, 404]),
+        Route(method: "POST", path: "/w/W/g/G/notify", fields: [("level", "mute")], expected: [404, 303, 303, 404]),
+        Route(method: "POST", path: "/w/W/g/G/members", fields: [("member", "M")], expected: [404, 303, 303, 404]),
+        Route(method: "POST", path: "/w/W/g/G/leave", fields: [("confirm", "yes")], expected: [404, 303, 303, 404]),
+        Route(method: "POST", path: "/w/W/g/G/typing", expected: [404, 204, 204, 404]),
     ]
 
     @Test("each role gets its answer on every route; refusals leave the database as it was", arguments: routes)
@@ -81,14 +93,25 @@ struct AuthorizationMatrixTests {
                 try await member.post("/w/\(wid)/c/\(cid)/join")
                 let stranger = try await app.signedInBrowser(email: "stranger@example.com")
                 let memberId = try await app.userId("member@example.com")
+                var (thirdId, gid): (Int64, Int64) = (0, 0)
+                if route.path.contains("/g/G") || route.fields.contains(where: { $0.1 == "T" }) {
+                    _ = try await app.signedInBrowser(email: "third@example.com")
+                    try await app.addMember(email: "third@example.com", to: wid, by: owner)
+                    thirdId = try await app.userId("third@example.com")
+                    try await member.get("/w/\(wid)/dm")
+                    let started = try await member.post("/w/\(wid)/dm", [("member", String(thirdId)),
+                                                                         ("member", String(try await app.userId("chowner@example.com")))])
+                    gid = try #require(Int64(started.location?.split(separator: "/").last ?? ""))
+                }
 
                 func fill(_ text: String) -> String {
-                    text.replacingOccurrences(of: "/W", with: "/\(wid)").replacingOccurrences(of: "/C", with: "/\(cid)")
+                    text.replacingOccurrences(of: "/W", with: "/\(wid)").replacingOccurrences(of: "/g/G", with: "/g/\(gid)")
+                        .replacingOccurrences(of: "/C", with: "/\(cid)")
                         .replacingOccurrences(of: "/M/", with: "/\(memberId)/").replacingOccurrences(of: "/X/", with: "/\(mid)/")
                 }
                 let browser = [stranger, member, channelOwner, owner][index]
                 let path = fill(route.path)
-                let fields = route.fields.map { ($0.0, $0.1 == "M" ? "\(memberId)" : $0.1) }
+                let fields = route.fields.map { ($0.0, $0.1 == "M" ? "\(memberId)" : $0.1 == "T" ? "\(thirdId)" : $0.1) }
                 let before = try await app.workspaceSnapshot()
                 try await browser.get("/workspaces")
                 let response = route.method == "GET" ? try await browser.get(path) : try await browser.post(path, fields)

@@ -137,6 +137,8 @@ public struct FieldErrors: Sendable, Equatable {
     public var content: String?
     public var statusEmoji: String?
     public var statusText: String?
+    /// The people a conversation is started with.
+    public var member: String?
 
     public init() {}
 

@@ -95,7 +95,7 @@ public struct SidebarWorkspace: Sendable {
     }
 }
 
-/// A room in the sidebar: a channel (or a DM, later) of the current workspace.
+/// A room in the sidebar: a channel, DM or group conversation of the current workspace.
 public struct SidebarRoom: Sendable {
     public var id: Int64
     public var name: String
@@ -114,6 +114,8 @@ public struct SidebarRoom: Sendable {
     public var isPrivate = false
     /// An archived channel: listed apart, greyed.
     public var isArchived = false
+    /// A group conversation: its avatar shows how many are in it (`initial`).
+    public var isGroup = false
     /// How it notifies the viewer: their own choice for it, else their default.
     public var notify: NotifyLevel
     /// Whether the viewer chose the level for this room (not their default).

@@ -58,9 +58,13 @@ public struct WorkspaceLinks: Sendable {
     public var mentions: String
     /// The viewer's saved messages in it.
     public var saved: String
+    /// Where a DM or group conversation is started.
+    public var newConversation: String
 
     public init(home: String, search: String, channels: String, members: String, settings: String, delete: String,
-                leave: String, transfer: String, audit: String, unread: String, people: String, mentions: String, saved: String) {
+                leave: String, transfer: String, audit: String, unread: String, people: String, mentions: String, saved: String,
+                newConversation: String) {
+        self.newConversation = newConversation
         self.mentions = mentions
         self.saved = saved
         self.unread = unread

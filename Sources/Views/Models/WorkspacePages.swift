@@ -67,6 +67,8 @@ public struct RoomLink: Sendable {
     public var isPrivate = false
     /// A muted room (dimmed, a dot for its count).
     public var isMuted = false
+    /// A group conversation: its avatar is a square with how many are in it (`initial`).
+    public var isGroup = false
 
     public init(id: Int64, name: String, url: String, description: String = "", memberCount: Int = 0, joined: Bool = true,
                 isDefault: Bool = false, unread: Int = 0, lastSnippet: String? = nil, lastTimestamp: String? = nil,
@@ -301,6 +303,14 @@ public struct RoomPage: Sendable {
     /// does not exist yet or that they have not joined.
     public var notifyURL: String?
     public var notifyChoices: [NotifyChoice] = []
+    /// A group conversation: its members (each with their presence), the form that adds a
+    /// workspace member to it, and the one that leaves it.
+    public var isGroup = false
+    public var groupMembers: [PersonOption] = []
+    public var addMemberURL: String?
+    public var addCandidates: [PersonOption] = [] { didSet { hasAddCandidates = !addCandidates.isEmpty } }
+    public private(set) var hasAddCandidates = false
+    public var leaveURL: String?
 
     public init(workspaceId: Int64, roomId: Int64?, isChannel: Bool, title: String, description: String,
                 memberCountText: String, settingsURL: String?, isMember: Bool, joinURL: String?, messagesHtml: String,
@@ -537,5 +547,38 @@ public struct MessageMarkURLs: Sendable {
 
     public init(pin: String, unpin: String, save: String, unsave: String) {
         (self.pin, self.unpin, self.save, self.unsave) = (pin, unpin, save, unsave)
+    }
+}
+
+/// The page that starts a conversation: the workspace's members to choose from (one for a
+/// DM, two to eight for a group), and why the last choice was refused.
+public struct NewConversationPage: Sendable {
+    public var action: String
+    public var people: [ConversationCandidate]
+    public var hint: String
+    public var error: String?
+
+    public init(action: String, people: [ConversationCandidate], hint: String, error: String? = nil) {
+        self.action = action
+        self.people = people
+        self.hint = hint
+        self.error = error
+    }
+}
+
+/// Someone who can be added to a conversation, ticked when they were chosen before.
+public struct ConversationCandidate: Sendable {
+    public var id: Int64
+    public var nickname: String
+    public var initial: String
+    public var avatarURL: String?
+    public var isChosen: Bool
+
+    public init(id: Int64, nickname: String, avatarURL: String?, isChosen: Bool) {
+        self.id = id
+        self.nickname = nickname
+        self.initial = nickname.first.map { String($0).uppercased() } ?? "?"
+        self.avatarURL = avatarURL
+        self.isChosen = isChosen
     }
 }

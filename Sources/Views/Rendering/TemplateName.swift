@@ -31,4 +31,5 @@ public enum TemplateName: String, CaseIterable, Sendable {
     case sandboxCheckout = "sandbox_checkout"
     case portoneCheckout = "portone_checkout"
     case search
+    case newConversation = "new_conversation"
 }

@@ -101,6 +101,7 @@ extension WorkspaceLinks: TemplateContext {
         case "people": people.templateValue
         case "mentions": mentions.templateValue
         case "saved": saved.templateValue
+        case "newConversation": newConversation.templateValue
         default: .missing
         }
     }
@@ -125,6 +126,7 @@ extension SidebarRoom: TemplateContext {
         case "status": status.templateValue
         case "isPrivate": isPrivate.templateValue
         case "isArchived": isArchived.templateValue
+        case "isGroup": isGroup.templateValue
         default: .missing
         }
     }
@@ -176,6 +178,12 @@ extension RoomPage: TemplateContext {
         case "isPrivate": isPrivate.templateValue
         case "isArchived": isArchived.templateValue
         case "unarchiveURL": unarchiveURL.templateValue
+        case "isGroup": isGroup.templateValue
+        case "groupMembers": groupMembers.templateValue
+        case "addMemberURL": addMemberURL.templateValue
+        case "addCandidates": addCandidates.templateValue
+        case "hasAddCandidates": hasAddCandidates.templateValue
+        case "leaveURL": leaveURL.templateValue
         default: .missing
         }
     }
@@ -274,6 +282,7 @@ extension RoomLink: TemplateContext {
         case "avatarURL": avatarURL.templateValue
         case "initial": initial.templateValue
         case "isMuted": isMuted.templateValue
+        case "isGroup": isGroup.templateValue
         case "personId": personId.templateValue
         case "status": status.templateValue
         case "isPrivate": isPrivate.templateValue
@@ -310,6 +319,17 @@ extension MessageMarkURLs: TemplateContext {
         case "unpin": unpin.templateValue
         case "save": save.templateValue
         case "unsave": unsave.templateValue
+        default: .missing
+        }
+    }
+}
+
+extension PersonOption: TemplateContext {
+    public func value(forKey key: String) -> TemplateValue {
+        switch key {
+        case "id": id.templateValue
+        case "nickname": nickname.templateValue
+        case "url": url.templateValue
         default: .missing
         }
     }

@@ -8,6 +8,8 @@ enum FormField: String, Sendable, CaseIterable {
     case name, description, content
     case statusEmoji = "status_emoji"
     case statusText = "status_text"
+    /// The people a conversation is started with.
+    case member
 }
 
 /// Why a form was refused: for each field, the key of the message shown beside it

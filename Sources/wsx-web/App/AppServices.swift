@@ -28,6 +28,7 @@ struct AppServices: Sendable {
     /// One "typing" signal per person and room every three seconds.
     let typing = TypingThrottle(interval: .seconds(3))
     let directRooms: DirectRooms
+    let groups: GroupRooms
     let notifySettings: NotifySettings
     let messageLists: MessageListRenderer
     let files: FileService
@@ -91,6 +92,7 @@ struct AppServices: Sendable {
         saved = SavedMessages(database: database, clock: clock)
         statuses = StatusService(database: database, clock: clock, catalog: reactions.catalog)
         directRooms = DirectRooms(database: database, clock: clock)
+        groups = GroupRooms(database: database, clock: clock)
         notifySettings = NotifySettings(database: database)
         let receiver = UploadReceiver(policy: config.uploads, store: try FileStore(dataDirectory: config.dataDirectory),
                                       sniffer: try ContentSniffer())

@@ -103,17 +103,21 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
                        cookies: services.cookies,
                        pages: services.pages).addRoutes(to: signedIn)
     RoomsController(workspaces: services.workspaces, channels: services.channels, messages: services.messages,
-                    directRooms: services.directRooms, lists: services.messageLists, files: services.files,
+                    directRooms: services.directRooms, groups: services.groups, members: services.members,
+                    lists: services.messageLists, files: services.files,
                     pins: services.pins, saved: services.saved, typing: services.typing,
                     statuses: services.statuses, cookies: services.cookies,
                     pages: services.pages).addRoutes(to: signedIn)
+    ConversationsController(workspaces: services.workspaces, groups: services.groups, members: services.members,
+                            cookies: services.cookies, pages: services.pages).addRoutes(to: signedIn)
     NotifyController(workspaces: services.workspaces, channels: services.channels, directRooms: services.directRooms,
+                     groups: services.groups,
                      settings: services.notifySettings, cookies: services.cookies).addRoutes(to: signedIn)
     MessagesController(workspaces: services.workspaces, messages: services.messages, lists: services.messageLists,
                        files: services.files, cookies: services.cookies, pages: services.pages).addRoutes(to: signedIn)
     ReactionsController(workspaces: services.workspaces, reactions: services.reactions, pins: services.pins,
                         saved: services.saved, pages: services.pages).addRoutes(to: signedIn)
-    PresenceController(workspaces: services.workspaces, directRooms: services.directRooms,
+    PresenceController(workspaces: services.workspaces, directRooms: services.directRooms, groups: services.groups,
                        messages: services.messages, hub: services.hub, throttle: services.typing).addRoutes(to: signedIn)
     MessageMarksController(workspaces: services.workspaces, pins: services.pins, saved: services.saved, pages: services.pages)
         .addRoutes(to: signedIn)

@@ -15,6 +15,14 @@ extension WorkspaceLinks {
         self.init(home: Paths.workspace(id), search: Paths.search(id), channels: Paths.channels(id), members: Paths.members(id),
                   settings: Paths.workspaceSettings(id), delete: Paths.deleteWorkspace(id), leave: Paths.leaveWorkspace(id),
                   transfer: Paths.transferWorkspace(id), audit: Paths.audit(id),
-                  unread: Paths.unread(id), people: Paths.people(id), mentions: Paths.mentions(id), saved: Paths.saved(id))
+                  unread: Paths.unread(id), people: Paths.people(id), mentions: Paths.mentions(id), saved: Paths.saved(id),
+                  newConversation: Paths.startConversation(id))
+    }
+}
+
+extension PersonOption {
+    /// A person as lists and pickers show them, linked to their profile.
+    static func profile(_ id: Int64, _ nickname: String) -> PersonOption {
+        PersonOption(id: id, nickname: nickname, url: Paths.user(id))
     }
 }

@@ -22,7 +22,7 @@ struct Pages: Sendable {
     private var scripts: [String] {
         [assets.url(for: "app.js"), assets.url(for: "chat.js"), assets.url(for: "drawer.js"), assets.url(for: "lightbox.js"),
          assets.url(for: "switcher.js"), assets.url(for: "reactions.js"), assets.url(for: "marks.js"),
-         assets.url(for: "presence.js")]
+         assets.url(for: "presence.js"), assets.url(for: "people-picker.js")]
     }
 
     /// What the chrome reads from the database, when a page read it in its own read: the event

@@ -161,6 +161,15 @@ enum Paths {
     static let directMessagePost = Route<Int64, Int64>("/w/{wid}/dm/{uid}/messages")
     static let directMessagesRead = Route<Int64, Int64>("/w/{wid}/dm/{uid}/read")
     static let directMessagesNotify = Route<Int64, Int64>("/w/{wid}/dm/{uid}/notify")
+    static let startConversation = Route<Int64>("/w/{wid}/dm")
+    static let group = Route<Int64, Int64>("/w/{wid}/g/{rid}")
+    static let groupMessages = Route<Int64, Int64>("/w/{wid}/g/{rid}/messages")
+    static let groupRead = Route<Int64, Int64>("/w/{wid}/g/{rid}/read")
+    static let groupNotify = Route<Int64, Int64>("/w/{wid}/g/{rid}/notify")
+    static let groupMembers = Route<Int64, Int64>("/w/{wid}/g/{rid}/members")
+    static let leaveGroup = Route<Int64, Int64>("/w/{wid}/g/{rid}/leave")
+    static let groupPins = Route<Int64, Int64>("/w/{wid}/g/{rid}/pins")
+    static let groupTyping = Route<Int64, Int64>("/w/{wid}/g/{rid}/typing")
     static let editMessage = Route<Int64, Int64>("/w/{wid}/m/{mid}/edit")
     static let deleteMessage = Route<Int64, Int64>("/w/{wid}/m/{mid}/delete")
     static let messageReactions = Route<Int64, Int64>("/w/{wid}/m/{mid}/reactions")
@@ -183,7 +192,7 @@ enum Paths {
     private static let queryValueCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/")
 
     /// The routes whose forms post files (`multipart/form-data`); others take only plain forms.
-    static let multipart: [any AnyRoute] = [channelMessages, directMessagePost, profile, workspaceSettings, channelSettings]
+    static let multipart: [any AnyRoute] = [channelMessages, directMessagePost, groupMessages, profile, workspaceSettings, channelSettings]
 
     /// Every route above, for the test that holds the router to this list.
     static let all: [any AnyRoute] = [
@@ -195,5 +204,6 @@ enum Paths {
         transferChannel, directMessages, directMessagePost, directMessagesRead, directMessagesNotify, editMessage, deleteMessage,
         messageReactions, mentions, saved, pinMessage, unpinMessage, saveMessage, unsaveMessage, channelPins, directMessagePins,
         presence, channelTyping, directMessageTyping, channelMembers, channelVisibility, archiveChannel, unarchiveChannel,
+        startConversation, group, groupMessages, groupRead, groupNotify, groupMembers, leaveGroup, groupPins, groupTyping,
     ]
 }

@@ -38,6 +38,8 @@ struct RoomSummary: Sendable {
     var status: String? = nil
     var isPrivate = false
     var isArchived = false
+    /// A group conversation's size (its name is the other members').
+    var groupSize: Int? = nil
     /// The viewer's own notification level for the room, if they chose one, and their default.
     var ownNotify: NotifyLevel? = nil
     var defaultNotify: NotifyLevel = .standard
@@ -71,6 +73,9 @@ enum RoomDirectory {
                 """, arguments: StatementArguments(partnerIds))
                 .map { ($0["id"] as Int64, (nickname: $0["nickname"] as String, avatar: $0["avatar_file_id"] as Int64?)) })
         let statuses = try StatusService.current(db, of: Set(partnerIds), at: Date())
+        let groups = try GroupRooms.members(db, of: rows.compactMap { row -> Int64? in
+            (row["kind"] as String) == "group" ? row["id"] : nil
+        })
         return rows.map { row in
             let id: Int64 = row["id"]
             let isChannel = (row["kind"] as String) == "channel"
@@ -78,18 +83,24 @@ enum RoomDirectory {
             var url = Paths.channel(workspaceId, id)
             var avatarURL: String?
             var personId: Int64?
-            if !isChannel, let key: String = row["dm_key"] {
+            if (row["kind"] as String) == "dm", let key: String = row["dm_key"] {
                 let partner = key.split(separator: ":").compactMap { Int64($0) }.first { $0 != userId } ?? userId
                 name = partners[partner]?.nickname ?? ""
                 avatarURL = partners[partner]?.avatar.map { Paths.thumbnail($0) }
                 url = Paths.directMessages(workspaceId, partner)
                 personId = partner
             }
+            let group = groups[id]
+            if let group {
+                name = GroupRooms.title(group, viewer: userId)
+                url = Paths.group(workspaceId, id)
+            }
             let lastBody: String? = row["last_body"]
             return RoomSummary(id: id, isChannel: isChannel, name: name, url: url, unread: row["unread"],
                                lastSnippet: lastBody.map { MessageText.snippet($0, length: 80) }, lastAt: row["last_at"],
                                avatarURL: avatarURL, personId: personId, status: personId.flatMap { statuses[$0]?.label },
                                isPrivate: (row["visibility"] as String) == "private", isArchived: row["archived"],
+                               groupSize: group?.count,
                                ownNotify: (row["notify_level"] as String?).flatMap(NotifyLevel.init(rawValue:)),
                                defaultNotify: NotifyLevel(rawValue: row["notify_default"] as String) ?? .standard)
         }
@@ -155,6 +166,10 @@ struct SidebarSource: Sendable {
             listed.status = room.status
             listed.isPrivate = room.isPrivate
             listed.isArchived = room.isArchived
+            if let size = room.groupSize {
+                listed.isGroup = true
+                listed.initial = String(size)
+            }
             return listed
         })
     }

@@ -153,6 +153,7 @@ extension FieldErrors {
             case .content: content = text
             case .statusEmoji: statusEmoji = text
             case .statusText: statusText = text
+            case .member: member = text
             }
         }
     }

@@ -209,7 +209,7 @@ struct ChannelsController: Sendable {
     private func showSettings(_ view: ChannelService.View, _ request: Request, _ context: SignedInContext,
                               name: String? = nil, description: String? = nil, errors: FieldErrors = FieldErrors(),
                               status: HTTPResponse.Status = .ok) async throws -> Response {
-        let people = try await channels.members(of: view.room.id!).map { PersonOption(id: $0.id, nickname: $0.nickname, url: Paths.user($0.id)) }
+        let people = try await channels.members(of: view.room.id!).map { PersonOption.profile($0.id, $0.nickname) }
         var page = ChannelSettingsPage(workspaceId: view.room.workspaceId, id: view.room.id!, name: name ?? view.room.name,
                                        description: description ?? view.room.description, errors: errors,
                                        canManage: view.canManage, isDefault: view.room.isDefault, isMember: view.isMember,
@@ -228,7 +228,7 @@ struct ChannelsController: Sendable {
             page.addMemberURL = path(view, Paths.channelMembers)
             let inChannel = Set(people.map(\.id))
             page.addCandidates = try await members.members(of: view.room.workspaceId).filter { !inChannel.contains($0.id) }
-                .map { PersonOption(id: $0.id, nickname: $0.nickname, url: Paths.user($0.id)) }
+                .map { PersonOption.profile($0.id, $0.nickname) }
         }
         return try await pages.render(.channelSettings, title: context.strings["channel_settings_title"], page: page,
                                       request: request, context: context,

@@ -77,6 +77,7 @@ struct MessagesController: Sendable {
         switch room.kind {
         case .channel: Paths.channel(room.workspaceId, room.id!)
         case .dm: Paths.directMessages(room.workspaceId, DirectRooms.partnerId(of: room, for: userId))
+        case .group: Paths.group(room.workspaceId, room.id!)
         }
     }
 }

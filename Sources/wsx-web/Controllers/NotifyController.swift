@@ -1,7 +1,7 @@
 import Hummingbird
 import Views
 
-/// How rooms notify the viewer: `POST /w/{wid}/c/{cid}/notify` and `/w/{wid}/dm/{uid}/notify`
+/// How rooms notify the viewer: `POST /w/{wid}/c/{cid}/notify`, `/w/{wid}/dm/{uid}/notify` and `/w/{wid}/g/{rid}/notify`
 /// (`level` = all | mentions | mute | default), and the default for every other room,
 /// `POST /profile/notify`. Scripts post with `Accept: application/json` and get 204; forms
 /// come back to the page they were on with a notice.
@@ -9,12 +9,14 @@ struct NotifyController: Sendable {
     let workspaces: WorkspaceService
     let channels: ChannelService
     let directRooms: DirectRooms
+    let groups: GroupRooms
     let settings: NotifySettings
     let cookies: CookiePolicy
 
     func addRoutes(to group: RouterGroup<SignedInContext>) {
         group.post(Paths.channelNotify.routerPath, use: channel)
         group.post(Paths.directMessagesNotify.routerPath, use: directMessages)
+        group.post(Paths.groupNotify.routerPath, use: groupConversation)
         group.post(Paths.profileNotify.routerPath, use: standard)
     }
 
@@ -31,6 +33,12 @@ struct NotifyController: Sendable {
         let partner = try await directRooms.partner(access, userId: try context.id("uid"))
         guard let room = try await directRooms.existing(access, with: partner.id!) else { throw AppError.notFound }
         return try await set(room: room, back: Paths.directMessages(access.workspaceId, partner.id!), request, context)
+    }
+
+    /// A group conversation the viewer is in.
+    @Sendable func groupConversation(_ request: Request, context: SignedInContext) async throws -> Response {
+        let view = try await groups.view(try await context.workspaceAccess(workspaces), id: try context.id("rid"))
+        return try await set(room: view.room, back: Paths.group(view.access.workspaceId, view.room.id!), request, context)
     }
 
     @Sendable func standard(_ request: Request, context: SignedInContext) async throws -> Response {

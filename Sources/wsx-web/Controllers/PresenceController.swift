@@ -10,6 +10,7 @@ import Views
 struct PresenceController: Sendable {
     let workspaces: WorkspaceService
     let directRooms: DirectRooms
+    let groups: GroupRooms
     let messages: MessageService
     let hub: RealtimeHub
     let throttle: TypingThrottle
@@ -19,6 +20,7 @@ struct PresenceController: Sendable {
         group.get(Paths.presence.routerPath, use: teammatesPresence)
         group.post(Paths.channelTyping.routerPath, use: typingInChannel)
         group.post(Paths.directMessageTyping.routerPath, use: typingInDM)
+        group.post(Paths.groupTyping.routerPath, use: typingInGroup)
     }
 
     /// `state` = `away` (every tab of this browser hidden or idle) or `active`.
@@ -50,6 +52,11 @@ struct PresenceController: Sendable {
         // Before its first message a DM has no room, and no one to tell.
         guard let room = try await directRooms.existing(access, with: partner.id!) else { return Response(status: .noContent) }
         return await typing(in: room, context)
+    }
+
+    @Sendable func typingInGroup(_ request: Request, context: SignedInContext) async throws -> Response {
+        let view = try await groups.view(try await context.workspaceAccess(workspaces), id: try context.id("rid"))
+        return await typing(in: view.room, context)
     }
 
     /// At most one signal per person and room every three seconds reaches the hub.

@@ -5,14 +5,16 @@ import NIOCore
 import Uploads
 import Views
 
-/// A room's page and its messages, for channels (`/w/{wid}/c/{cid}`) and DMs
-/// (`/w/{wid}/dm/{uid}`) alike: read a page of history, post, mark read. Scripts post with
+/// A room's page and its messages, for channels (`/w/{wid}/c/{cid}`), DMs (`/w/{wid}/dm/{uid}`)
+/// and group conversations (`/w/{wid}/g/{rid}`) alike: read a page of history, post, mark read. Scripts post with
 /// `Accept: application/json` and get the message back as JSON instead of a redirect.
 struct RoomsController: Sendable {
     let workspaces: WorkspaceService
     let channels: ChannelService
     let messages: MessageService
     let directRooms: DirectRooms
+    let groups: GroupRooms
+    let members: MembershipService
     let lists: MessageListRenderer
     let files: FileService
     let pins: PinService
@@ -47,6 +49,10 @@ struct RoomsController: Sendable {
         group.post(Paths.channelRead.routerPath, use: readChannel)
         group.post(Paths.directMessagesRead.routerPath, use: readDM)
         group.get(Paths.unread.routerPath, use: unread)
+        group.get(Paths.group.routerPath, use: showGroup)
+        group.get(Paths.groupPins.routerPath, use: showGroupPins)
+        group.post(Paths.groupMessages.routerPath, use: postToGroup)
+        group.post(Paths.groupRead.routerPath, use: readGroup)
     }
 
     /// A channel or DM as the routes see it.
@@ -66,6 +72,12 @@ struct RoomsController: Sendable {
         let joinURL: String?
         /// The room's pinned messages.
         let pinsPath: String
+        /// Where the viewer sets how the room notifies them.
+        let notifyPath: String
+        /// A DM's other person (the viewer themself for their notes).
+        var personId: Int64? = nil
+        /// A group conversation, with its members.
+        var group: GroupRooms.View? = nil
     }
 
     /// What a room's page reads from the database (or from memory).
@@ -88,7 +100,7 @@ struct RoomsController: Sendable {
                       composerAction: Paths.channelMessages(wid, cid), readURL: view.isMember ? Paths.channelRead(wid, cid) : nil,
                       title: view.room.name, isChannel: true, isMember: view.isMember, memberCount: view.memberCount,
                       settingsURL: Paths.channelSettings(wid, cid), joinURL: Paths.joinChannel(wid, cid),
-                      pinsPath: Paths.channelPins(wid, cid))
+                      pinsPath: Paths.channelPins(wid, cid), notifyPath: Paths.channelNotify(wid, cid))
     }
 
     private func dmTarget(_ context: SignedInContext) async throws -> Target {
@@ -100,7 +112,18 @@ struct RoomsController: Sendable {
         return Target(access: access, room: room, path: Paths.directMessages(wid, uid),
                       composerAction: Paths.directMessagePost(wid, uid), readURL: room == nil ? nil : Paths.directMessagesRead(wid, uid),
                       title: title, isChannel: false, isMember: true, memberCount: 2, settingsURL: nil, joinURL: nil,
-                      pinsPath: Paths.directMessagePins(wid, uid))
+                      pinsPath: Paths.directMessagePins(wid, uid), notifyPath: Paths.directMessagesNotify(wid, uid), personId: uid)
+    }
+
+    /// A group conversation the viewer is in (anyone else: 404).
+    func groupTarget(_ context: SignedInContext) async throws -> Target {
+        let access = try await context.workspaceAccess(workspaces)
+        let view = try await groups.view(access, id: try context.id("rid"))
+        let (wid, rid) = (access.workspaceId, view.room.id!)
+        return Target(access: access, room: view.room, path: Paths.group(wid, rid), composerAction: Paths.groupMessages(wid, rid),
+                      readURL: Paths.groupRead(wid, rid), title: view.title, isChannel: false, isMember: true,
+                      memberCount: view.members.count, settingsURL: nil, joinURL: nil, pinsPath: Paths.groupPins(wid, rid),
+                      notifyPath: Paths.groupNotify(wid, rid), group: view)
     }
 
     // MARK: Pages
@@ -111,6 +134,10 @@ struct RoomsController: Sendable {
 
     @Sendable func showDM(_ request: Request, context: SignedInContext) async throws -> Response {
         try await show(try await dmTarget(context), request, context)
+    }
+
+    @Sendable func showGroup(_ request: Request, context: SignedInContext) async throws -> Response {
+        try await show(try await groupTarget(context), request, context)
     }
 
     private func show(_ target: Target, _ request: Request, _ context: SignedInContext, content: String = "",
@@ -203,8 +230,10 @@ struct RoomsController: Sendable {
             (page.hasPins, page.pinsCountText) = (pinnedCount > 0, pinnedCount > 0 ? strings.format("pins_count", pinnedCount) : "")
         }
         page.messageIdSlot = slotted.slot
-        if !target.isChannel {
-            let partner = try context.id("uid")
+        if let group = target.group {
+            try await describe(group, on: &page, strings: strings)
+        }
+        if let partner = target.personId {
             page.personId = partner
             // The sidebar read it with the DM; a DM not started yet is not listed there.
             if let listed = reads.sidebar.rooms.first(where: { $0.personId == partner }) {
@@ -215,8 +244,7 @@ struct RoomsController: Sendable {
         }
         page.typingURL = target.path + "/typing"
         if let roomId = target.room?.id, target.isMember, let listed = reads.sidebar.rooms.first(where: { $0.id == roomId }) {
-            page.notifyURL = target.isChannel ? Paths.channelNotify(target.access.workspaceId, roomId)
-                : Paths.directMessagesNotify(target.access.workspaceId, try context.id("uid"))
+            page.notifyURL = target.notifyPath
             let standard = NotifyLevel(rawValue: context.user.notifyDefault) ?? .standard
             page.notifyChoices = NotifyChoice.forRoom(own: listed.hasOwnNotify ? listed.notify : nil, standard: standard,
                                                       strings: strings)
@@ -232,6 +260,20 @@ struct RoomsController: Sendable {
                                       place: place, status: status, headers: headers, preloaded: preloaded)
     }
 
+    /// A group's header: its members, who may be added, and the way out.
+    private func describe(_ group: GroupRooms.View, on page: inout RoomPage, strings: Strings) async throws {
+        let (wid, rid) = (group.access.workspaceId, group.room.id!)
+        page.isGroup = true
+        page.groupMembers = group.members.map { PersonOption.profile($0.id, $0.nickname) }
+        page.leaveURL = Paths.leaveGroup(wid, rid)
+        if group.members.count < GroupRooms.sizes.upperBound {
+            let inGroup = Set(group.members.map(\.id))
+            page.addMemberURL = Paths.groupMembers(wid, rid)
+            page.addCandidates = try await members.members(of: wid).filter { !inGroup.contains($0.id) }
+                .map { PersonOption.profile($0.id, $0.nickname) }
+        }
+    }
+
     // MARK: Pins
 
     @Sendable func showChannelPins(_ request: Request, context: SignedInContext) async throws -> Response {
@@ -240,6 +282,10 @@ struct RoomsController: Sendable {
 
     @Sendable func showDMPins(_ request: Request, context: SignedInContext) async throws -> Response {
         try await showPins(try await dmTarget(context), request, context)
+    }
+
+    @Sendable func showGroupPins(_ request: Request, context: SignedInContext) async throws -> Response {
+        try await showPins(try await groupTarget(context), request, context)
     }
 
     /// A room's pinned messages, the latest pin first; its members may unpin them here.
@@ -281,6 +327,13 @@ struct RoomsController: Sendable {
                 if let existing = target.room { return existing }
                 return try await directRooms.open(target.access, with: partner)
             }, try await readSubmission(request, context), request, context)
+        }
+    }
+
+    @Sendable func postToGroup(_ request: Request, context: SignedInContext) async throws -> Response {
+        let target = try await groupTarget(context)
+        return try await refusingUploadsInPlace(target, request, context) {
+            try await post(target, { target.group!.room }, try await readSubmission(request, context), request, context)
         }
     }
 
@@ -394,6 +447,11 @@ struct RoomsController: Sendable {
         let target = try await dmTarget(context)
         guard let room = target.room else { return Response(status: .noContent) }
         return try await read(target, room, request, context)
+    }
+
+    @Sendable func readGroup(_ request: Request, context: SignedInContext) async throws -> Response {
+        let target = try await groupTarget(context)
+        return try await read(target, target.group!.room, request, context)
     }
 
     private func read(_ target: Target, _ room: Room, _ request: Request, _ context: SignedInContext) async throws -> Response {

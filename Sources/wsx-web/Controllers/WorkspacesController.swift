@@ -60,6 +60,7 @@ struct WorkspacesController: Sendable {
             link.personId = room.personId
             link.status = room.status
             link.isMuted = (room.ownNotify ?? room.defaultNotify) == .mute
+            if let size = room.groupSize { (link.isGroup, link.initial) = (true, String(size)) }
             return link
         }
         var page = WorkspaceHomePage(id: access.workspaceId, name: access.workspace.name,
@@ -174,7 +175,7 @@ struct WorkspacesController: Sendable {
                               status: HTTPResponse.Status = .ok) async throws -> Response {
         let candidates = access.isOwner
             ? try await members.members(of: access.workspaceId).filter { $0.id != access.userId }
-                .map { PersonOption(id: $0.id, nickname: $0.nickname, url: Paths.user($0.id)) }
+                .map { PersonOption.profile($0.id, $0.nickname) }
             : []
         var page = WorkspaceSettingsPage(id: access.workspaceId, name: name ?? access.workspace.name,
                                          description: description ?? access.workspace.description, errors: errors,

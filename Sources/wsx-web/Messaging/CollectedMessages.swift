@@ -7,19 +7,25 @@ import Views
 struct CollectedMessage: Sendable {
     let message: MessageRow
     let room: Room
-    /// The other person of a DM, by name.
-    let partnerName: String?
+    /// What a conversation is called for the viewer: a DM's other person, a group's other
+    /// members (nil for a channel, which shows its name).
+    let conversationName: String?
 
-    /// Each of `rows` with its room and, for DMs, the other person's name, read in two queries.
-    /// Rows whose room is gone are left out.
+    /// Each of `rows` with its room and, for DMs and groups, the people's names, read in three
+    /// queries. Rows whose room is gone are left out.
     static func collect(_ db: Database, rows: [MessageRow], for userId: Int64) throws -> [CollectedMessage] {
         let rooms = try Room.fetchAll(db, keys: Set(rows.map(\.roomId))).reduce(into: [Int64: Room]()) { $0[$1.id!] = $1 }
         let partners = Set(rooms.values.filter { $0.kind == .dm }.map { DirectRooms.partnerId(of: $0, for: userId) })
         let names = try User.fetchAll(db, keys: partners).reduce(into: [Int64: String]()) { $0[$1.id!] = $1.nickname }
+        let groups = try GroupRooms.members(db, of: rooms.values.filter { $0.kind == .group }.map { $0.id! })
         return rows.compactMap { row in
             guard let room = rooms[row.roomId] else { return nil }
-            let partner = room.kind == .dm ? names[DirectRooms.partnerId(of: room, for: userId)] : nil
-            return CollectedMessage(message: row, room: room, partnerName: partner)
+            let name: String? = switch room.kind {
+            case .channel: nil
+            case .dm: names[DirectRooms.partnerId(of: room, for: userId)]
+            case .group: GroupRooms.title(groups[room.id!] ?? [], viewer: userId)
+            }
+            return CollectedMessage(message: row, room: room, conversationName: name)
         }
     }
 
@@ -45,7 +51,7 @@ struct CollectedMessage: Sendable {
     /// to it in its room.
     func item(for viewer: Int64) -> CollectedMessageItem {
         let roomURL = MessagesController.path(of: room, for: viewer)
-        return CollectedMessageItem(roomLabel: partnerName ?? "#" + room.name, roomURL: roomURL,
+        return CollectedMessageItem(roomLabel: conversationName ?? "#" + room.name, roomURL: roomURL,
                                     author: message.authorNickname ?? "—", timestamp: Timestamps.iso(message.createdAt),
                                     timeText: Timestamps.utcText(message.createdAt), bodyHtml: message.bodyHtml,
                                     fileNames: message.attachments.map(\.originalName),

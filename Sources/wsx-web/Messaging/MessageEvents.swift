@@ -23,7 +23,8 @@ struct MessagePayload: Codable, Sendable {
     let mentions: [Int64]
     /// Plain text for notifications.
     let snippet: String
-    /// The room as the people it notifies reach it: a DM is reached by its author's id.
+    /// The room as the people it notifies reach it: a DM is reached by its author's id (a
+    /// group by its own).
     let url: String
 
     init(_ row: MessageRow, room: Room, html: String, mentions: [Int64]) {
@@ -37,7 +38,11 @@ struct MessagePayload: Codable, Sendable {
         self.html = html
         self.mentions = mentions
         snippet = MessageText.snippet(row.body)
-        url = room.kind == .dm ? Paths.directMessages(room.workspaceId, row.authorId ?? 0) : Paths.channel(room.workspaceId, room.id!)
+        url = switch room.kind {
+        case .channel: Paths.channel(room.workspaceId, room.id!)
+        case .dm: Paths.directMessages(room.workspaceId, row.authorId ?? 0)
+        case .group: Paths.group(room.workspaceId, room.id!)
+        }
     }
 
     /// The payload as `JSONEncoder` would write it (keys sorted), written directly: posts encode

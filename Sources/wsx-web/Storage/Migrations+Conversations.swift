@@ -86,6 +86,49 @@ extension AppDatabase {
         migrator.registerMigration("019-archived-channels") { db in
             try db.execute(sql: "ALTER TABLE rooms ADD COLUMN archived_at DATETIME")
         }
+        // 020: group conversations of 3 to 9 people (kind 'group'). SQLite cannot change a
+        // CHECK constraint in place, so `rooms` is rebuilt with every column it has, its
+        // indexes made again, and its id sequence kept (an id of a deleted room is never given
+        // out again: old events name rooms by id). The migrator runs this with foreign keys off
+        // and checks them before it commits, so the tables that point at rooms keep their rows.
+        // A group's `dm_key` is its current members' ids, sorted, joined by ":" (how "the group
+        // with exactly these people" is found); unlike a pair's, it is not unique, since people
+        // join and leave.
+        migrator.registerMigration("020-group-conversations") { db in
+            let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'rooms'")
+            try db.execute(sql: """
+                CREATE TABLE rooms_rebuilt (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    workspace_id INTEGER NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+                    kind TEXT NOT NULL CHECK (kind IN ('channel', 'dm', 'group')),
+                    name TEXT NOT NULL DEFAULT '',
+                    name_key TEXT NOT NULL DEFAULT '',
+                    description TEXT NOT NULL DEFAULT '',
+                    owner_id INTEGER REFERENCES users(id),
+                    is_default INTEGER NOT NULL DEFAULT 0,
+                    -- a pair's "smallerUserId:largerUserId" (unique), a group's members' ids
+                    dm_key TEXT,
+                    created_at DATETIME NOT NULL,
+                    updated_at DATETIME NOT NULL,
+                    cover_file_id INTEGER REFERENCES files(id) ON DELETE SET NULL,
+                    visibility TEXT NOT NULL DEFAULT 'public' CHECK (visibility IN ('public', 'private')),
+                    archived_at DATETIME
+                );
+                INSERT INTO rooms_rebuilt (id, workspace_id, kind, name, name_key, description, owner_id, is_default, dm_key,
+                                           created_at, updated_at, cover_file_id, visibility, archived_at)
+                    SELECT id, workspace_id, kind, name, name_key, description, owner_id, is_default, dm_key,
+                           created_at, updated_at, cover_file_id, visibility, archived_at FROM rooms;
+                DROP TABLE rooms;
+                ALTER TABLE rooms_rebuilt RENAME TO rooms;
+                CREATE UNIQUE INDEX rooms_channel_name ON rooms(workspace_id, name_key) WHERE kind = 'channel';
+                CREATE UNIQUE INDEX rooms_dm_pair ON rooms(workspace_id, dm_key) WHERE kind = 'dm';
+                CREATE UNIQUE INDEX rooms_one_default ON rooms(workspace_id) WHERE is_default = 1;
+                CREATE INDEX rooms_group_members ON rooms(workspace_id, dm_key) WHERE kind = 'group';
+                """)
+            if let sequence {
+                try db.execute(sql: "UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'rooms'", arguments: [sequence])
+            }
+        }
     }
 
     /// The member ids of the mention spans in a message's HTML (what rendering wrote).

@@ -41,12 +41,13 @@ struct WorkspaceMember: Codable, Sendable, Equatable, FetchableRecord, Persistab
     }
 }
 
-/// A row of `rooms`: a channel or a direct-message conversation.
+/// A row of `rooms`: a channel, a direct-message conversation, or a group conversation.
 struct Room: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
     static let databaseTableName = "rooms"
 
     enum Kind: String, Codable, Sendable {
-        case channel, dm
+        /// A named channel; a conversation of two (or one person's notes); a group conversation of 3 to 9.
+        case channel, dm, group
     }
 
     /// Who may find a channel: the workspace (public) or its members alone (private).

@@ -68,6 +68,7 @@ struct RoomMembership: Sendable {
             try RoomMember(roomId: room.id!, userId: user, joinedAt: now, lastReadMessageId: Self.latestMessageId(db, room: room.id!))
                 .insert(db)
         }
+        try GroupRooms.rememberMembers(db, of: room)
         try outbox.publish(OutgoingEvent(.roomMemberAdded, to: .room(room.id!),
                                          payload: RoomMembershipPayload(workspaceId: room.workspaceId, roomId: room.id!, userIds: new),
                                          membership: .added(room: room.id!, users: new)), in: db)
@@ -80,6 +81,7 @@ struct RoomMembership: Sendable {
         guard !present.isEmpty else { return }
         try RoomMember.filter(RoomMember.CodingKeys.roomId == room.id! && present.contains(RoomMember.CodingKeys.userId))
             .deleteAll(db)
+        try GroupRooms.rememberMembers(db, of: room)
         try outbox.publish(OutgoingEvent(.roomMemberRemoved, to: .room(room.id!),
                                          payload: RoomMembershipPayload(workspaceId: room.workspaceId, roomId: room.id!, userIds: present),
                                          membership: .removed(room: room.id!, users: present)), in: db)
