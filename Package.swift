@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         // The server: thin @main, app assembly, controllers, middleware, storage, real-time.
@@ -90,5 +91,20 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "UploadsTests", dependencies: ["Uploads"], swiftSettings: swiftSettings),
+        // Link previews: the guarded fetcher and the page reader. No database or views.
+        .target(
+            name: "LinkPreviews",
+            dependencies: [.product(name: "AsyncHTTPClient", package: "async-http-client"),
+                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                           .product(name: "NIOHTTP1", package: "swift-nio")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "LinkPreviewsTests",
+            dependencies: ["LinkPreviews", .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "HummingbirdTesting", package: "hummingbird"),
+                           .product(name: "NIOPosix", package: "swift-nio")],
+            swiftSettings: swiftSettings
+        ),
     ]
 )

@@ -1,0 +1,156 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// Why a fetch for a link preview was not made or not finished. Every one is ordinary (a
+/// preview is a nicety): the message stays as it is, without a card.
+public enum FetchRefusal: Error, Equatable, Sendable {
+    /// Not an absolute `http` or `https` URL with a host.
+    case notHTTP
+    case unresolvable(String)
+    /// The host (or the address a redirect led to) is not a public address.
+    case forbiddenAddress(host: String, address: String)
+    case tooManyRedirects
+    /// The answer was larger than the limit.
+    case tooLarge
+    case timedOut
+    /// Not a 2xx answer (a redirect without a usable `Location` included).
+    case status(Int)
+}
+
+/// What a fetch brought back.
+public struct FetchedResource: Sendable, Equatable {
+    /// Where the bytes came from, after redirects.
+    public let url: URL
+    /// The `Content-Type` header's media type, lowercased, without parameters.
+    public let mediaType: String
+    public let body: [UInt8]
+    /// Whether the body stopped at the byte limit (for a page, its head is still readable).
+    public let isTruncated: Bool
+}
+
+/// Fetches a URL for a link preview without letting a message reach inside the server's
+/// network: only `http`/`https`; the host is looked up here and every address it has must be
+/// public (unless the operator listed the host), then the connection goes to one of those checked
+/// addresses (the client is told which, so TLS still checks the certificate against the name);
+/// redirects are not followed by the client but checked and taken here, a few at most; the
+/// whole chain has one deadline; the body stops at a byte limit.
+public struct SafeFetcher: Sendable {
+    /// Host names (lowercased) allowed to resolve to non-public addresses: an operator's own
+    /// services, and the tests' local server.
+    public let allowedHosts: Set<String>
+    public let timeout: Duration
+    public let maximumBytes: Int
+    public let maximumRedirects: Int
+    let resolver: HostResolver
+    let eventLoopGroup: any EventLoopGroup
+
+    public init(allowedHosts: Set<String> = [], timeout: Duration = .seconds(5), maximumBytes: Int = 1 << 20,
+                maximumRedirects: Int = 5, resolver: HostResolver = HostResolver(), eventLoopGroup: any EventLoopGroup) {
+        self.allowedHosts = Set(allowedHosts.map { $0.lowercased() })
+        self.timeout = timeout
+        self.maximumBytes = maximumBytes
+        self.maximumRedirects = maximumRedirects
+        self.resolver = resolver
+        self.eventLoopGroup = eventLoopGroup
+    }
+
+    /// Fetches `url` (GET), following at most `maximumRedirects` checked redirects, within
+    /// `timeout` in all. `oversize` says what a body over the limit is: cut there, or refused.
+    public func fetch(_ url: URL, accept: String, oversize: Oversize = .refuse) async throws -> FetchedResource {
+        let deadline = NIODeadline.now() + .milliseconds(Int64(timeout / .milliseconds(1)))
+        var current = url
+        for _ in 0...maximumRedirects {
+            let answer = try await fetchOnce(current, accept: accept, oversize: oversize, deadline: deadline)
+            switch answer {
+            case .resource(let resource): return resource
+            case .redirect(let next): current = next
+            }
+        }
+        throw FetchRefusal.tooManyRedirects
+    }
+
+    /// What to do with a body larger than `maximumBytes`.
+    public enum Oversize: Sendable {
+        /// Keep its first `maximumBytes` (a page's head is at its start).
+        case truncate
+        /// Refuse it (an image cut short is no image).
+        case refuse
+    }
+
+    private enum Answer {
+        case resource(FetchedResource)
+        case redirect(URL)
+    }
+
+    private func fetchOnce(_ url: URL, accept: String, oversize: Oversize, deadline: NIODeadline) async throws -> Answer {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let rawHost = url.host(percentEncoded: false), !rawHost.isEmpty
+        else { throw FetchRefusal.notHTTP }
+        let host = rawHost.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        let address = try await checkedAddress(of: host)
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow,
+                                                     timeout: .init(connect: .seconds(5), read: .seconds(5)))
+        if address != host { configuration.dnsOverride = [host: address] }
+        let client = HTTPClient(eventLoopGroupProvider: .shared(eventLoopGroup), configuration: configuration)
+        do {
+            let answer = try await exchange(client, url: url, accept: accept, oversize: oversize, deadline: deadline)
+            try await client.shutdown()
+            return answer
+        } catch {
+            try? await client.shutdown()
+            if let refusal = error as? FetchRefusal { throw refusal }
+            if let clientError = error as? HTTPClientError, clientError == .deadlineExceeded || clientError == .readTimeout
+                || clientError == .connectTimeout {
+                throw FetchRefusal.timedOut
+            }
+            throw error
+        }
+    }
+
+    /// The address to connect to for `host`: the literal itself, or the first of its looked-up
+    /// addresses, once every one of them is found public (or the host is allowed).
+    func checkedAddress(of host: String) async throws -> String {
+        let isLiteral = AddressPolicy.ipv4(host) != nil || AddressPolicy.ipv6(host) != nil
+        let addresses = isLiteral ? [host] : try await resolver.addresses(of: host)
+        guard !allowedHosts.contains(host) else { return addresses[0] }
+        if let refused = addresses.first(where: { !AddressPolicy.isPublic($0) }) {
+            throw FetchRefusal.forbiddenAddress(host: host, address: refused)
+        }
+        return addresses[0]
+    }
+
+    private func exchange(_ client: HTTPClient, url: URL, accept: String, oversize: Oversize,
+                          deadline: NIODeadline) async throws -> Answer {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.headers.add(name: "Accept", value: accept)
+        request.headers.add(name: "Accept-Encoding", value: "identity")
+        request.headers.add(name: "User-Agent", value: "wsx-link-preview/1 (+self-hosted chat)")
+        let remaining = deadline - .now()
+        guard remaining > .zero else { throw FetchRefusal.timedOut }
+        let response = try await client.execute(request, deadline: deadline)
+        let code = Int(response.status.code)
+        if (300..<400).contains(code) {
+            guard let location = response.headers.first(name: "Location"),
+                  let next = URL(string: location, relativeTo: url)?.absoluteURL
+            else { throw FetchRefusal.status(code) }
+            return .redirect(next)
+        }
+        guard (200..<300).contains(code) else { throw FetchRefusal.status(code) }
+        var body: [UInt8] = []
+        var truncated = false
+        for try await chunk in response.body {
+            body.append(contentsOf: chunk.readableBytesView)
+            if body.count > maximumBytes {
+                guard oversize == .truncate else { throw FetchRefusal.tooLarge }
+                body.removeLast(body.count - maximumBytes)
+                truncated = true
+                break
+            }
+        }
+        let mediaType = (response.headers.first(name: "Content-Type") ?? "").split(separator: ";").first
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        return .resource(FetchedResource(url: url, mediaType: mediaType, body: body, isTruncated: truncated))
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import NIOPosix
+import Synchronization
+import Testing
+@testable import LinkPreviews
+
+/// The fetcher against a real server on loopback: loopback is refused unless the host is on the
+/// operator's list (how these tests reach it at all), redirects are checked hop by hop, bodies
+/// stop at the limit, and the whole chain has one deadline.
+@Suite("Safe fetcher")
+struct SafeFetcherTests {
+    /// A local site: a page, redirects (to itself, to a private address, in a loop), a large
+    /// body and a slow one. Counts the requests it gets.
+    static func withSite(_ body: @Sendable (Int, Hits) async throws -> Void) async throws {
+        let hits = Hits()
+        let router = Router()
+        router.middlewares.add(CountingMiddleware(hits: hits))
+        router.get("/page") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
+                     body: .init(byteBuffer: ByteBuffer(string: #"<head><meta property="og:title" content="회의 안내"></head>"#)))
+        }
+        router.get("/to-page") { _, _ in Response(status: .found, headers: [.location: "/page"]) }
+        router.get("/to-private") { _, _ in Response(status: .movedPermanently, headers: [.location: "http://10.0.0.1/secret"]) }
+        router.get("/to-metadata") { _, _ in
+            Response(status: .temporaryRedirect, headers: [.location: "http://169.254.169.254/latest/meta-data/"])
+        }
+        router.get("/loop") { _, _ in Response(status: .found, headers: [.location: "/loop"]) }
+        router.get("/large") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/html"],
+                     body: .init(byteBuffer: ByteBuffer(repeating: UInt8(ascii: "a"), count: 3 << 20)))
+        }
+        router.get("/slow") { _, _ in
+            try await Task.sleep(for: .seconds(3))
+            return Response(status: .ok)
+        }
+        router.get("/missing") { _, _ in Response(status: .notFound) }
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await app.test(.live) { client in try await body(try #require(client.port), hits) }
+    }
+
+    /// How many requests the site got.
+    final class Hits: Sendable {
+        private let count = Mutex(0)
+        func add() { count.withLock { $0 += 1 } }
+        var value: Int { count.withLock { $0 } }
+    }
+
+    struct CountingMiddleware<Context: RequestContext>: RouterMiddleware {
+        let hits: Hits
+        func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+            hits.add()
+            return try await next(request, context)
+        }
+    }
+
+    func fetcher(allowing hosts: Set<String> = ["127.0.0.1", "localhost"], timeout: Duration = .seconds(5)) -> SafeFetcher {
+        SafeFetcher(allowedHosts: hosts, timeout: timeout, eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
+    }
+
+    @Test("a listed host is fetched; its page's head is read")
+    func fetchesListedHost() async throws {
+        try await Self.withSite { port, _ in
+            let fetched = try await fetcher().fetch(URL(string: "http://localhost:\(port)/to-page")!, accept: "text/html")
+            #expect(fetched.url.path == "/page")
+            #expect(fetched.mediaType == "text/html")
+            #expect(PageMetadata.read(html: fetched.body, from: fetched.url).title == "회의 안내")
+        }
+    }
+
+    @Test("loopback, by name or by number, is refused before any request when the host is not listed")
+    func refusesLoopback() async throws {
+        try await Self.withSite { port, hits in
+            for url in ["http://localhost:\(port)/page", "http://127.0.0.1:\(port)/page", "http://[::1]:\(port)/page",
+                        "http://0x7f000001:\(port)/page"] {
+                await #expect(throws: FetchRefusal.self, "\(url)") {
+                    _ = try await fetcher(allowing: []).fetch(URL(string: url)!, accept: "text/html")
+                }
+            }
+            #expect(hits.value == 0)
+        }
+    }
+
+    @Test("a redirect to a private or metadata address is refused; the listed host does not make its targets listed")
+    func checksRedirects() async throws {
+        try await Self.withSite { port, _ in
+            for (path, address) in [("/to-private", "10.0.0.1"), ("/to-metadata", "169.254.169.254")] {
+                await #expect(throws: FetchRefusal.forbiddenAddress(host: address, address: address)) {
+                    _ = try await fetcher().fetch(URL(string: "http://127.0.0.1:\(port)\(path)")!, accept: "text/html")
+                }
+            }
+            await #expect(throws: FetchRefusal.tooManyRedirects) {
+                _ = try await fetcher().fetch(URL(string: "http://127.0.0.1:\(port)/loop")!, accept: "text/html")
+            }
+            await #expect(throws: FetchRefusal.status(404)) {
+                _ = try await fetcher().fetch(URL(string: "http://127.0.0.1:\(port)/missing")!, accept: "text/html")
+            }
+        }
+    }
+
+    @Test("a body over the limit is cut for a page and refused for an image")
+    func limitsBodies() async throws {
+        try await Self.withSite { port, _ in
+            let url = URL(string: "http://127.0.0.1:\(port)/large")!
+            let page = try await fetcher().fetch(url, accept: "text/html", oversize: .truncate)
+            #expect(page.body.count == 1 << 20)
+            #expect(page.isTruncated)
+            await #expect(throws: FetchRefusal.tooLarge) {
+                _ = try await fetcher().fetch(url, accept: "image/*", oversize: .refuse)
+            }
+        }
+    }
+
+    @Test("a server slower than the deadline is given up on")
+    func givesUpOnSlowServers() async throws {
+        try await Self.withSite { port, _ in
+            await #expect(throws: FetchRefusal.timedOut) {
+                _ = try await fetcher(timeout: .milliseconds(300)).fetch(URL(string: "http://127.0.0.1:\(port)/slow")!,
+                                                                       accept: "text/html")
+            }
+        }
+    }
+
+    @Test("only http and https", arguments: ["ftp://example.com/a", "file:///etc/passwd", "gopher://x/", "javascript:alert(1)",
+                                             "http:///nohost", "data:text/html,hi"])
+    func onlyHTTP(url: String) async throws {
+        await #expect(throws: FetchRefusal.notHTTP) {
+            _ = try await fetcher(allowing: []).fetch(try #require(URL(string: url)), accept: "text/html")
+        }
+    }
+}
