@@ -31,7 +31,7 @@ let package = Package(
         .executableTarget(
             name: "wsx-web",
             dependencies: [
-                "Views", "Uploads", "Assets", "CMalloc",
+                "Views", "Uploads", "Assets", "CMalloc", "LinkPreviews",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -76,7 +76,7 @@ let package = Package(
         .testTarget(
             name: "wsx-webTests",
             dependencies: [
-                "wsx-web",
+                "wsx-web", "LocalTestSite",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -101,9 +101,16 @@ let package = Package(
         ),
         .testTarget(
             name: "LinkPreviewsTests",
-            dependencies: ["LinkPreviews", .product(name: "Hummingbird", package: "hummingbird"),
-                           .product(name: "HummingbirdTesting", package: "hummingbird"),
+            dependencies: ["LinkPreviews", "LocalTestSite", .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "NIOPosix", package: "swift-nio")],
+            swiftSettings: swiftSettings
+        ),
+        // A site on loopback for the tests that fetch (link previews).
+        .target(
+            name: "LocalTestSite",
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "HummingbirdTesting", package: "hummingbird")],
+            path: "Tests/LocalTestSite",
             swiftSettings: swiftSettings
         ),
     ]

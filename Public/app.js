@@ -26,6 +26,7 @@
     'message.created',
     'message.updated',
     'message.deleted',
+    'message.preview',
     'reactions.changed',
     'status.changed',
     'pins.changed',

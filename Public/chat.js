@@ -231,10 +231,43 @@
     if (!old || old.querySelector('.edit-form')) return;
     const message = parse(html).querySelector('li.message');
     if (!message) return;
-    // The new text keeps its flags and reactions (per viewer, not in the message's HTML).
-    for (const kept of old.querySelectorAll('.message-flags, form.reactions')) message.querySelector('.message-main')?.append(kept);
+    // The new text keeps its link preview, flags and reactions (not in the message's HTML).
+    for (const kept of old.querySelectorAll('.link-preview, .link-preview-remove, .message-flags, form.reactions')) {
+      message.querySelector('.message-main')?.append(kept);
+    }
     old.replaceWith(message);
     decorate(message);
+  }
+
+  /** A message's link preview card arrived (`html`) or was removed (none). It goes before the
+   *  message's flags, reactions and controls; its author gets the form that removes it. */
+  function showPreview(data) {
+    const message = document.getElementById('m-' + data.messageId);
+    if (!message) return;
+    for (const old of message.querySelectorAll('.link-preview, .link-preview-remove')) old.remove();
+    if (!data.html) return;
+    const card = parse(data.html).querySelector('.link-preview');
+    const main = message.querySelector('.message-main');
+    if (!card || !main) return;
+    const parts = [card];
+    if (String(data.authorId) === viewerId && room?.dataset.previewRemoveUrl) {
+      const form = document.createElement('form');
+      form.method = 'post';
+      form.action = messageURL('previewRemove', data.messageId);
+      form.className = 'inline-form link-preview-remove';
+      const token = document.createElement('input');
+      token.type = 'hidden';
+      token.name = '_csrf';
+      token.value = csrf();
+      const button = document.createElement('button');
+      button.type = 'submit';
+      button.className = 'link-button';
+      button.textContent = room.dataset.labelPreviewRemove || '';
+      form.append(token, button);
+      parts.push(form);
+    }
+    const before = main.querySelector(':scope > .message-flags, :scope > form.reactions, :scope > .message-actions');
+    for (const part of parts) main.insertBefore(part, before);
   }
 
   /** Where a message is edited or deleted: the room's URL for it, with this message's id in its slot. */
@@ -924,6 +957,9 @@
       }
       case 'message.updated':
         if (here) replaceMessage(data.messageId, data.html);
+        break;
+      case 'message.preview':
+        if (here) showPreview(data);
         break;
       case 'message.deleted':
         if (here) document.getElementById('m-' + data.messageId)?.remove();

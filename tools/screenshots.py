@@ -7,10 +7,12 @@ a workspace, messages with a photo and a PDF, a DM). Run by `make screenshots`:
 """
 
 import argparse
+import http.server
 import pathlib
 import re
 import subprocess
 import tempfile
+import threading
 
 from playwright.sync_api import Page, sync_playwright
 
@@ -23,19 +25,49 @@ NAMES = {
               "messages": ["오늘 회의는 오후 3시입니다. 안건은 새 홈 화면 시안이에요.",
                            "@김민아님 시안 확인했어요. **좋아요!**", "고마워요 👍\n- 홈 화면: 확정\n- 설정 화면: `다음 주`"],
               "dm": "회의 자료 미리 공유드려요.", "search": "회의", "status": "외근 중, 4시 복귀",
-              "third": "이서준", "group": "세 명이서 점심 메뉴 정해요 🍜"},
+              "third": "이서준", "group": "세 명이서 점심 메뉴 정해요 🍜",
+              "link": "리뉴얼 시안 정리했어요: {0}/article",
+              "article": ("홈 화면 리뉴얼 시안 v2", "새 홈 화면의 레이아웃, 색상, 글꼴을 정리한 문서입니다. 의견은 금요일까지 남겨 주세요.",
+                          "디자인팀 위키")},
     "en-US": {"owner": "Mina Kim", "mate": "Jisoo Park", "workspace": "Design", "channel": "redesign",
               "messages": ["Today's meeting is at 3 pm: the new home screen drafts.",
                            "@Mina Kim looked at the drafts: **love it!**", "Thanks 👍\n- home screen: done\n- settings: `next week`"],
               "dm": "Sharing the meeting notes ahead of time.", "search": "meeting", "status": "Out until 4pm",
-              "third": "Seojun Lee", "group": "Lunch plans for the three of us 🍜"},
+              "third": "Seojun Lee", "group": "Lunch plans for the three of us 🍜",
+              "link": "Drafts are written up: {0}/article",
+              "article": ("Home screen redesign, draft 2", "Layout, colours and type of the new home screen. Comments by Friday, please.",
+                          "Design wiki")},
 }
+
+
+def serve_article(locale: str) -> str:
+    """A page on loopback with an Open Graph card, for a link preview; returns its base URL."""
+    title, description, site = NAMES[locale]["article"]
+    page = (f'<html><head><meta charset="utf-8"><meta property="og:title" content="{title}">'
+            f'<meta property="og:description" content="{description}"><meta property="og:site_name" content="{site}">'
+            '<meta property="og:image" content="/cover.jpg"></head></html>').encode()
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802
+            body, kind = (page, "text/html; charset=utf-8") if self.path == "/article" else \
+                ((FIXTURES / "photo.jpg").read_bytes(), "image/jpeg")
+            self.send_response(200)
+            self.send_header("Content-Type", kind)
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}"
 
 
 def start(binary: str) -> tuple[subprocess.Popen, str]:
     data = tempfile.mkdtemp(prefix="wsx-screenshots-")
     process = subprocess.Popen([binary, "serve", "--port", "0", "--data-dir", data, "--bcrypt-cost", "4",
-                                "--workspace-price", "0", "--payments", "sandbox"],
+                                "--workspace-price", "0", "--payments", "sandbox", "--link-preview-hosts", "127.0.0.1"],
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     for line in process.stdout:
         if match := re.search(r"listening on (http://\S+)", line):
@@ -142,6 +174,12 @@ def take(browser, base: str, locale: str, out: pathlib.Path) -> None:
         third.click("#conversation-form button[type=submit]")
     group = third.url.replace(base, "")
     send(third, names["group"])
+    # A link with its preview card, in the second channel.
+    owner.goto(f"{base}/w/{workspace}")
+    second = owner.locator("#home-channels a").nth(1).get_attribute("href")
+    owner.goto(base + second)
+    send(owner, names["link"].format(serve_article(locale)))
+    owner.locator(".link-preview img").wait_for()
 
     pages = {
         "workspaces": "/workspaces", "home": f"/w/{workspace}", "channel": general,
@@ -150,7 +188,7 @@ def take(browser, base: str, locale: str, out: pathlib.Path) -> None:
         "profile": "/profile", "member": f"/users/{mate_id}", "store": "/store",
         "reactions": f"/w/{workspace}/m/{first}/reactions", "mentions": f"/w/{workspace}/mentions",
         "pins": f"{general}/pins", "saved": f"/w/{workspace}/saved",
-        "group": group, "new-conversation": f"/w/{workspace}/dm?member={third_id}",
+        "group": group, "new-conversation": f"/w/{workspace}/dm?member={third_id}", "preview": second,
     }
     owner.goto(f"{base}/w/{workspace}")  # the DM arrives unread
     for name, path in pages.items():

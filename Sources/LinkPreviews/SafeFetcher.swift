@@ -89,7 +89,7 @@ public struct SafeFetcher: Sendable {
               let rawHost = url.host(percentEncoded: false), !rawHost.isEmpty
         else { throw FetchRefusal.notHTTP }
         let host = rawHost.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        let address = try await checkedAddress(of: host)
+        let address = try await withDeadline(deadline) { try await checkedAddress(of: host) }
         var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow,
                                                      timeout: .init(connect: .seconds(5), read: .seconds(5)))
         if address != host { configuration.dnsOverride = [host: address] }
@@ -106,6 +106,22 @@ public struct SafeFetcher: Sendable {
                 throw FetchRefusal.timedOut
             }
             throw error
+        }
+    }
+
+    /// `body`'s answer, or `timedOut` at `deadline` (a lookup the system resolver is stuck in is
+    /// left to finish on its own thread).
+    private func withDeadline<T: Sendable>(_ deadline: NIODeadline, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                let left = deadline - .now()
+                if left > .zero { try await Task.sleep(for: .nanoseconds(left.nanoseconds)) }
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else { throw FetchRefusal.timedOut }
+            return value
         }
     }
 

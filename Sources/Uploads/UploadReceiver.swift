@@ -21,6 +21,11 @@ public struct ReceivedForm: Sendable {
     public var fields: [(name: String, value: String)] = []
     public var files: [ReceivedFile] = []
 
+    public init(fields: [(name: String, value: String)] = [], files: [ReceivedFile] = []) {
+        self.fields = fields
+        self.files = files
+    }
+
     public subscript(_ name: String) -> String? { fields.first { $0.name == name }?.value }
 
     /// Deletes the temporary files (after a refusal, or once they were adopted or copied).
@@ -64,6 +69,20 @@ public struct UploadReceiver: Sendable {
         self.policy = policy
         self.store = store
         self.sniffer = sniffer
+    }
+
+    /// Takes bytes the server fetched itself (a link preview's image) as if they were uploaded:
+    /// typed by libmagic, refused unless an allowed type of `kind`, within the file size limit,
+    /// written to a temporary file for `FileService.prepare` like any upload.
+    public func receive(bytes: [UInt8], name: String, field: String, kind wanted: UploadPolicy.Kind) throws -> ReceivedFile {
+        guard bytes.count <= policy.maximumFileBytes else { throw UploadError.fileTooLarge(limit: policy.maximumFileBytes) }
+        let mime = bytes.isEmpty ? "application/x-empty" : sniffer.mimeType(of: bytes.prefix(ContentSniffer.sniffLength))
+        guard let kind = UploadPolicy.allowedTypes[mime], kind == wanted else { throw UploadError.unsupportedType(mime) }
+        let url = store.temporaryFile()
+        try Data(bytes).write(to: url)
+        let digest = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        return ReceivedFile(field: field, name: FileName.clean(name), temporaryURL: url, size: bytes.count, sha256: digest,
+                            mimeType: mime, kind: kind)
     }
 
     /// Reads the whole body. `fileFields` are the fields that may carry files; `authorize` gets

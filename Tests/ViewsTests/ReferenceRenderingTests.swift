@@ -194,6 +194,12 @@ struct ReferenceRenderingTests {
         pages.append((.newConversation, NewConversationPage(action: "/w/1/dm", people: candidates, hint: "한 명 <1>",
                                                             error: "고르세요 & 다시")))
         pages.append((.newConversation, NewConversationPage(action: "/w/1/dm", people: [], hint: "")))
+        pages.append((.linkPreview, LinkPreviewCard(messageId: 9, url: "https://news.example.kr/a?x=1&y=<2>", host: "news.example.kr",
+                                                    title: "워크숍 <안내> & \"일정\"", description: "설명 <b>", siteName: "",
+                                                    imageURL: "/files/3/thumb")))
+        pages.append((.linkPreview, LinkPreviewCard(messageId: 9, url: "https://a.example", host: "a.example", title: "T",
+                                                    description: "", siteName: "사내 위키", imageURL: nil)))
+        pages.append((.linkPreviewRemoval, LinkPreviewRemoval(action: "/w/1/m/9/preview/remove")))
         return pages
     }
 

@@ -58,6 +58,8 @@ struct AuthorizationMatrixTests {
         Route(method: "POST", path: "/w/W/m/X/save", expected: [404, 303, 303, 404]),
         Route(method: "POST", path: "/w/W/m/X/unsave", expected: [404, 303, 303, 404]),
         Route(method: "GET", path: "/w/W/c/C/pins", expected: [404, 200, 200, 200]),
+        // Only the author (the channel's owner wrote X) takes a message's link preview off.
+        Route(method: "POST", path: "/w/W/m/X/preview/remove", expected: [404, 403, 303, 404]),
         Route(method: "GET", path: "/w/W/saved", expected: [404, 200, 200, 200]),
         // Saying one is typing is for the room's members.
         Route(method: "POST", path: "/w/W/c/C/typing", expected: [404, 204, 204, 404]),

@@ -311,6 +311,8 @@ public struct RoomPage: Sendable {
     public var addCandidates: [PersonOption] = [] { didSet { hasAddCandidates = !addCandidates.isEmpty } }
     public private(set) var hasAddCandidates = false
     public var leaveURL: String?
+    /// Where an author takes their message's link preview off (id slot), for cards that arrive live.
+    public var previewRemoveURL: String?
 
     public init(workspaceId: Int64, roomId: Int64?, isChannel: Bool, title: String, description: String,
                 memberCountText: String, settingsURL: String?, isMember: Bool, joinURL: String?, messagesHtml: String,
@@ -580,5 +582,38 @@ public struct ConversationCandidate: Sendable {
         self.initial = nickname.first.map { String($0).uppercased() } ?? "?"
         self.avatarURL = avatarURL
         self.isChosen = isChosen
+    }
+}
+
+/// A message's link preview card: the page's title (linking to it), description, site and
+/// picture. The same for every reader: its author's way to remove it is `LinkPreviewRemoval`.
+public struct LinkPreviewCard: Sendable {
+    public var messageId: Int64
+    public var url: String
+    /// The link's host, shown when the page names no site.
+    public var host: String
+    public var title: String
+    public var description: String
+    public var siteName: String
+    public var imageURL: String?
+
+    public init(messageId: Int64, url: String, host: String, title: String, description: String, siteName: String,
+                imageURL: String?) {
+        self.messageId = messageId
+        self.url = url
+        self.host = host
+        self.title = title
+        self.description = description
+        self.siteName = siteName
+        self.imageURL = imageURL
+    }
+}
+
+/// The author's button under their message's preview card (a plain form).
+public struct LinkPreviewRemoval: Sendable {
+    public var action: String
+
+    public init(action: String) {
+        self.action = action
     }
 }

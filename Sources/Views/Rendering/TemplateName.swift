@@ -32,4 +32,6 @@ public enum TemplateName: String, CaseIterable, Sendable {
     case portoneCheckout = "portone_checkout"
     case search
     case newConversation = "new_conversation"
+    case linkPreview = "link_preview"
+    case linkPreviewRemoval = "link_preview_removal"
 }

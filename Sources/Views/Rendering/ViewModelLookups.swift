@@ -184,6 +184,7 @@ extension RoomPage: TemplateContext {
         case "addCandidates": addCandidates.templateValue
         case "hasAddCandidates": hasAddCandidates.templateValue
         case "leaveURL": leaveURL.templateValue
+        case "previewRemoveURL": previewRemoveURL.templateValue
         default: .missing
         }
     }

@@ -446,5 +446,6 @@ extension Strings {
         "confirm_leave_group": "Leave the conversation with {0}?",
         "confirm_leave_group_consequence": "To come back, someone still in it must add you. Your messages stay.",
         "confirm_leave_group_submit": "Leave",
+        "preview_remove": "Remove preview",
     ]
 }

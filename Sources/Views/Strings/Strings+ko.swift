@@ -446,5 +446,6 @@ extension Strings {
         "confirm_leave_group": "{0}님과의 대화에서 나갈까요?",
         "confirm_leave_group_consequence": "다시 들어오려면 대화에 남은 사람이 추가해 줘야 합니다. 보낸 메시지는 남습니다.",
         "confirm_leave_group_submit": "나가기",
+        "preview_remove": "미리보기 삭제",
     ]
 }

@@ -37,6 +37,10 @@ struct AppConfig: Sendable {
     var connections = ConnectionLimits()
     /// Upload limits (`--max-files`, `--max-file-size`, `--max-image-pixels`).
     var uploads = UploadPolicy()
+    /// Link preview cards under messages (`--link-previews off` turns them off), and the hosts
+    /// whose private addresses previews may still fetch (`--link-preview-hosts`).
+    var linkPreviews = true
+    var linkPreviewHosts: [String] = []
     var payments = PaymentSettings()
     /// How often expired events and sessions are swept.
     var housekeepingInterval: Duration = .seconds(3600)

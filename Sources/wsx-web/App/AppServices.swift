@@ -3,7 +3,9 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import LinkPreviews
 import Logging
+import NIOPosix
 import Uploads
 import ServiceLifecycle
 import Views
@@ -32,6 +34,7 @@ struct AppServices: Sendable {
     let notifySettings: NotifySettings
     let messageLists: MessageListRenderer
     let files: FileService
+    let linkPreviews: LinkPreviewService
     let payments: PaymentService
     /// The built-in gateway, when it is the one in use.
     let sandbox: SandboxGateway?
@@ -99,6 +102,11 @@ struct AppServices: Sendable {
         files = FileService(database: database, receiver: receiver,
                             thumbnailer: Thumbnailer(library: try ImageLibrary(), policy: config.uploads), clock: clock,
                             logger: logger)
+        linkPreviews = LinkPreviewService(
+            database: database,
+            fetcher: config.linkPreviews ? SafeFetcher(allowedHosts: Set(config.linkPreviewHosts),
+                                                       eventLoopGroup: MultiThreadedEventLoopGroup.singleton) : nil,
+            files: files, renderer: renderer, clock: clock, logger: logger)
         webhooks = WebhookSender(logger: logger)
         let gateway: (any PaymentGateway)?
         switch config.payments.mode {

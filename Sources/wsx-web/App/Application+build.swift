@@ -104,7 +104,7 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
                        pages: services.pages).addRoutes(to: signedIn)
     RoomsController(workspaces: services.workspaces, channels: services.channels, messages: services.messages,
                     directRooms: services.directRooms, groups: services.groups, members: services.members,
-                    lists: services.messageLists, files: services.files,
+                    lists: services.messageLists, files: services.files, linkPreviews: services.linkPreviews,
                     pins: services.pins, saved: services.saved, typing: services.typing,
                     statuses: services.statuses, cookies: services.cookies,
                     pages: services.pages).addRoutes(to: signedIn)
@@ -114,7 +114,8 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
                      groups: services.groups,
                      settings: services.notifySettings, cookies: services.cookies).addRoutes(to: signedIn)
     MessagesController(workspaces: services.workspaces, messages: services.messages, lists: services.messageLists,
-                       files: services.files, cookies: services.cookies, pages: services.pages).addRoutes(to: signedIn)
+                       files: services.files, linkPreviews: services.linkPreviews, cookies: services.cookies,
+                       pages: services.pages).addRoutes(to: signedIn)
     ReactionsController(workspaces: services.workspaces, reactions: services.reactions, pins: services.pins,
                         saved: services.saved, pages: services.pages).addRoutes(to: signedIn)
     PresenceController(workspaces: services.workspaces, directRooms: services.directRooms, groups: services.groups,

@@ -177,6 +177,7 @@ enum Paths {
     static let unpinMessage = Route<Int64, Int64>("/w/{wid}/m/{mid}/unpin")
     static let saveMessage = Route<Int64, Int64>("/w/{wid}/m/{mid}/save")
     static let unsaveMessage = Route<Int64, Int64>("/w/{wid}/m/{mid}/unsave")
+    static let removePreview = Route<Int64, Int64>("/w/{wid}/m/{mid}/preview/remove")
     static let channelPins = Route<Int64, Int64>("/w/{wid}/c/{cid}/pins")
     static let directMessagePins = Route<Int64, Int64>("/w/{wid}/dm/{uid}/pins")
     static let channelTyping = Route<Int64, Int64>("/w/{wid}/c/{cid}/typing")
@@ -204,6 +205,6 @@ enum Paths {
         transferChannel, directMessages, directMessagePost, directMessagesRead, directMessagesNotify, editMessage, deleteMessage,
         messageReactions, mentions, saved, pinMessage, unpinMessage, saveMessage, unsaveMessage, channelPins, directMessagePins,
         presence, channelTyping, directMessageTyping, channelMembers, channelVisibility, archiveChannel, unarchiveChannel,
-        startConversation, group, groupMessages, groupRead, groupNotify, groupMembers, leaveGroup, groupPins, groupTyping,
+        removePreview, startConversation, group, groupMessages, groupRead, groupNotify, groupMembers, leaveGroup, groupPins, groupTyping,
     ]
 }

@@ -47,6 +47,10 @@ struct ServeCommand: AsyncParsableCommand {
     var maxImagePixels: Int?
     @Option(name: .customLong("image-memory"), help: "Memory images being decoded at once may take together, e.g. 512MB; the rest wait their turn (env WSX_IMAGE_MEMORY, default 512MB).")
     var imageMemory: String?
+    @Option(name: .customLong("link-previews"), help: "Preview cards under messages' first link: on or off (env WSX_LINK_PREVIEWS, default on).")
+    var linkPreviews: String?
+    @Option(name: .customLong("link-preview-hosts"), help: "Comma-separated host names whose private or loopback addresses previews may fetch, e.g. an intranet wiki (env WSX_LINK_PREVIEW_HOSTS, default none).")
+    var linkPreviewHosts: String?
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (env WSX_LOG_LEVEL, default info).")
     var logLevel: String?
 
@@ -113,6 +117,13 @@ struct ServeCommand: AsyncParsableCommand {
         guard config.uploads.maximumFiles > 0, config.uploads.maximumPixels > 0 else {
             throw ValidationError("--max-files and --max-image-pixels must be positive")
         }
+        switch linkPreviews ?? env.string("WSX_LINK_PREVIEWS") ?? "on" {
+        case "on": config.linkPreviews = true
+        case "off": config.linkPreviews = false
+        case let other: throw ValidationError("--link-previews: \(other) is not on or off")
+        }
+        config.linkPreviewHosts = (linkPreviewHosts ?? env.string("WSX_LINK_PREVIEW_HOSTS") ?? "").split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
         try payments.apply(to: &config, environment: env)
         let level = logLevel ?? env.string("WSX_LOG_LEVEL") ?? "info"
         guard let parsed = Logger.Level(rawValue: level) else { throw ValidationError("unknown log level \(level)") }

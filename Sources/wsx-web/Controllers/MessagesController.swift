@@ -1,13 +1,15 @@
 import Hummingbird
 import Views
 
-/// `/w/{wid}/m/{mid}/edit` and `/delete`: changing a message after it was sent, in a channel
-/// or a DM. The author edits; the author or the workspace owner deletes (after confirming).
+/// `/w/{wid}/m/{mid}/edit`, `/delete` and `/preview/remove`: changing a message after it was
+/// sent. The author edits and takes its link preview off; the author or the workspace owner
+/// deletes (after confirming).
 struct MessagesController: Sendable {
     let workspaces: WorkspaceService
     let messages: MessageService
     let lists: MessageListRenderer
     let files: FileService
+    let linkPreviews: LinkPreviewService
     let cookies: CookiePolicy
     let pages: Pages
 
@@ -15,6 +17,17 @@ struct MessagesController: Sendable {
         group.get(Paths.editMessage.routerPath, use: source)
         group.post(Paths.editMessage.routerPath, use: edit)
         group.post(Paths.deleteMessage.routerPath, use: delete)
+        group.post(Paths.removePreview.routerPath, use: removePreview)
+    }
+
+    /// The author takes the link preview card off their message (scripts get 204).
+    @Sendable func removePreview(_ request: Request, context: SignedInContext) async throws -> Response {
+        let access = try await context.workspaceAccess(workspaces)
+        let mid = try context.id("mid")
+        let (_, room) = try await messages.visibleMessage(id: mid, access)
+        try await linkPreviews.remove(messageId: mid, in: access)
+        if RoomsController.wantsJSON(request) { return Response(status: .noContent) }
+        return Pages.redirect(to: "\(Self.path(of: room, for: context.userId))?around=\(mid)#m-\(mid)")
     }
 
     /// `GET …/edit`: the text as its author wrote it (Markdown and all), for editing in place;

@@ -17,6 +17,7 @@ struct RoomsController: Sendable {
     let members: MembershipService
     let lists: MessageListRenderer
     let files: FileService
+    let linkPreviews: LinkPreviewService
     let pins: PinService
     let saved: SavedMessages
     let typing: TypingThrottle
@@ -28,12 +29,13 @@ struct RoomsController: Sendable {
 
     /// A workspace's message URLs with `MessageListRenderer.idPlaceholder` where the id goes.
     struct SlotURLs: Sendable {
-        let slot: String, edit: String, delete: String, react: String, marks: MessageMarkURLs
+        let slot: String, edit: String, delete: String, react: String, removePreview: String, marks: MessageMarkURLs
 
         init(workspaceId wid: Int64) {
             let id = MessageListRenderer.idPlaceholder
             (slot, edit, delete, react) = (String(id), Paths.editMessage(wid, id), Paths.deleteMessage(wid, id),
                                            Paths.messageReactions(wid, id))
+            removePreview = Paths.removePreview(wid, id)
             marks = MessageMarkURLs(pin: Paths.pinMessage(wid, id), unpin: Paths.unpinMessage(wid, id),
                                     save: Paths.saveMessage(wid, id), unsave: Paths.unsaveMessage(wid, id))
         }
@@ -184,6 +186,7 @@ struct RoomsController: Sendable {
             html = lists.list(parts, viewer: context.userId, isWorkspaceOwner: target.access.isOwner,
                               workspaceId: target.access.workspaceId, lastRead: lastRead, editing: editing,
                               roomPath: target.path, reactions: page.reactions, pinned: page.pinned, saved: reads.saved,
+                              previews: page.previews,
                               canReact: isMember && !room.isArchived, readOnly: room.isArchived,
                               request: request, visitor: context.visitor)
             isEmpty = page.messages.isEmpty
@@ -223,6 +226,7 @@ struct RoomsController: Sendable {
             page.reactMessageURL = slotted.react
             page.emojiTableURL = pages.assets.url(for: "emoji.tsv")
             page.markURLs = slotted.marks
+            page.previewRemoveURL = slotted.removePreview
         }
         if target.room != nil {
             page.pinsURL = target.pinsPath
@@ -415,6 +419,8 @@ struct RoomsController: Sendable {
             let into = try await room()
             let posted = try await messages.post(in: into, authorId: context.userId, text: content, files: prepared,
                                                  clientId: submission.clientId)
+            // Its link's card comes later, by itself.
+            linkPreviews.schedule(posted, in: into)
             // The message ends the "typing…" it follows; the next words may say so at once.
             typing.forget(userId: context.userId, roomId: into.id!)
             if Self.wantsJSON(request) {

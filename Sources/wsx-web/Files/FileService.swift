@@ -119,6 +119,10 @@ struct FileService: Sendable {
                     JOIN room_members ON room_members.room_id = messages.room_id
                     WHERE message_files.file_id = ?1 AND room_members.user_id = ?2)
                 OR EXISTS (
+                    SELECT 1 FROM link_previews JOIN messages ON messages.id = link_previews.message_id
+                    JOIN room_members ON room_members.room_id = messages.room_id
+                    WHERE link_previews.image_file_id = ?1 AND room_members.user_id = ?2)
+                OR EXISTS (
                     SELECT 1 FROM workspaces JOIN workspace_members ON workspace_members.workspace_id = workspaces.id
                     WHERE workspaces.cover_file_id = ?1 AND workspace_members.user_id = ?2)
                 OR EXISTS (
@@ -150,17 +154,25 @@ struct FileService: Sendable {
             let id: Int64
             switch scope {
             case .message(let message):
-                (sql, id) = ("SELECT files.sha256 FROM message_files JOIN files ON files.id = file_id WHERE message_id = ?", message)
+                (sql, id) = ("""
+                    SELECT files.sha256 FROM message_files JOIN files ON files.id = file_id WHERE message_id = ?1
+                    UNION SELECT files.sha256 FROM link_previews JOIN files ON files.id = image_file_id WHERE message_id = ?1
+                    """, message)
             case .room(let room):
                 (sql, id) = ("""
                     SELECT files.sha256 FROM message_files JOIN files ON files.id = file_id
                     JOIN messages ON messages.id = message_id WHERE messages.room_id = ?1
+                    UNION SELECT files.sha256 FROM link_previews JOIN files ON files.id = image_file_id
+                    JOIN messages ON messages.id = link_previews.message_id WHERE messages.room_id = ?1
                     UNION SELECT files.sha256 FROM rooms JOIN files ON files.id = rooms.cover_file_id WHERE rooms.id = ?1
                     """, room)
             case .workspace(let workspace):
                 (sql, id) = ("""
                     SELECT files.sha256 FROM message_files JOIN files ON files.id = file_id
                     JOIN messages ON messages.id = message_id JOIN rooms ON rooms.id = messages.room_id WHERE rooms.workspace_id = ?1
+                    UNION SELECT files.sha256 FROM link_previews JOIN files ON files.id = image_file_id
+                    JOIN messages ON messages.id = link_previews.message_id JOIN rooms ON rooms.id = messages.room_id
+                    WHERE rooms.workspace_id = ?1
                     UNION SELECT files.sha256 FROM rooms JOIN files ON files.id = rooms.cover_file_id WHERE rooms.workspace_id = ?1
                     UNION SELECT files.sha256 FROM workspaces JOIN files ON files.id = workspaces.cover_file_id WHERE workspaces.id = ?1
                     """, workspace)
@@ -178,6 +190,7 @@ struct FileService: Sendable {
         let remaining = try await database.writer.write { db -> Set<String> in
             try db.execute(sql: """
                 DELETE FROM files WHERE id NOT IN (SELECT file_id FROM message_files)
+                  AND id NOT IN (SELECT image_file_id FROM link_previews WHERE image_file_id IS NOT NULL)
                   AND id NOT IN (SELECT avatar_file_id FROM users WHERE avatar_file_id IS NOT NULL)
                   AND id NOT IN (SELECT cover_file_id FROM workspaces WHERE cover_file_id IS NOT NULL)
                   AND id NOT IN (SELECT cover_file_id FROM rooms WHERE cover_file_id IS NOT NULL)

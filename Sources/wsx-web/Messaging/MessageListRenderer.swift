@@ -14,6 +14,9 @@ struct MessageListRenderer: Sendable {
     /// room, which controls): each person's pages render theirs once.
     let controls = BoundedMemo<ControlsKey, IdSlots>(capacity: 1024)
 
+    /// Link preview cards by message (a card never changes; a removed one is not asked for).
+    let cards = BoundedMemo<Int64, String>(capacity: 4096)
+
     /// The "Pinned" / "Saved" line of a message, by language and which of the two it says.
     let flags = BoundedMemo<FlagsKey, String>(capacity: 64)
 
@@ -65,7 +68,8 @@ struct MessageListRenderer: Sendable {
     /// react to each message; a `readOnly` list (an archived channel) has no controls at all.
     func list(_ parts: ListParts, viewer: Int64, isWorkspaceOwner: Bool, workspaceId: Int64, lastRead: Int64?,
               editing: Int64?, roomPath: String, reactions: [Int64: [ReactionGroup]] = [:], pinned: Set<Int64> = [],
-              saved: Set<Int64> = [], canReact: Bool = false, readOnly: Bool = false, request: Request,
+              saved: Set<Int64> = [], previews: [Int64: LinkPreview] = [:], canReact: Bool = false, readOnly: Bool = false,
+              request: Request,
               visitor: Visitor) -> String {
         // The controls are the same for every message but the id: rendered once per kind.
         func controls(canEdit: Bool, canDelete: Bool) -> IdSlots? {
@@ -106,11 +110,19 @@ struct MessageListRenderer: Sendable {
             let controls = mine ? ownControls : othersControls
             let groups = reactions[row.id] ?? []
             let isPinned = !pinned.isEmpty && pinned.contains(row.id), isSaved = !saved.isEmpty && saved.contains(row.id)
-            guard controls != nil || !groups.isEmpty || isPinned || isSaved, let marker = fragment.marker else {
+            let preview = previews.isEmpty ? nil : previews[row.id]
+            guard controls != nil || !groups.isEmpty || isPinned || isSaved || preview != nil, let marker = fragment.marker else {
                 html += fragment.whole
                 continue
             }
             html += fragment.whole[..<marker.lowerBound]
+            if let preview {
+                html += cards.value(for: row.id) { pages.renderer.neutralFragment(.linkPreview, page: preview.card) }
+                if mine, !readOnly {
+                    html += pages.fragment(.linkPreviewRemoval, page: LinkPreviewRemoval(action: Paths.removePreview(workspaceId, row.id)),
+                                           request: request, visitor: visitor)
+                }
+            }
             if isPinned || isSaved {
                 html += flags.value(for: FlagsKey(lang: visitor.lang, pinned: isPinned, saved: isSaved)) {
                     pages.fragment(.messageFlags, page: MessageFlags(pinned: isPinned, saved: isSaved), request: request, visitor: visitor)

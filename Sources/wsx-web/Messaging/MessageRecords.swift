@@ -113,4 +113,6 @@ struct MessagePage: Sendable {
     /// Which of the page's messages are pinned, and how many the whole room has.
     var pinned: Set<Int64> = []
     var pinnedCount = 0
+    /// The link preview cards of the page's messages that have one.
+    var previews: [Int64: LinkPreview] = [:]
 }

@@ -90,6 +90,7 @@ struct MessageService: Sendable {
         page.reactions = try ReactionService.groups(db, messageIds: page.messages.map(\.id))
         page.pinned = try PinService.pinned(db, among: page.messages.map(\.id))
         page.pinnedCount = try PinService.count(db, roomId: roomId)
+        page.previews = try LinkPreviewService.previews(db, among: page.messages.map(\.id))
         return page
     }
 

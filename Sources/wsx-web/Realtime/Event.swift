@@ -37,6 +37,8 @@ struct EventType: RawRepresentable, Hashable, Sendable, CaseIterable {
     static let messageCreated = EventType(rawValue: "message.created")
     static let messageUpdated = EventType(rawValue: "message.updated")
     static let messageDeleted = EventType(rawValue: "message.deleted")
+    /// A message's link preview was made (`html`) or removed (no `html`).
+    static let messagePreview = EventType(rawValue: "message.preview")
     /// Someone set or cleared their custom status (the default room of each of their workspaces).
     static let statusChanged = EventType(rawValue: "status.changed")
     /// A message's reactions changed: all of them as they are now (room audience).
@@ -62,7 +64,7 @@ struct EventType: RawRepresentable, Hashable, Sendable, CaseIterable {
     static let allCases: [EventType] = [
         .userUpdated, .sessionRevoked, .roomMemberAdded, .roomMemberRemoved, .roomUpdated, .roomDeleted, .roomCreated,
         .channelCreated, .workspaceUpdated, .workspaceDeleted, .workspaceMemberAdded, .workspaceMemberRemoved,
-        .coinsChanged, .messageCreated, .messageUpdated, .messageDeleted, .reactionsChanged, .statusChanged, .pinsChanged, .savedChanged, .roomRead, .notifyChanged, .invitationReceived,
+        .coinsChanged, .messageCreated, .messageUpdated, .messageDeleted, .messagePreview, .reactionsChanged, .statusChanged, .pinsChanged, .savedChanged, .roomRead, .notifyChanged, .invitationReceived,
         .invitationResolved, .presenceChanged, .typing, .reset,
     ]
 }

@@ -6,7 +6,8 @@ import GRDB
 /// this, a reconnecting client could read the original HTML of a deleted message, or the text
 /// before an edit. Runs in the transaction of the change, before its own event is published.
 enum MessageEventScrub {
-    static let textTypes = [EventType.messageCreated.rawValue, EventType.messageUpdated.rawValue]
+    static let textTypes = [EventType.messageCreated.rawValue, EventType.messageUpdated.rawValue,
+                            EventType.messagePreview.rawValue]
 
     /// The message was edited: its earlier events carry the new HTML and snippet instead (a
     /// client that replays its creation still gets the message, as it reads now).
@@ -14,13 +15,13 @@ enum MessageEventScrub {
         try db.execute(sql: """
             UPDATE events SET payload = json_set(payload, '$.html', ?, '$.snippet', ?)
             WHERE message_id = ? AND type IN (?, ?)
-            """, arguments: [html, snippet, messageId] + StatementArguments(textTypes))
+            """, arguments: [html, snippet, messageId] + StatementArguments(textTypes.prefix(2)))
     }
 
     /// The message was deleted: its earlier events go (the deletion event tells clients that
     /// saw them).
     static func deleted(_ db: Database, messageId: Int64) throws {
-        try db.execute(sql: "DELETE FROM events WHERE message_id = ? AND type IN (?, ?)",
+        try db.execute(sql: "DELETE FROM events WHERE message_id = ? AND type IN (?, ?, ?)",
                        arguments: [messageId] + StatementArguments(textTypes))
     }
 
@@ -28,7 +29,7 @@ enum MessageEventScrub {
     static func roomsDeleted(_ db: Database, rooms: [Int64]) throws {
         guard !rooms.isEmpty else { return }
         try db.execute(sql: """
-            DELETE FROM events WHERE room_id IN (\(databaseQuestionMarks(count: rooms.count))) AND type IN (?, ?)
+            DELETE FROM events WHERE room_id IN (\(databaseQuestionMarks(count: rooms.count))) AND type IN (?, ?, ?)
             """, arguments: StatementArguments(rooms) + StatementArguments(textTypes))
     }
 }

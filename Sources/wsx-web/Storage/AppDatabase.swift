@@ -19,7 +19,7 @@ final class AppDatabase: Sendable {
     let accountsVersion = DataVersion(watching: ["users", "sessions"])
     /// Counts the commits that changed messages, their reactions and pins, or their authors' names
     /// and photos: what a page of a room lists. Read markers, sessions and memberships leave it alone.
-    let messagesVersion = DataVersion(watching: ["messages", "reactions", "pins", "users"])
+    let messagesVersion = DataVersion(watching: ["messages", "reactions", "pins", "users", "link_previews"])
     /// Counts the commits that changed anyone's saved messages.
     let savedVersion = DataVersion(watching: ["saved_messages"])
     /// Counts the commits that changed room memberships, unread counts or read markers: every

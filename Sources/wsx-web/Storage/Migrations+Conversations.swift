@@ -129,6 +129,23 @@ extension AppDatabase {
                 try db.execute(sql: "UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'rooms'", arguments: [sequence])
             }
         }
+        // 021: a message's link preview: the card of its first http(s) link, fetched after it
+        // was posted; its image is one of our files. Goes with its message; its author may
+        // remove it.
+        migrator.registerMigration("021-link-previews") { db in
+            try db.execute(sql: """
+                CREATE TABLE link_previews (
+                    message_id INTEGER PRIMARY KEY REFERENCES messages(id) ON DELETE CASCADE,
+                    url TEXT NOT NULL,
+                    title TEXT NOT NULL,
+                    description TEXT NOT NULL DEFAULT '',
+                    site_name TEXT NOT NULL DEFAULT '',
+                    image_file_id INTEGER REFERENCES files(id) ON DELETE SET NULL,
+                    created_at DATETIME NOT NULL
+                );
+                CREATE INDEX link_previews_by_image ON link_previews(image_file_id) WHERE image_file_id IS NOT NULL;
+                """)
+        }
     }
 
     /// The member ids of the mention spans in a message's HTML (what rendering wrote).

@@ -20,6 +20,9 @@ struct TestApp {
         // Tests sign up many people from one address: the per-address sign-up limit is raised,
         // as any suite that signs up in bulk must (the limit's own tests set it back).
         config.signupLimit.limit = 100_000
+        // Messages with links fetch nothing unless a test turns previews on (LinkPreviewTests,
+        // with its local site listed).
+        config.linkPreviews = false
         configure(&config)
         self.config = config
         clock = ManualClock()
