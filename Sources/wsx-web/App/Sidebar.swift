@@ -74,16 +74,17 @@ enum RoomDirectory {
                 .map { ($0["id"] as Int64, (nickname: $0["nickname"] as String, avatar: $0["avatar_file_id"] as Int64?)) })
         let statuses = try StatusService.current(db, of: Set(partnerIds), at: Date())
         let groups = try GroupRooms.members(db, of: rows.compactMap { row -> Int64? in
-            (row["kind"] as String) == "group" ? row["id"] : nil
+            (row["kind"] as String) == Room.Kind.group.rawValue ? row["id"] : nil
         })
         return rows.map { row in
             let id: Int64 = row["id"]
-            let isChannel = (row["kind"] as String) == "channel"
+            let kind = Room.Kind(rawValue: row["kind"]) ?? .channel
+            let isChannel = kind == .channel
             var name: String = row["name"]
             var url = Paths.channel(workspaceId, id)
             var avatarURL: String?
             var personId: Int64?
-            if (row["kind"] as String) == "dm", let key: String = row["dm_key"] {
+            if kind == .dm, let key: String = row["dm_key"] {
                 let partner = key.split(separator: ":").compactMap { Int64($0) }.first { $0 != userId } ?? userId
                 name = partners[partner]?.nickname ?? ""
                 avatarURL = partners[partner]?.avatar.map { Paths.thumbnail($0) }

@@ -6,8 +6,10 @@ import GRDB
 /// this, a reconnecting client could read the original HTML of a deleted message, or the text
 /// before an edit. Runs in the transaction of the change, before its own event is published.
 enum MessageEventScrub {
-    static let textTypes = [EventType.messageCreated.rawValue, EventType.messageUpdated.rawValue,
-                            EventType.messagePreview.rawValue]
+    /// The events that carry the message's own text.
+    static let textTypes = [EventType.messageCreated.rawValue, EventType.messageUpdated.rawValue]
+    /// Every event about one message that shows something of it (its text, its link's card).
+    static let messageTypes = textTypes + [EventType.messagePreview.rawValue]
 
     /// The message was edited: its earlier events carry the new HTML and snippet instead (a
     /// client that replays its creation still gets the message, as it reads now).
@@ -15,21 +17,21 @@ enum MessageEventScrub {
         try db.execute(sql: """
             UPDATE events SET payload = json_set(payload, '$.html', ?, '$.snippet', ?)
             WHERE message_id = ? AND type IN (?, ?)
-            """, arguments: [html, snippet, messageId] + StatementArguments(textTypes.prefix(2)))
+            """, arguments: [html, snippet, messageId] + StatementArguments(textTypes))
     }
 
     /// The message was deleted: its earlier events go (the deletion event tells clients that
     /// saw them).
     static func deleted(_ db: Database, messageId: Int64) throws {
-        try db.execute(sql: "DELETE FROM events WHERE message_id = ? AND type IN (?, ?, ?)",
-                       arguments: [messageId] + StatementArguments(textTypes))
+        try db.execute(sql: "DELETE FROM events WHERE message_id = ? AND type IN (\(databaseQuestionMarks(count: messageTypes.count)))",
+                       arguments: [messageId] + StatementArguments(messageTypes))
     }
 
     /// Rooms were deleted with their messages: so are the messages' events.
     static func roomsDeleted(_ db: Database, rooms: [Int64]) throws {
         guard !rooms.isEmpty else { return }
         try db.execute(sql: """
-            DELETE FROM events WHERE room_id IN (\(databaseQuestionMarks(count: rooms.count))) AND type IN (?, ?, ?)
-            """, arguments: StatementArguments(rooms) + StatementArguments(textTypes))
+            DELETE FROM events WHERE room_id IN (\(databaseQuestionMarks(count: rooms.count))) AND type IN (\(databaseQuestionMarks(count: messageTypes.count)))
+            """, arguments: StatementArguments(rooms) + StatementArguments(messageTypes))
     }
 }
