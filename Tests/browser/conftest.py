@@ -97,7 +97,7 @@ def server(request, tmp_path_factory) -> str:
              "--login-failure-window", str(LOGIN_FAILURE_WINDOW),
              "--signup-max-per-ip", str(SIGNUP_MAX_PER_IP),
              # Link previews may fetch the tests' own page server on loopback (test_link_previews).
-             "--link-preview-hosts", "127.0.0.1",
+             "--link-preview-hosts", "127.0.0.1", "--link-preview-timeout", "30",
              "--payments", "sandbox"],
             cwd=workdir, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log, text=True,
         )

@@ -60,7 +60,7 @@ def test_a_link_gets_its_card_live_and_its_author_removes_it(new_context, site, 
     for page in (mina, bob):
         message = messages_with(page, "워크숍 공지 올렸어요")
         card = message.locator(".link-preview")
-        expect(card).to_be_visible()
+        expect(card).to_be_visible(timeout=30_000)
         expect(card.locator(".link-preview-title")).to_have_text("3분기 워크숍 안내: 일정과 장소")
         expect(card.locator(".link-preview-site")).to_have_text("사내 위키")
         expect(card.locator(".link-preview-description")).to_contain_text("본사 5층 대회의실")

@@ -54,6 +54,8 @@ struct LinkPreviewTests {
         TestApp { config in
             config.linkPreviews = true
             config.linkPreviewHosts = ["127.0.0.1"]
+            // The whole suite beside these on two cores can hold a fetch past the 5 s default.
+            config.linkPreviewTimeout = .seconds(60)
         }
     }
 
@@ -72,7 +74,7 @@ struct LinkPreviewTests {
                 let posted = try await MessagingTests.say(a, path, "자료는 \(site)/article 참고하세요, 그리고 \(site)/notes.txt")
                 #expect(posted.status == .seeOther)
                 let mid = try await app.count("SELECT MAX(id) FROM messages")
-                #expect(await eventually { (try? await Self.preview(app, mid)) != nil })
+                #expect(await eventually(timeout: .seconds(60)) { (try? await Self.preview(app, mid)) != nil })
                 let row = try #require(try await Self.preview(app, mid))
                 #expect(row["url"] == "\(site)/article")
                 #expect(row["title"] == "3분기 워크숍 & 회의 안내")
@@ -111,7 +113,7 @@ struct LinkPreviewTests {
                 let path = "/w/\(wid)/c/\(general)"
                 try await MessagingTests.say(a, path, "\(site)/article")
                 let mid = try await app.count("SELECT MAX(id) FROM messages")
-                #expect(await eventually { (try? await Self.preview(app, mid)) != nil })
+                #expect(await eventually(timeout: .seconds(60)) { (try? await Self.preview(app, mid)) != nil })
                 let remove = "/w/\(wid)/m/\(mid)/preview/remove"
                 try await b.get(path)
                 #expect(try await b.post(remove).status == .forbidden)
@@ -128,7 +130,7 @@ struct LinkPreviewTests {
                 // Deleting a message takes its card with it.
                 try await MessagingTests.say(a, path, "\(site)/article")
                 let second = try await app.count("SELECT MAX(id) FROM messages")
-                #expect(await eventually { (try? await Self.preview(app, second)) != nil })
+                #expect(await eventually(timeout: .seconds(60)) { (try? await Self.preview(app, second)) != nil })
                 _ = try await a.confirm("/w/\(wid)/m/\(second)/delete")
                 #expect(try await Self.preview(app, second) == nil)
             }
@@ -142,7 +144,7 @@ struct LinkPreviewTests {
                 let (a, _, wid, general) = try await MessagingTests.team(app)
                 try await MessagingTests.say(a, "/w/\(wid)/c/\(general)", "\(site)/svg-article")
                 let mid = try await app.count("SELECT MAX(id) FROM messages")
-                #expect(await eventually { (try? await Self.preview(app, mid)) != nil })
+                #expect(await eventually(timeout: .seconds(60)) { (try? await Self.preview(app, mid)) != nil })
                 let row = try #require(try await Self.preview(app, mid))
                 #expect((row["image_file_id"] as Int64?) == nil)
                 #expect(try await app.count("SELECT COUNT(*) FROM files") == 0)

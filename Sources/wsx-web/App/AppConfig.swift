@@ -41,6 +41,8 @@ struct AppConfig: Sendable {
     /// whose private addresses previews may still fetch (`--link-preview-hosts`).
     var linkPreviews = true
     var linkPreviewHosts: [String] = []
+    /// How long a preview's page fetch (redirects included) may take, and its picture's again.
+    var linkPreviewTimeout: Duration = .seconds(5)
     var payments = PaymentSettings()
     /// How often expired events and sessions are swept.
     var housekeepingInterval: Duration = .seconds(3600)

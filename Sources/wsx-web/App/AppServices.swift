@@ -104,7 +104,7 @@ struct AppServices: Sendable {
                             logger: logger)
         linkPreviews = LinkPreviewService(
             database: database,
-            fetcher: config.linkPreviews ? SafeFetcher(allowedHosts: Set(config.linkPreviewHosts),
+            fetcher: config.linkPreviews ? SafeFetcher(allowedHosts: Set(config.linkPreviewHosts), timeout: config.linkPreviewTimeout,
                                                        eventLoopGroup: MultiThreadedEventLoopGroup.singleton) : nil,
             files: files, renderer: renderer, clock: clock, logger: logger)
         webhooks = WebhookSender(logger: logger)

@@ -51,6 +51,8 @@ struct ServeCommand: AsyncParsableCommand {
     var linkPreviews: String?
     @Option(name: .customLong("link-preview-hosts"), help: "Comma-separated host names whose private or loopback addresses previews may fetch, e.g. an intranet wiki (env WSX_LINK_PREVIEW_HOSTS, default none).")
     var linkPreviewHosts: String?
+    @Option(name: .customLong("link-preview-timeout"), help: "Seconds a link preview's fetches may take in all, page and picture each (env WSX_LINK_PREVIEW_TIMEOUT, default 5).")
+    var linkPreviewTimeout: Double?
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (env WSX_LOG_LEVEL, default info).")
     var logLevel: String?
 
@@ -124,6 +126,13 @@ struct ServeCommand: AsyncParsableCommand {
         }
         config.linkPreviewHosts = (linkPreviewHosts ?? env.string("WSX_LINK_PREVIEW_HOSTS") ?? "").split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+        if let seconds = try linkPreviewTimeout ?? env.string("WSX_LINK_PREVIEW_TIMEOUT").map({ text in
+            guard let value = Double(text) else { throw ValidationError("WSX_LINK_PREVIEW_TIMEOUT=\(text) is not a number") }
+            return value
+        }) {
+            guard seconds > 0 else { throw ValidationError("--link-preview-timeout must be positive") }
+            config.linkPreviewTimeout = .milliseconds(Int(seconds * 1000))
+        }
         try payments.apply(to: &config, environment: env)
         let level = logLevel ?? env.string("WSX_LOG_LEVEL") ?? "info"
         guard let parsed = Logger.Level(rawValue: level) else { throw ValidationError("unknown log level \(level)") }
