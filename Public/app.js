@@ -27,6 +27,8 @@
     'message.updated',
     'message.deleted',
     'message.preview',
+    'thread.updated',
+    'thread.read',
     'reactions.changed',
     'status.changed',
     'pins.changed',

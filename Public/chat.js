@@ -12,6 +12,9 @@
   const room = document.querySelector('section.room');
   const list = document.getElementById('message-list');
   const currentRoom = room?.dataset.room || '';
+  // A thread's page lists its root and replies; a room's page its timeline (no replies kept in
+  // their thread).
+  const threadRoot = room?.dataset.threadRoot || '';
   const workspaceId = meta('workspace-id');
   const label = (name) => room?.dataset['label' + name] || meta('label-' + name.toLowerCase()) || '';
 
@@ -29,8 +32,9 @@
     for (const time of scope.querySelectorAll('time[datetime]')) {
       const date = new Date(time.dateTime);
       if (isNaN(date)) continue;
-      const inMessage = time.closest('.message');
-      time.textContent = inMessage
+      // A message's own time is shown under its day; a thread's last reply may be days later.
+      const timeOnly = time.closest('.message') && (!time.closest('.thread-summary') || dayKey(date) === dayKey(new Date()));
+      time.textContent = timeOnly
         ? date.toLocaleTimeString(lang, { hour: 'numeric', minute: '2-digit' })
         : date.toLocaleString(lang, { dateStyle: 'medium', timeStyle: 'short' });
       time.title = date.toLocaleString(lang, { dateStyle: 'full', timeStyle: 'short' });
@@ -171,9 +175,18 @@
     const mine = message.dataset.author === viewerId;
     markMentionsOfMe(message);
     for (const edited of message.querySelectorAll('[data-edited]')) edited.title = label('Edited');
-    if (!message.querySelector('.message-actions') && (mine || canModerate || room.dataset.reactUrl)) {
+    // A deleted thread root's placeholder has nothing to act on.
+    const placeholder = message.classList.contains('message-deleted');
+    if (!placeholder && !message.querySelector('.message-actions') && (mine || canModerate || room.dataset.reactUrl)) {
       const actions = document.createElement('div');
       actions.className = 'message-actions';
+      if (room.dataset.threadUrl) {
+        const reply = document.createElement('a');
+        reply.className = 'message-reply';
+        reply.href = messageURL('thread', message.dataset.message);
+        reply.textContent = label('Reply');
+        actions.append(reply, ' ');
+      }
       if (mine) {
         const edit = document.createElement('a');
         edit.className = 'message-edit';
@@ -231,10 +244,11 @@
     if (!old || old.querySelector('.edit-form')) return;
     const message = parse(html).querySelector('li.message');
     if (!message) return;
-    // The new text keeps its link preview, flags and reactions (not in the message's HTML).
-    for (const kept of old.querySelectorAll('.link-preview, .link-preview-remove, .message-flags, form.reactions')) {
-      message.querySelector('.message-main')?.append(kept);
-    }
+    // The new text keeps its link preview, flags, reactions and thread line (not in the
+    // message's HTML); a deleted root's placeholder keeps only its thread line.
+    const kept = message.classList.contains('message-deleted')
+      ? '.thread-summary' : '.link-preview, .link-preview-remove, .message-flags, form.reactions, .thread-summary';
+    for (const part of old.querySelectorAll(kept)) message.querySelector('.message-main')?.append(part);
     old.replaceWith(message);
     decorate(message);
   }
@@ -447,6 +461,8 @@
     setUpHistory();
   }
   localizeTimes(document);
+  // Parts drawn by other scripts (a thread's line, the Threads list) show their times too.
+  document.addEventListener('wsx:times-changed', (event) => { if (event.detail) localizeTimes(event.detail); });
 
   // ---- composer -------------------------------------------------------------------------
 
@@ -892,6 +908,8 @@
     if (roomIsWatched(data.roomId)) return;
     const mentioned = (data.mentions || []).map(String).includes(viewerId);
     const level = notifyLevel(data.roomId);
+    // A reply kept in its thread speaks only to the thread's followers (a mention makes one).
+    if (data.threadRootId && !data.inTimeline && !(data.followers || []).map(String).includes(viewerId)) return;
     // Direct and group conversations speak to the viewer: they notify like mentions.
     const direct = data.roomKind === 'dm' || data.roomKind === 'group';
     if (level === 'mute' || (level === 'mentions' && !mentioned && !direct)) return;
@@ -938,20 +956,25 @@
       case 'message.created': {
         const mine = String(data.authorId) === viewerId;
         if ((data.mentions || []).map(String).includes(viewerId)) refreshMentions();
-        if (here) {
+        // Only messages of the timeline count in the room (a reply kept in its thread does not).
+        const inTimeline = data.inTimeline !== false;
+        const listedHere = here && (threadRoot ? String(data.threadRootId) === threadRoot : inTimeline);
+        if (listedHere) {
           insertMessage(data.messageId, data.html);
           if (!mine) markRead(data.messageId);
         }
-        if (!mine && !here) {
+        if (!mine && !here && inTimeline) {
           arrivals.push({ id: Number(event.detail.id), roomId: String(data.roomId) });
           if (arrivals.length > 500) arrivals.shift();
         }
-        if (!mine && (!here || document.hidden)) {
-          if (!here && !alreadyCounted && !countsInFlight()) setBadge(data.roomId, badgeCount(data.roomId) + 1);
+        if (!mine && (!listedHere || document.hidden)) {
+          if (!here && inTimeline && !alreadyCounted && !countsInFlight()) setBadge(data.roomId, badgeCount(data.roomId) + 1);
           notify(data);
         }
-        for (const last of document.querySelectorAll(`[data-last-message="${CSS.escape(String(data.roomId))}"]`)) {
-          last.textContent = data.snippet;
+        if (inTimeline) {
+          for (const last of document.querySelectorAll(`[data-last-message="${CSS.escape(String(data.roomId))}"]`)) {
+            last.textContent = data.snippet;
+          }
         }
         break;
       }

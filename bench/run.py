@@ -23,7 +23,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "bench" / "out"
-BINARY = ROOT / ".build" / "release" / "wsx-web"
+# WSX_BENCH_BINARY measures another build (an earlier commit's, to compare two builds in turn).
+BINARY = Path(os.environ.get("WSX_BENCH_BINARY") or ROOT / ".build" / "release" / "wsx-web")
 BENCH_TOOL = ROOT / ".build" / "release" / "wsx-bench"
 RESULTS: list[str] = []
 # The load tools sign in, stream and connect in bulk from one address and one account: every

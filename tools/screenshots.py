@@ -26,6 +26,7 @@ NAMES = {
                            "@김민아님 시안 확인했어요. **좋아요!**", "고마워요 👍\n- 홈 화면: 확정\n- 설정 화면: `다음 주`"],
               "dm": "회의 자료 미리 공유드려요.", "search": "회의", "status": "외근 중, 4시 복귀",
               "third": "이서준", "group": "세 명이서 점심 메뉴 정해요 🍜",
+              "replies": ["3시 회의실은 어디인가요?", "7층 큰 회의실이에요. **노트북** 챙겨 오세요!"],
               "link": "리뉴얼 시안 정리했어요: {0}/article",
               "article": ("홈 화면 리뉴얼 시안 v2", "새 홈 화면의 레이아웃, 색상, 글꼴을 정리한 문서입니다. 의견은 금요일까지 남겨 주세요.",
                           "디자인팀 위키")},
@@ -34,6 +35,7 @@ NAMES = {
                            "@Mina Kim looked at the drafts: **love it!**", "Thanks 👍\n- home screen: done\n- settings: `next week`"],
               "dm": "Sharing the meeting notes ahead of time.", "search": "meeting", "status": "Out until 4pm",
               "third": "Seojun Lee", "group": "Lunch plans for the three of us 🍜",
+              "replies": ["Which room is the 3 pm meeting in?", "The big one on floor 7. Bring your **laptop**!"],
               "link": "Drafts are written up: {0}/article",
               "article": ("Home screen redesign, draft 2", "Layout, colours and type of the new home screen. Comments by Friday, please.",
                           "Design wiki")},
@@ -111,6 +113,14 @@ def mark(page: Page, base: str, workspace: str, message: str, action: str) -> No
     assert response.ok, response.status
 
 
+def reply(page: Page, base: str, workspace: str, message: str, text: str) -> None:
+    """Answers a message in its thread as the page's person would with the script."""
+    token = page.evaluate("document.querySelector('meta[name=csrf-token]').content")
+    response = page.request.post(f"{base}/w/{workspace}/m/{message}/replies", form={"_csrf": token, "content": text},
+                                 headers={"Accept": "application/json"})
+    assert response.ok, response.status
+
+
 def invite(owner: Page, member: Page, base: str, workspace: str, email: str) -> None:
     """The owner invites `email` from the members page; `member` (signed in as it) joins."""
     owner.goto(f"{base}/w/{workspace}/members")
@@ -155,6 +165,9 @@ def take(browser, base: str, locale: str, out: pathlib.Path) -> None:
         react(page, base, workspace, first, emoji)
     for action in ("pin", "save"):
         mark(owner, base, workspace, first, action)
+    # A thread under the first message: the teammate asks, the owner answers.
+    reply(mate, base, workspace, first, names["replies"][0])
+    reply(owner, base, workspace, first, names["replies"][1])
     # The teammate's custom status, beside their name in the sidebar, the DM and the members page.
     mate.goto(f"{base}/profile")
     mate.fill("#status-emoji", "🌴")
@@ -189,6 +202,7 @@ def take(browser, base: str, locale: str, out: pathlib.Path) -> None:
         "reactions": f"/w/{workspace}/m/{first}/reactions", "mentions": f"/w/{workspace}/mentions",
         "pins": f"{general}/pins", "saved": f"/w/{workspace}/saved",
         "group": group, "new-conversation": f"/w/{workspace}/dm?member={third_id}", "preview": second,
+        "thread": f"/w/{workspace}/m/{first}/thread", "threads": f"/w/{workspace}/threads",
     }
     owner.goto(f"{base}/w/{workspace}")  # the DM arrives unread
     for name, path in pages.items():
@@ -204,6 +218,15 @@ def take(browser, base: str, locale: str, out: pathlib.Path) -> None:
         owner.wait_for_load_state("networkidle")
         owner.click("#group-members summary")
         owner.screenshot(path=str(out / f"group-members-{lang}-{width}.png"))
+    # A thread open in the room's side panel (the whole screen on a phone).
+    for width in WIDTHS:
+        owner.set_viewport_size({"width": width, "height": 844 if width < 800 else 800})
+        owner.goto(base + general)
+        owner.wait_for_load_state("networkidle")
+        owner.locator(f"#m-{first} .thread-summary").click()
+        owner.frame_locator("#thread-panel iframe").locator("#thread-divider").wait_for()
+        owner.wait_for_load_state("networkidle")
+        owner.screenshot(path=str(out / f"thread-panel-{lang}-{width}.png"))
     # The reaction picker, open over the channel.
     for width in WIDTHS:
         owner.set_viewport_size({"width": width, "height": 844 if width < 800 else 800})

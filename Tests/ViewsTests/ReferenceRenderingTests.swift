@@ -157,6 +157,10 @@ struct ReferenceRenderingTests {
                                                       editing: false, body: "", cancelURL: "", editURL: "/e?around=1&edit=1",
                                                       saveURL: "/w/1/m/-1/edit", deleteURL: "/w/1/m/-1/delete",
                                                       reactURL: "/w/1/m/-1/reactions")))
+        var withReply = MessageActions(canEdit: true, canDelete: true, editing: false, body: "", cancelURL: "", editURL: "/e",
+                                       saveURL: "/w/1/m/-1/edit", deleteURL: "/w/1/m/-1/delete", reactURL: "/w/1/m/-1/reactions")
+        withReply.threadURL = "/w/1/m/-1/thread"
+        pages.append((.messageActions, withReply))
         let chips = [ReactionChip(emoji: "👍", userIds: [7, 8], names: ["김민수 <Kim>", "Lee \"J\""], viewer: 7),
                      ReactionChip(emoji: "🎉", userIds: [8], names: ["Lee"], viewer: 7)]
         pages.append((.reactions, ReactionBar(action: "/w/1/m/12/reactions", chips: chips)))
@@ -200,6 +204,22 @@ struct ReferenceRenderingTests {
         pages.append((.linkPreview, LinkPreviewCard(messageId: 9, url: "https://a.example", host: "a.example", title: "T",
                                                     description: "", siteName: "사내 위키", imageURL: nil)))
         pages.append((.linkPreviewRemoval, LinkPreviewRemoval(action: "/w/1/m/9/preview/remove")))
+        let repliers = [ThreadReplierView(nickname: "김 <K>", avatarURL: nil), ThreadReplierView(nickname: "Lee", avatarURL: "/files/2/thumb")]
+        pages.append((.threadSummary, ThreadSummaryView(rootId: 5, url: "/w/1/m/5/thread", countTexts: LocalText.every("thread_reply_count", 3),
+                                                        lastTexts: LocalText.every("thread_last_reply"),
+                                                        lastTimestamp: "2026-11-22T10:00:00Z", lastTimeText: "10:00", repliers: repliers)))
+        var channel = group
+        (channel.isGroup, channel.isChannel, channel.threadURL) = (false, true, "/w/1/m/-7/thread")
+        pages.append((.room, channel))
+        for (isPanel, isFollowing, isMember) in [(true, true, true), (false, false, true), (false, false, false)] {
+            var thread = channel
+            thread.threadURL = nil
+            thread.isMember = isMember
+            thread.thread = ThreadHeader(rootId: 5, backURL: "/w/1/c/2?around=5#m-5", roomLabel: "#일반 <g>", alsoLabel: "채널에도 보내기",
+                                         replyCountText: "답글 3개", followURL: "/w/1/m/5/thread/follow", isFollowing: isFollowing,
+                                         isPanel: isPanel)
+            pages.append((.room, thread))
+        }
         return pages
     }
 
@@ -220,18 +240,32 @@ struct ReferenceRenderingTests {
         // Every template but the layout's own partial, the sign-up form partial (rendered inside
         // the sign-up and invitation pages) and the message fragment is a page here.
         #expect(Set(TemplateName.allCases).subtracting(rendered) == [.layout, .sidebar, .message, .signupForm])
+        // The embedded layout (a thread's side panel) too.
+        for chrome in Self.chromes(.ko) where chrome.viewer != nil {
+            var embedded = chrome
+            embedded.isEmbedded = true
+            let page = Self.pages.first { $0.0 == .room }!.1
+            #expect(renderer.document(.room, title: "t", page: page, chrome: embedded)
+                    == (try referenceDocument(.room, title: "t", page: page, chrome: embedded)))
+        }
     }
 
     @Test("message fragments, with and without files, photo, edits and controls")
     func messageFragmentsMatch() throws {
         let renderer = try PageRenderer(source: .files(EmbeddedFiles.files(in: "Templates")))
         let reference = try reference(nil)
-        let messages = [
+        var messages = [
             MessageView(id: 12, authorId: 7, author: "김 <K>", timestamp: "2026-11-22T10:00:00Z", timeText: "10:00", isEdited: true,
                         bodyHtml: "<p>안녕 <b>there</b></p>", actionsHtml: "<!--actions-->", attachments: Self.attachments,
                         avatarURL: "/files/p/thumb"),
             MessageView(id: 13, authorId: 8, author: "Lee", timestamp: "t", timeText: "x", isEdited: false, bodyHtml: "", authorURL: "/users/8"),
         ]
+        var placeholder = MessageView(id: 14, authorId: 0, author: "Lee", timestamp: "t", timeText: "x", isEdited: true, bodyHtml: "",
+                                      actionsHtml: "<!--actions-->")
+        (placeholder.isDeleted, placeholder.deletedTexts) = (true, LocalText.every("message_deleted_placeholder"))
+        var reply = MessageView(id: 15, authorId: 8, author: "Lee", timestamp: "t", timeText: "x", isEdited: false, bodyHtml: "<p>답</p>")
+        (reply.threadURL, reply.replyTexts) = ("/w/1/m/5/thread#m-15", LocalText.every("thread_reply_context"))
+        messages += [placeholder, reply]
         for message in messages {
             let ours = renderer.neutralFragment(.message, page: message)
             let theirs = try #require(reference.render(ReferenceNeutral(page: message), withTemplate: "message"))

@@ -61,6 +61,14 @@ struct AuthorizationMatrixTests {
         // Only the author (the channel's owner wrote X) takes a message's link preview off.
         Route(method: "POST", path: "/w/W/m/X/preview/remove", expected: [404, 403, 303, 404]),
         Route(method: "GET", path: "/w/W/saved", expected: [404, 200, 200, 200]),
+        // A message's thread is for its room's members: reply, read up to, follow; a public
+        // channel's threads are read like its messages.
+        Route(method: "GET", path: "/w/W/m/X/thread", expected: [404, 200, 200, 200]),
+        Route(method: "POST", path: "/w/W/m/X/replies", fields: [("content", "reply")], expected: [404, 303, 303, 404]),
+        Route(method: "POST", path: "/w/W/m/X/thread/read", expected: [404, 303, 303, 404]),
+        Route(method: "POST", path: "/w/W/m/X/thread/follow", expected: [404, 303, 303, 404]),
+        Route(method: "POST", path: "/w/W/m/X/thread/unfollow", expected: [404, 303, 303, 404]),
+        Route(method: "GET", path: "/w/W/threads", expected: [404, 200, 200, 200]),
         // Saying one is typing is for the room's members.
         Route(method: "POST", path: "/w/W/c/C/typing", expected: [404, 204, 204, 404]),
         // Conversations: any workspace member starts one (T: a third member); G: a group of the

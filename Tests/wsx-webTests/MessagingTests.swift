@@ -161,7 +161,7 @@ struct MessagingTests {
         }
     }
 
-    @Test("kept unread counts always equal a recount: posts, deletions, partial reads, a new member, a removed author")
+    @Test("kept unread counts always equal a recount: posts, replies, deletions, placeholders, partial reads, a new member, a removed author")
     func unreadCountersMatchRecount() async throws {
         try await TestApp().run { app in
             let (a, _, wid, general) = try await Self.team(app)
@@ -174,17 +174,32 @@ struct MessagingTests {
                 try WorkspaceAccess.find(db, workspaceId: wid, userId: people[0])
             }
             let messages = app.services.messages
+            // A room counts its timeline (not replies kept in their thread, not a deleted root's
+            // placeholder); a thread counts its replies for each follower.
             func mismatches() async throws -> Int {
                 try await app.count("""
                     SELECT COUNT(*) FROM room_members WHERE unread_count <> (
                         SELECT COUNT(*) FROM messages WHERE messages.room_id = room_members.room_id
                         AND messages.id > room_members.last_read_message_id
-                        AND (messages.author_id IS NULL OR messages.author_id <> room_members.user_id))
+                        AND (messages.author_id IS NULL OR messages.author_id <> room_members.user_id)
+                        AND messages.in_timeline = 1 AND messages.deleted_at IS NULL)
+                    """) + app.count("""
+                    SELECT COUNT(*) FROM thread_follows WHERE unread_count <> (
+                        SELECT COUNT(*) FROM messages WHERE messages.thread_root_id = thread_follows.root_id
+                        AND messages.id > thread_follows.last_read_id
+                        AND (messages.author_id IS NULL OR messages.author_id <> thread_follows.user_id))
                     """)
             }
             var posted: [Int64] = []
             for step in 0..<60 {
-                posted.append(try await messages.post(in: room, authorId: people[(step * 7 + step / 4) % 3], text: "step \(step)").id)
+                // Every third post answers an earlier message of the room, some also in the room.
+                let author = people[(step * 7 + step / 4) % 3]
+                let roots = try await app.database.writer.read { db in
+                    try Int64.fetchAll(db, sql: "SELECT id FROM messages WHERE thread_root_id IS NULL AND deleted_at IS NULL")
+                }
+                let thread = step % 3 == 2 && !roots.isEmpty
+                    ? ThreadPlacement(rootId: roots[step % roots.count], alsoInRoom: step % 2 == 0) : nil
+                posted.append(try await messages.post(in: room, authorId: author, text: "step \(step)", thread: thread).id)
                 if step % 5 == 4 { _ = try await messages.delete(messageId: posted.remove(at: step % posted.count), in: owner) }
                 if step % 7 == 6 { try await messages.markRead(room: room, userId: people[step % 3], upTo: posted[posted.count / 2]) }
                 #expect(try await mismatches() == 0, "after step \(step)")

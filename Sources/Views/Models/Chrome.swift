@@ -38,6 +38,12 @@ public struct Chrome: Sendable {
     public var unreadTotal: Int?
     /// The tab's icon, and the one with a dot for unread messages.
     public var iconURL = ""
+    /// Replies the viewer has not read in the threads they follow in the current workspace.
+    public var threadsUnread = 0
+    /// The page is shown inside another page of the site (a thread's side panel): no top bar,
+    /// no sidebar.
+    public var isEmbedded = false
+    public var hasThreadsUnread: Bool { threadsUnread > 0 }
     public var unreadIconURL = ""
 
     public init(lang: Lang, csrfToken: String, viewer: Viewer?, workspaces: [SidebarWorkspace] = [],

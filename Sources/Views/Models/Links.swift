@@ -60,6 +60,8 @@ public struct WorkspaceLinks: Sendable {
     public var saved: String
     /// Where a DM or group conversation is started.
     public var newConversation: String
+    /// The threads the viewer follows in it.
+    public var threads: String = ""
 
     public init(home: String, search: String, channels: String, members: String, settings: String, delete: String,
                 leave: String, transfer: String, audit: String, unread: String, people: String, mentions: String, saved: String,

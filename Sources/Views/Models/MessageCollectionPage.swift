@@ -13,6 +13,8 @@ public struct MessageCollectionPage: Sendable {
     /// Where to go back to (a room's pins link back to the room).
     public var backURL: String?
     public var backLabel: String?
+    /// The words of each item's link (default: go to the message).
+    public var openLabel: String?
 
     public init(heading: String, listId: String, emptyText: String, items: [CollectedMessageItem]) {
         (self.heading, self.listId, self.emptyText, self.items) = (heading, listId, emptyText, items)
@@ -33,6 +35,10 @@ public struct CollectedMessageItem: Sendable {
     public var url: String
     /// Where the item's form posts (Saved: unsave; pins: unpin).
     public var removeURL: String?
+    /// A line under the message (a followed thread: its replies, how many are new), and
+    /// whether it asks to be read.
+    public var detail: String?
+    public var isUnread = false
 
     public init(roomLabel: String, roomURL: String, author: String, timestamp: String, timeText: String, bodyHtml: String,
                 fileNames: [String], url: String) {

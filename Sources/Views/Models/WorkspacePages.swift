@@ -313,6 +313,11 @@ public struct RoomPage: Sendable {
     public var leaveURL: String?
     /// Where an author takes their message's link preview off (id slot), for cards that arrive live.
     public var previewRemoveURL: String?
+    /// Where a member opens a message's thread (id slot), for messages that arrive live; nil
+    /// inside a thread.
+    public var threadURL: String?
+    /// Set when the page shows a thread (its root and replies) rather than the room's timeline.
+    public var thread: ThreadHeader?
 
     public init(workspaceId: Int64, roomId: Int64?, isChannel: Bool, title: String, description: String,
                 memberCountText: String, settingsURL: String?, isMember: Bool, joinURL: String?, messagesHtml: String,
@@ -360,6 +365,13 @@ public struct MessageView: Sendable {
     public var avatarURL: String?
     /// The author's profile; nil when the account is gone.
     public var authorURL: String?
+    /// A deleted thread root kept for its replies: "This message was deleted" in every language,
+    /// no author, text or files.
+    public var isDeleted = false
+    public var deletedTexts: [LocalText] = []
+    /// A reply also sent to the room: its thread, and "replied in a thread" in every language.
+    public var threadURL: String?
+    public var replyTexts: [LocalText] = []
 
     public init(id: Int64, authorId: Int64, author: String, timestamp: String, timeText: String, isEdited: Bool,
                 bodyHtml: String, actionsHtml: String? = nil, attachments: [AttachmentView] = [], avatarURL: String? = nil,
@@ -427,6 +439,8 @@ public struct MessageActions: Sendable {
     public var deleteURL: String
     /// Where a room member picks a reaction (nil: not a member, no reacting).
     public var reactURL: String?
+    /// Where a room member answers the message in its thread (nil: not here, e.g. in the thread).
+    public var threadURL: String?
 
     public init(canEdit: Bool, canDelete: Bool, editing: Bool, body: String, cancelURL: String, editURL: String,
                 saveURL: String, deleteURL: String, reactURL: String? = nil) {
@@ -536,6 +550,11 @@ public struct LocalText: Sendable {
     /// `key` in each language.
     public static func every(_ key: String) -> [LocalText] {
         Lang.allCases.map { LocalText(lang: $0.rawValue, text: Strings(lang: $0)[key]) }
+    }
+
+    /// `key` formatted with `arguments` in each language.
+    public static func every(_ key: String, _ arguments: any CustomStringConvertible...) -> [LocalText] {
+        Lang.allCases.map { LocalText(lang: $0.rawValue, text: Strings(lang: $0).format(key, arguments: arguments)) }
     }
 }
 

@@ -34,4 +34,5 @@ public enum TemplateName: String, CaseIterable, Sendable {
     case newConversation = "new_conversation"
     case linkPreview = "link_preview"
     case linkPreviewRemoval = "link_preview_removal"
+    case threadSummary = "thread_summary"
 }

@@ -35,6 +35,9 @@ extension Chrome: TemplateContext {
         case "unreadIconURL": unreadIconURL.templateValue
         case "archived": archived.templateValue
         case "hasArchived": hasArchived.templateValue
+        case "threadsUnread": threadsUnread.templateValue
+        case "hasThreadsUnread": hasThreadsUnread.templateValue
+        case "isEmbedded": isEmbedded.templateValue
         default: .missing
         }
     }
@@ -102,6 +105,7 @@ extension WorkspaceLinks: TemplateContext {
         case "mentions": mentions.templateValue
         case "saved": saved.templateValue
         case "newConversation": newConversation.templateValue
+        case "threads": threads.templateValue
         default: .missing
         }
     }
@@ -185,6 +189,8 @@ extension RoomPage: TemplateContext {
         case "hasAddCandidates": hasAddCandidates.templateValue
         case "leaveURL": leaveURL.templateValue
         case "previewRemoveURL": previewRemoveURL.templateValue
+        case "thread": thread.templateValue
+        case "threadURL": threadURL.templateValue
         default: .missing
         }
     }
@@ -208,6 +214,10 @@ extension MessageView: TemplateContext {
         case "hasBody": hasBody.templateValue
         case "avatarURL": avatarURL.templateValue
         case "authorURL": authorURL.templateValue
+        case "isDeleted": isDeleted.templateValue
+        case "deletedTexts": deletedTexts.templateValue
+        case "threadURL": threadURL.templateValue
+        case "replyTexts": replyTexts.templateValue
         default: .missing
         }
     }
@@ -244,6 +254,7 @@ extension MessageActions: TemplateContext {
         case "saveURL": saveURL.templateValue
         case "deleteURL": deleteURL.templateValue
         case "reactURL": reactURL.templateValue
+        case "threadURL": threadURL.templateValue
         default: .missing
         }
     }

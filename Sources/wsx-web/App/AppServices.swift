@@ -25,6 +25,7 @@ struct AppServices: Sendable {
     let messages: MessageService
     let reactions: ReactionService
     let pins: PinService
+    let threads: ThreadService
     let saved: SavedMessages
     let statuses: StatusService
     /// One "typing" signal per person and room every three seconds.
@@ -83,12 +84,17 @@ struct AppServices: Sendable {
         let hub = self.hub
         renderedPages = VersionedCache(version: database.version, clock: clock, capacity: 256)
         let markers = ReadMarkers(database: database, clock: clock)
-        pages = Pages(renderer: renderer, assets: assets, sidebar: SidebarSource(database: database, clock: clock, markers: markers),
+        let threadMarkers = ThreadMarkers(database: database, clock: clock)
+        threads = ThreadService(database: database, markers: threadMarkers)
+        pages = Pages(renderer: renderer, assets: assets,
+                      sidebar: SidebarSource(database: database, clock: clock, markers: markers, threadMarkers: threadMarkers),
                       lastEventId: { hub.latestEventId }, testPayments: config.payments.mode == .sandbox)
         let lists = MessageListRenderer(pages: pages)
         messageLists = lists
         messages = MessageService(database: database, clock: clock, markers: markers,
-                                  online: { roomId in await hub.onlineMembers(ofRoom: roomId) }, fragment: { lists.neutral($0) })
+                                  online: { roomId in await hub.onlineMembers(ofRoom: roomId) },
+                                  fragment: { lists.neutral($0, workspaceId: $1) },
+                                  threadFragment: { lists.threadLine($0, workspaceId: $1) })
         reactions = ReactionService(database: database, clock: clock,
                                     catalog: try EmojiCatalog.embedded(EmbeddedFiles.files(in: "Public")))
         pins = PinService(database: database, clock: clock)

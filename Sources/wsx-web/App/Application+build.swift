@@ -90,6 +90,8 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
         .addRoutes(to: router)
 
     let signedIn = router.group(context: SignedInContext.self)
+    let poster = MessagePoster(messages: services.messages, files: services.files, linkPreviews: services.linkPreviews,
+                               typing: services.typing)
     ProfileController(accounts: services.accounts, workspaces: services.workspaces, files: services.files,
                       statuses: services.statuses, cookies: services.cookies, pages: services.pages)
         .addRoutes(to: signedIn)
@@ -104,10 +106,13 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
                        pages: services.pages).addRoutes(to: signedIn)
     RoomsController(workspaces: services.workspaces, channels: services.channels, messages: services.messages,
                     directRooms: services.directRooms, groups: services.groups, members: services.members,
-                    lists: services.messageLists, files: services.files, linkPreviews: services.linkPreviews,
-                    pins: services.pins, saved: services.saved, typing: services.typing,
+                    lists: services.messageLists, files: services.files,
+                    pins: services.pins, saved: services.saved, poster: poster,
                     statuses: services.statuses, cookies: services.cookies,
                     pages: services.pages).addRoutes(to: signedIn)
+    ThreadsController(workspaces: services.workspaces, messages: services.messages, threads: services.threads,
+                      lists: services.messageLists, files: services.files, saved: services.saved, poster: poster,
+                      pages: services.pages).addRoutes(to: signedIn)
     ConversationsController(workspaces: services.workspaces, groups: services.groups, members: services.members,
                             cookies: services.cookies, pages: services.pages).addRoutes(to: signedIn)
     NotifyController(workspaces: services.workspaces, channels: services.channels, directRooms: services.directRooms,

@@ -17,6 +17,7 @@ extension WorkspaceLinks {
                   transfer: Paths.transferWorkspace(id), audit: Paths.audit(id),
                   unread: Paths.unread(id), people: Paths.people(id), mentions: Paths.mentions(id), saved: Paths.saved(id),
                   newConversation: Paths.startConversation(id))
+        threads = Paths.threads(id)
     }
 }
 

@@ -22,7 +22,7 @@ struct Pages: Sendable {
     private var scripts: [String] {
         [assets.url(for: "app.js"), assets.url(for: "chat.js"), assets.url(for: "drawer.js"), assets.url(for: "lightbox.js"),
          assets.url(for: "switcher.js"), assets.url(for: "reactions.js"), assets.url(for: "marks.js"),
-         assets.url(for: "presence.js"), assets.url(for: "people-picker.js")]
+         assets.url(for: "presence.js"), assets.url(for: "people-picker.js"), assets.url(for: "threads.js")]
     }
 
     /// What the chrome reads from the database, when a page read it in its own read: the event
@@ -35,8 +35,9 @@ struct Pages: Sendable {
     /// A full HTML page.
     func render<Page>(_ template: TemplateName, title: String, page: Page, request: Request,
                       context: some VisitorContext, place: PagePlace = .elsewhere, status: HTTPResponse.Status = .ok,
-                      headers: HTTPFields = [:], preloaded: Preloaded? = nil) async throws -> Response {
-        let chrome = try await chrome(request, context.visitor, place: place, preloaded: preloaded)
+                      headers: HTTPFields = [:], preloaded: Preloaded? = nil, embedded: Bool = false) async throws -> Response {
+        var chrome = try await chrome(request, context.visitor, place: place, preloaded: preloaded)
+        chrome.isEmbedded = embedded
         return Self.html(renderer.document(template, title: title, page: page, chrome: chrome), status: status, headers: headers)
     }
 
@@ -82,6 +83,7 @@ struct Pages: Sendable {
                       flash: visitor.flash, path: request.uri.path, lastEventId: loaded.lastEventId,
                       cssURL: assets.url(for: "app.css"), scriptURLs: scripts, links: .site)
         chrome.workspace = place.workspaceId.map { WorkspaceLinks(workspace: $0) }
+        chrome.threadsUnread = loaded.sidebar.threadsUnread
         (chrome.iconURL, chrome.unreadIconURL) = icons
         chrome.coinBalance = user.coinBalance
         chrome.testPayments = testPayments

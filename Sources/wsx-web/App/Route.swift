@@ -140,6 +140,7 @@ enum Paths {
     static let search = Route<Int64>("/w/{wid}/search")
     static let mentions = Route<Int64>("/w/{wid}/mentions")
     static let saved = Route<Int64>("/w/{wid}/saved")
+    static let threads = Route<Int64>("/w/{wid}/threads")
     static let audit = Route<Int64>("/w/{wid}/audit")
 
     // Channels and direct messages.
@@ -178,6 +179,11 @@ enum Paths {
     static let saveMessage = Route<Int64, Int64>("/w/{wid}/m/{mid}/save")
     static let unsaveMessage = Route<Int64, Int64>("/w/{wid}/m/{mid}/unsave")
     static let removePreview = Route<Int64, Int64>("/w/{wid}/m/{mid}/preview/remove")
+    static let thread = Route<Int64, Int64>("/w/{wid}/m/{mid}/thread")
+    static let threadReplies = Route<Int64, Int64>("/w/{wid}/m/{mid}/replies")
+    static let threadRead = Route<Int64, Int64>("/w/{wid}/m/{mid}/thread/read")
+    static let followThread = Route<Int64, Int64>("/w/{wid}/m/{mid}/thread/follow")
+    static let unfollowThread = Route<Int64, Int64>("/w/{wid}/m/{mid}/thread/unfollow")
     static let channelPins = Route<Int64, Int64>("/w/{wid}/c/{cid}/pins")
     static let directMessagePins = Route<Int64, Int64>("/w/{wid}/dm/{uid}/pins")
     static let channelTyping = Route<Int64, Int64>("/w/{wid}/c/{cid}/typing")
@@ -193,7 +199,8 @@ enum Paths {
     private static let queryValueCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/")
 
     /// The routes whose forms post files (`multipart/form-data`); others take only plain forms.
-    static let multipart: [any AnyRoute] = [channelMessages, directMessagePost, groupMessages, profile, workspaceSettings, channelSettings]
+    static let multipart: [any AnyRoute] = [channelMessages, directMessagePost, groupMessages, threadReplies, profile, workspaceSettings,
+                                            channelSettings]
 
     /// Every route above, for the test that holds the router to this list.
     static let all: [any AnyRoute] = [
@@ -206,5 +213,6 @@ enum Paths {
         messageReactions, mentions, saved, pinMessage, unpinMessage, saveMessage, unsaveMessage, channelPins, directMessagePins,
         presence, channelTyping, directMessageTyping, channelMembers, channelVisibility, archiveChannel, unarchiveChannel,
         removePreview, startConversation, group, groupMessages, groupRead, groupNotify, groupMembers, leaveGroup, groupPins, groupTyping,
+        threads, thread, threadReplies, threadRead, followThread, unfollowThread,
     ]
 }

@@ -52,7 +52,7 @@ enum RoomDirectory {
     static func rooms(_ db: Database, workspaceId: Int64, userId: Int64, lastMessages: Bool = true) throws -> [RoomSummary] {
         let lastColumns = lastMessages ? "last.body AS last_body, last.created_at AS last_at" : "NULL AS last_body, NULL AS last_at"
         let lastJoin = lastMessages
-            ? "LEFT JOIN messages AS last ON last.id = (SELECT MAX(id) FROM messages WHERE messages.room_id = rooms.id)" : ""
+            ? "LEFT JOIN messages AS last ON last.id = (SELECT MAX(id) FROM messages WHERE messages.room_id = rooms.id AND in_timeline = 1)" : ""
         let rows = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT rooms.id, rooms.kind, rooms.name, rooms.dm_key, rooms.visibility, rooms.archived_at IS NOT NULL AS archived,
                    room_members.unread_count AS unread,
@@ -112,6 +112,8 @@ enum RoomDirectory {
 struct SidebarLists: Sendable {
     var workspaces: [SidebarWorkspace]
     var rooms: [SidebarRoom]
+    /// Replies the person has not read in the threads they follow in the workspace.
+    var threadsUnread = 0
 
     /// Shows `roomId` as read (the page being shown just moved the marker to its newest message).
     mutating func markRead(_ roomId: Int64) {
@@ -128,6 +130,7 @@ struct SidebarSource: Sendable {
     let database: AppDatabase
     /// Where the badges' counts come from.
     let markers: ReadMarkers
+    let threadMarkers: ThreadMarkers
     /// The lists without unread counts, by person and workspace, kept until memberships, rooms
     /// or names change. The counts, which every post moves, are read each time.
     let keptLists: VersionedCache<Key, Kept>
@@ -141,8 +144,8 @@ struct SidebarSource: Sendable {
         let rooms: [RoomSummary]
     }
 
-    init(database: AppDatabase, clock: WallClock, markers: ReadMarkers) {
-        (self.database, self.markers) = (database, markers)
+    init(database: AppDatabase, clock: WallClock, markers: ReadMarkers, threadMarkers: ThreadMarkers) {
+        (self.database, self.markers, self.threadMarkers) = (database, markers, threadMarkers)
         keptLists = VersionedCache(version: database.directoryVersion, clock: clock, capacity: 4096)
     }
 
@@ -159,7 +162,7 @@ struct SidebarSource: Sendable {
         }
         guard let workspaceId else { return SidebarLists(workspaces: lists.workspaces, rooms: []) }
         let markers = try markers.markers(db, userId: userId, workspaceId: workspaceId)
-        return SidebarLists(workspaces: lists.workspaces, rooms: lists.rooms.map { room in
+        var sidebar = SidebarLists(workspaces: lists.workspaces, rooms: lists.rooms.map { room in
             var listed = SidebarRoom(id: room.id, name: room.name, url: room.url, isCurrent: room.id == place.roomId,
                                      unread: markers[room.id]?.unread ?? 0, isDM: !room.isChannel, avatarURL: room.avatarURL,
                                      notify: room.ownNotify ?? room.defaultNotify, hasOwnNotify: room.ownNotify != nil)
@@ -173,6 +176,8 @@ struct SidebarSource: Sendable {
             }
             return listed
         })
+        sidebar.threadsUnread = try threadMarkers.unreadTotal(db, userId: userId, workspaceId: workspaceId)
+        return sidebar
     }
 
     private static func read(_ db: Database, userId: Int64, workspaceId: Int64?) throws -> Kept {

@@ -24,25 +24,27 @@ struct MessageMarksController: Sendable {
         let access = try await context.workspaceAccess(workspaces)
         let mid = try context.id("mid")
         let (room, payload) = try await pins.set(messageId: mid, pinned: on, in: access)
-        return answer(payload, room: room, messageId: mid, request: request, context: context)
+        return try await answer(payload, room: room, messageId: mid, request: request, context: context)
     }
 
     private func save(_ request: Request, _ context: SignedInContext, on: Bool) async throws -> Response {
         let access = try await context.workspaceAccess(workspaces)
         let mid = try context.id("mid")
         let (room, payload) = try await saved.set(messageId: mid, saved: on, in: access)
-        return answer(payload, room: room, messageId: mid, request: request, context: context)
+        return try await answer(payload, room: room, messageId: mid, request: request, context: context)
     }
 
     /// JSON for scripts; otherwise back to the page the form was on (the Saved view, a room's
-    /// pins, the message's own page), or else to the message in its room.
+    /// pins, the message's own page, its thread), or else to the message where it is shown.
     private func answer(_ payload: some Encodable & Sendable, room: Room, messageId: Int64, request: Request,
-                        context: SignedInContext) -> Response {
+                        context: SignedInContext) async throws -> Response {
         if RoomsController.wantsJSON(request) { return Pages.json(payload) }
         let roomPath = MessagesController.path(of: room, for: context.userId)
+        let row = try pins.database.read { db in try MessageService.row(db, id: messageId, hasFiles: false) }
         return Pages.redirect(to: Self.returnPath(request, allowed: [
             Paths.saved(room.workspaceId), roomPath + "/pins", Paths.messageReactions(room.workspaceId, messageId),
-        ]) ?? "\(roomPath)?around=\(messageId)#m-\(messageId)")
+            Paths.thread(room.workspaceId, row.threadRootId ?? messageId), Paths.threads(room.workspaceId),
+        ]) ?? row.link(in: room, for: context.userId))
     }
 
     /// The path of the same-origin page that sent the form, when it is one of `allowed`.

@@ -24,10 +24,10 @@ struct MessagesController: Sendable {
     @Sendable func removePreview(_ request: Request, context: SignedInContext) async throws -> Response {
         let access = try await context.workspaceAccess(workspaces)
         let mid = try context.id("mid")
-        let (_, room) = try await messages.visibleMessage(id: mid, access)
+        let (row, room) = try await messages.visibleMessage(id: mid, access)
         try await linkPreviews.remove(messageId: mid, in: access)
         if RoomsController.wantsJSON(request) { return Response(status: .noContent) }
-        return Pages.redirect(to: "\(Self.path(of: room, for: context.userId))?around=\(mid)#m-\(mid)")
+        return Pages.redirect(to: row.link(in: room, for: context.userId))
     }
 
     /// `GET …/edit`: the text as its author wrote it (Markdown and all), for editing in place;
@@ -36,8 +36,11 @@ struct MessagesController: Sendable {
         let access = try await context.workspaceAccess(workspaces)
         let mid = try context.id("mid")
         let (row, room) = try await messages.visibleMessage(id: mid, access)
-        guard row.authorId == context.userId else { throw AppError.forbidden("error_message_author_only") }
+        guard row.authorId == context.userId, !row.isDeleted else { throw AppError.forbidden("error_message_author_only") }
         guard RoomsController.wantsJSON(request) else {
+            if let root = row.threadRootId {
+                return Pages.redirect(to: Paths.thread(access.workspaceId, root, query: "edit=\(mid)", fragment: "m-\(mid)"))
+            }
             return Pages.redirect(to: "\(Self.path(of: room, for: context.userId))?around=\(mid)&edit=\(mid)#m-\(mid)")
         }
         return RoomsController.json(["content": .string(row.body), "id": .int(mid)])
@@ -46,14 +49,13 @@ struct MessagesController: Sendable {
     @Sendable func edit(_ request: Request, context: SignedInContext) async throws -> Response {
         let access = try await context.workspaceAccess(workspaces)
         let mid = try context.id("mid")
-        let (_, room) = try await messages.visibleMessage(id: mid, access)
-        let path = Self.path(of: room, for: context.userId)
+        let (row, room) = try await messages.visibleMessage(id: mid, access)
         do {
             let edited = try await messages.edit(messageId: mid, in: access, text: context.form["content"] ?? "")
             if RoomsController.wantsJSON(request) {
                 return RoomsController.json(["html": .string(edited.html), "id": .int(edited.id)])
             }
-            return Pages.redirect(to: "\(path)?around=\(mid)#m-\(mid)")
+            return Pages.redirect(to: row.link(in: room, for: context.userId))
         } catch let problems as FormProblems {
             let message = FieldErrors(problems, context.strings).content ?? ""
             if RoomsController.wantsJSON(request) {
@@ -69,18 +71,23 @@ struct MessagesController: Sendable {
         let mid = try context.id("mid")
         let (row, room) = try await messages.visibleMessage(id: mid, access)
         guard row.authorId == context.userId || access.isOwner else { throw AppError.forbidden("error_message_delete_rights") }
-        let path = Self.path(of: room, for: context.userId)
+        // A reply's page is its thread's.
+        var path = row.threadRootId.map { Paths.thread(access.workspaceId, $0) } ?? Self.path(of: room, for: context.userId)
         guard context.isConfirmed else {
             let page = ConfirmPage(heading: context.strings["confirm_delete_message"],
                                    consequences: [MessageText.snippet(row.body)],
                                    action: Paths.deleteMessage(access.workspaceId, mid), button: context.strings["message_delete"],
-                                   cancelURL: "\(path)?around=\(mid)#m-\(mid)")
+                                   cancelURL: row.link(in: room, for: context.userId))
             return try await pages.render(.confirm, title: page.heading, page: page, request: request, context: context,
                                           place: .room(workspace: access.workspaceId, room: room.id!))
         }
         let hashes = try await files.hashes(in: .message(mid))
         _ = try await messages.delete(messageId: mid, in: access)
         try await files.collectGarbage(candidates: hashes)
+        // A placeholder root goes with its last reply, and its thread with it: back to the room.
+        if let root = row.threadRootId, (try? await messages.visibleMessage(id: root, access)) == nil {
+            path = Self.path(of: room, for: context.userId)
+        }
         if RoomsController.wantsJSON(request) { return Response(status: .noContent) }
         return cookies.redirect(to: path, flash: "message_deleted", for: request)
     }

@@ -35,7 +35,9 @@ struct ReactionsController: Sendable {
             if RoomsController.wantsJSON(request) {
                 return Pages.json(ReactionsPayload(workspaceId: room.workspaceId, roomId: room.id!, messageId: mid, groups: groups))
             }
-            return Pages.redirect(to: "\(MessagesController.path(of: room, for: context.userId))?around=\(mid)#m-\(mid)")
+            // Back to the message where it is shown (a reply in its thread).
+            let (row, _, _) = try await reactions.reactions(messageId: mid, in: access)
+            return Pages.redirect(to: row.link(in: room, for: context.userId))
         } catch let refusal as AppError where refusal.status != .notFound && !RoomsController.wantsJSON(request) {
             // Not an emoji, or one emoji too many: the page again, saying so.
             let (row, room, groups) = try await reactions.reactions(messageId: mid, in: access)
@@ -53,10 +55,9 @@ struct ReactionsController: Sendable {
         let choices = EmojiCatalog.common.compactMap { emoji in
             reactions.catalog.entry(for: emoji).map { ReactionChoice(emoji: $0.emoji, name: $0.name(in: lang), pressed: mine.contains($0.emoji)) }
         }
-        let path = MessagesController.path(of: room, for: viewer)
         var view = ReactionsPage(author: row.authorNickname ?? "—", snippet: MessageText.snippet(row.body), chips: chips,
                                  choices: choices, action: Paths.messageReactions(room.workspaceId, row.id),
-                                 backURL: "\(path)?around=\(row.id)#m-\(row.id)", error: error)
+                                 backURL: row.link(in: room, for: viewer), error: error)
         let (isPinned, isSaved) = try await (pins.isPinned(messageId: row.id), saved.isSaved(messageId: row.id, userId: viewer))
         let strings = context.strings, wid = room.workspaceId
         view.toggles = [

@@ -17,10 +17,9 @@ struct RoomsController: Sendable {
     let members: MembershipService
     let lists: MessageListRenderer
     let files: FileService
-    let linkPreviews: LinkPreviewService
     let pins: PinService
     let saved: SavedMessages
-    let typing: TypingThrottle
+    let poster: MessagePoster
     let statuses: StatusService
     let cookies: CookiePolicy
     let pages: Pages
@@ -29,13 +28,14 @@ struct RoomsController: Sendable {
 
     /// A workspace's message URLs with `MessageListRenderer.idPlaceholder` where the id goes.
     struct SlotURLs: Sendable {
-        let slot: String, edit: String, delete: String, react: String, removePreview: String, marks: MessageMarkURLs
+        let slot: String, edit: String, delete: String, react: String, removePreview: String, thread: String
+        let marks: MessageMarkURLs
 
         init(workspaceId wid: Int64) {
             let id = MessageListRenderer.idPlaceholder
             (slot, edit, delete, react) = (String(id), Paths.editMessage(wid, id), Paths.deleteMessage(wid, id),
                                            Paths.messageReactions(wid, id))
-            removePreview = Paths.removePreview(wid, id)
+            (removePreview, thread) = (Paths.removePreview(wid, id), Paths.thread(wid, id))
             marks = MessageMarkURLs(pin: Paths.pinMessage(wid, id), unpin: Paths.unpinMessage(wid, id),
                                     save: Paths.saveMessage(wid, id), unsave: Paths.unsaveMessage(wid, id))
         }
@@ -186,8 +186,8 @@ struct RoomsController: Sendable {
             html = lists.list(parts, viewer: context.userId, isWorkspaceOwner: target.access.isOwner,
                               workspaceId: target.access.workspaceId, lastRead: lastRead, editing: editing,
                               roomPath: target.path, reactions: page.reactions, pinned: page.pinned, saved: reads.saved,
-                              previews: page.previews,
-                              canReact: isMember && !room.isArchived, readOnly: room.isArchived,
+                              previews: page.previews, threads: page.threads,
+                              canReact: isMember && !room.isArchived, canReply: true, readOnly: room.isArchived,
                               request: request, visitor: context.visitor)
             isEmpty = page.messages.isEmpty
             pinnedCount = page.pinnedCount
@@ -221,19 +221,13 @@ struct RoomsController: Sendable {
         page.confirmMentions = confirmMentions
         page.coverURL = target.room?.coverFileId.map { Paths.thumbnail($0) }
         let slotted = slotURLs.value(for: target.access.workspaceId) { SlotURLs(workspaceId: target.access.workspaceId) }
-        (page.editMessageURL, page.deleteMessageURL) = (slotted.edit, slotted.delete)
-        if target.isMember, !(target.room?.isArchived ?? false) {
-            page.reactMessageURL = slotted.react
-            page.emojiTableURL = pages.assets.url(for: "emoji.tsv")
-            page.markURLs = slotted.marks
-            page.previewRemoveURL = slotted.removePreview
-        }
+        Self.describeMessages(on: &page, slotted: slotted, emojiTableURL: pages.assets.url(for: "emoji.tsv"), policy: files.policy,
+                              canAct: target.isMember && !(target.room?.isArchived ?? false), inThread: false, strings: strings)
         if target.room != nil {
             page.pinsURL = target.pinsPath
             // Hidden at none; the script writes the count from the link's label when one is pinned.
             (page.hasPins, page.pinsCountText) = (pinnedCount > 0, pinnedCount > 0 ? strings.format("pins_count", pinnedCount) : "")
         }
-        page.messageIdSlot = slotted.slot
         if let group = target.group {
             try await describe(group, on: &page, strings: strings)
         }
@@ -253,15 +247,30 @@ struct RoomsController: Sendable {
             page.notifyChoices = NotifyChoice.forRoom(own: listed.hasOwnNotify ? listed.notify : nil, standard: standard,
                                                       strings: strings)
         }
-        let policy = files.policy, limit = FileService.megabytes(policy.maximumFileBytes)
-        (page.maxFiles, page.maxFileBytes) = (policy.maximumFiles, policy.maximumFileBytes)
-        page.attachHint = strings.format("attach_hint", policy.maximumFiles, limit)
-        page.tooLargeText = strings.format("error_file_too_large", limit)
-        page.tooManyText = strings.format("error_too_many_files", policy.maximumFiles)
         // The plain page (not one answering a refused post) can be served again until a commit.
         let headers = status == .ok && content.isEmpty && contentError == nil ? RenderedPage.reusable : extra
         return try await pages.render(.room, title: target.title, page: page, request: request, context: context,
                                       place: place, status: status, headers: headers, preloaded: preloaded)
+    }
+
+    /// What the page's scripts and composer need to act on messages: the URLs of each action with
+    /// the id slot (members of a room that is not archived may react, pin, save and reply; in a
+    /// thread, not reply), and the upload limits.
+    static func describeMessages(on page: inout RoomPage, slotted: SlotURLs, emojiTableURL: String, policy: UploadPolicy,
+                                 canAct: Bool, inThread: Bool, strings: Strings) {
+        (page.editMessageURL, page.deleteMessageURL, page.messageIdSlot) = (slotted.edit, slotted.delete, slotted.slot)
+        if canAct {
+            page.reactMessageURL = slotted.react
+            page.emojiTableURL = emojiTableURL
+            page.markURLs = slotted.marks
+            page.previewRemoveURL = slotted.removePreview
+            if !inThread { page.threadURL = slotted.thread }
+        }
+        let limit = FileService.megabytes(policy.maximumFileBytes)
+        (page.maxFiles, page.maxFileBytes) = (policy.maximumFiles, policy.maximumFileBytes)
+        page.attachHint = strings.format("attach_hint", policy.maximumFiles, limit)
+        page.tooLargeText = strings.format("error_file_too_large", limit)
+        page.tooManyText = strings.format("error_too_many_files", policy.maximumFiles)
     }
 
     /// A group's header: its members, who may be added, and the way out.
@@ -318,7 +327,7 @@ struct RoomsController: Sendable {
         let target = try await channelTarget(context)
         guard target.isMember, let room = target.room else { throw AppError.notFound }
         return try await refusingUploadsInPlace(target, request, context) {
-            try await post(target, { room }, try await readSubmission(request, context), request, context)
+            try await post(target, { room }, try await MessageSubmission.read(request, context, files: files), request, context)
         }
     }
 
@@ -330,14 +339,14 @@ struct RoomsController: Sendable {
             try await post(target, { [directRooms] in
                 if let existing = target.room { return existing }
                 return try await directRooms.open(target.access, with: partner)
-            }, try await readSubmission(request, context), request, context)
+            }, try await MessageSubmission.read(request, context, files: files), request, context)
         }
     }
 
     @Sendable func postToGroup(_ request: Request, context: SignedInContext) async throws -> Response {
         let target = try await groupTarget(context)
         return try await refusingUploadsInPlace(target, request, context) {
-            try await post(target, { target.group!.room }, try await readSubmission(request, context), request, context)
+            try await post(target, { target.group!.room }, try await MessageSubmission.read(request, context, files: files), request, context)
         }
     }
 
@@ -353,92 +362,13 @@ struct RoomsController: Sendable {
         }
     }
 
-    /// What was posted: the text, and the files of a multipart form (streamed to disk).
-    struct Submission: Sendable {
-        let content: String
-        let upload: ReceivedForm?
-        /// The id the posting script gave the message (`client_id`), so a retry is not a second post.
-        let clientId: String?
-        /// The author confirmed a mention of everyone in a large room (`confirm_mentions=yes`).
-        var confirmsMentions = false
-    }
-
-    private func readSubmission(_ request: Request, _ context: SignedInContext) async throws -> Submission {
-        guard FileService.isMultipart(request) else {
-            return Submission(content: context.form["content"] ?? "", upload: nil, clientId: try Self.clientId(context.form["client_id"]),
-                              confirmsMentions: context.form["confirm_mentions"] == "yes")
-        }
-        let form = try await files.receive(request, visitor: context.visitor, fileFields: ["files"])
-        do {
-            return Submission(content: form["content"] ?? "", upload: form, clientId: try Self.clientId(form["client_id"]),
-                              confirmsMentions: form["confirm_mentions"] == "yes")
-        } catch {
-            form.discardTemporaries()
-            throw error
-        }
-    }
-
-    /// A client id: 8 to 64 letters, digits, `-` or `_` (a UUID fits); none when the field is absent.
-    static func clientId(_ value: String?) throws -> String? {
-        guard let value, !value.isEmpty else { return nil }
-        guard (8...64).contains(value.utf8.count),
-              value.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0)
-                  || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else {
-            throw AppError.status(400, "error_client_id")
-        }
-        return value
-    }
-
-    private func post(_ target: Target, _ room: @Sendable () async throws -> Room, _ submission: Submission,
+    private func post(_ target: Target, _ room: @escaping @Sendable () async throws -> Room, _ submission: MessageSubmission,
                       _ request: Request, _ context: SignedInContext) async throws -> Response {
-        let content = submission.content
-        let hasFiles = !(submission.upload?.files.isEmpty ?? true)
-        do {
-            _ = try MessageService.checked(content, allowEmpty: hasFiles)
-        } catch let problems as FormProblems {
-            submission.upload?.discardTemporaries()
-            return try await refuse(target, request, context, problems: problems, content: content)
+        let destination = MessagePoster.Destination(room: room, memberCount: target.memberCount, thread: nil, path: target.path) {
+            content, reason, confirm, status in
+            try await show(target, request, context, content: content, contentError: reason, confirmMentions: confirm, status: status)
         }
-        // Telling everyone in a large room takes a second look: the script asks; without it,
-        // the room page asks, the text kept in the composer and sending again confirms.
-        if !submission.confirmsMentions, target.memberCount > Self.largeRoom, content.contains("@"),
-           !MessageHTML.render(content, members: .none).groups.isEmpty {
-            submission.upload?.discardTemporaries()
-            if Self.wantsJSON(request) {
-                return Self.json(["confirm": .string(context.strings.format("confirm_group_mention", target.memberCount))],
-                                 status: .conflict)
-            }
-            let question = context.strings.format(hasFiles ? "confirm_group_mention_files" : "confirm_group_mention",
-                                                  target.memberCount)
-            return try await show(target, request, context, content: content, contentError: question, confirmMentions: true,
-                                  status: .conflict)
-        }
-        var prepared: [PreparedFile] = []
-        if let upload = submission.upload { prepared = try await files.prepare(upload) }
-        do {
-            let into = try await room()
-            let posted = try await messages.post(in: into, authorId: context.userId, text: content, files: prepared,
-                                                 clientId: submission.clientId)
-            // Its link's card comes later, by itself.
-            linkPreviews.schedule(posted, in: into)
-            // The message ends the "typing…" it follows; the next words may say so at once.
-            typing.forget(userId: context.userId, roomId: into.id!)
-            if Self.wantsJSON(request) {
-                return Self.json(["html": .string(posted.html), "id": .int(posted.id)], status: posted.isRepeat ? .ok : .created)
-            }
-            return Pages.redirect(to: target.path + "#m-\(posted.id)")
-        } catch let problems as FormProblems {
-            return try await refuse(target, request, context, problems: problems, content: content)
-        }
-    }
-
-    private func refuse(_ target: Target, _ request: Request, _ context: SignedInContext,
-                        problems: FormProblems, content: String) async throws -> Response {
-        let message = FieldErrors(problems, context.strings).content ?? ""
-        if Self.wantsJSON(request) {
-            return Self.json(["error": .string(message)], status: .unprocessableContent)
-        }
-        return try await show(target, request, context, content: content, contentError: message, status: .unprocessableContent)
+        return try await poster.post(submission, to: destination, request: request, context: context)
     }
 
     // MARK: Reading markers
@@ -482,9 +412,6 @@ struct RoomsController: Sendable {
     }
 
     // MARK: JSON
-
-    /// Rooms larger than this ask before `@here`, `@channel` or `@all` notifies them.
-    static let largeRoom = 50
 
     static func wantsJSON(_ request: Request) -> Bool {
         request.headers[.accept]?.contains("application/json") == true

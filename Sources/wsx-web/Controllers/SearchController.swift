@@ -39,7 +39,8 @@ struct SearchController: Sendable {
                 SearchMessageRow(roomName: hit.isChannel ? "#" + hit.roomName : hit.roomName, author: hit.author,
                                  timestamp: Timestamps.iso(hit.createdAt), timeText: Timestamps.utcText(hit.createdAt),
                                  snippetHtml: SearchService.highlighted(hit.body, query: query),
-                                 url: "\(hit.roomPath)?around=\(hit.id)#m-\(hit.id)")
+                                 url: hit.threadRootId.map { Paths.thread(access.workspaceId, $0, fragment: "m-\(hit.id)") }
+                                    ?? "\(hit.roomPath)?around=\(hit.id)#m-\(hit.id)")
             },
             moreChannelsURL: found.next.channelsAfter.map { "\(base)&channels_after=\($0)#search-channels" },
             moreMembersURL: found.next.membersAfter.map { "\(base)&members_after=\($0)#search-members" },

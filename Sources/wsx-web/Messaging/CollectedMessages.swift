@@ -55,7 +55,7 @@ struct CollectedMessage: Sendable {
                                     author: message.authorNickname ?? "—", timestamp: Timestamps.iso(message.createdAt),
                                     timeText: Timestamps.utcText(message.createdAt), bodyHtml: message.bodyHtml,
                                     fileNames: message.attachments.map(\.originalName),
-                                    url: "\(roomURL)?around=\(message.id)#m-\(message.id)")
+                                    url: message.link(in: room, for: viewer))
     }
 }
 

@@ -24,10 +24,15 @@ struct MessagePayload: Codable, Sendable {
     /// Plain text for notifications.
     let snippet: String
     /// The room as the people it notifies reach it: a DM is reached by its author's id (a
-    /// group by its own).
+    /// group by its own); a reply by its thread.
     let url: String
+    /// A reply's thread, whether the room's timeline lists it, and who follows its thread (they
+    /// are the ones it notifies); none of them for a message of the room.
+    let threadRootId: Int64?
+    let inTimeline: Bool?
+    let followers: [Int64]?
 
-    init(_ row: MessageRow, room: Room, html: String, mentions: [Int64]) {
+    init(_ row: MessageRow, room: Room, html: String, mentions: [Int64], followers: [Int64] = []) {
         workspaceId = room.workspaceId
         roomId = room.id!
         roomKind = room.kind.rawValue
@@ -38,21 +43,29 @@ struct MessagePayload: Codable, Sendable {
         self.html = html
         self.mentions = mentions
         snippet = MessageText.snippet(row.body)
-        url = switch room.kind {
-        case .channel: Paths.channel(room.workspaceId, room.id!)
-        case .dm: Paths.directMessages(room.workspaceId, row.authorId ?? 0)
-        case .group: Paths.group(room.workspaceId, room.id!)
+        url = if let root = row.threadRootId {
+            Paths.thread(room.workspaceId, root, fragment: "m-\(row.id)")
+        } else {
+            switch room.kind {
+            case .channel: Paths.channel(room.workspaceId, room.id!)
+            case .dm: Paths.directMessages(room.workspaceId, row.authorId ?? 0)
+            case .group: Paths.group(room.workspaceId, room.id!)
+            }
         }
+        threadRootId = row.threadRootId
+        (inTimeline, self.followers) = row.threadRootId == nil ? (nil, nil) : (row.inTimeline, followers)
     }
 
     /// The payload as `JSONEncoder` would write it (keys sorted), written directly: posts encode
     /// it in the writer's turn.
     var json: String {
         CompactJSON.object([
-            "authorId": .optional(authorId), "authorNickname": .string(authorNickname), "html": .string(html),
+            "authorId": .optional(authorId), "authorNickname": .string(authorNickname),
+            "followers": followers.map(CompactJSON.Value.ints) ?? .absent, "html": .string(html),
+            "inTimeline": inTimeline.map(CompactJSON.Value.bool) ?? .absent,
             "mentions": .ints(mentions), "messageId": .int(messageId), "roomId": .int(roomId),
             "roomKind": .string(roomKind), "roomName": .string(roomName), "snippet": .string(snippet),
-            "url": .string(url), "workspaceId": .int(workspaceId),
+            "threadRootId": .optional(threadRootId), "url": .string(url), "workspaceId": .int(workspaceId),
         ])
     }
 }

@@ -20,25 +20,46 @@ struct MessageListRenderer: Sendable {
     /// The "Pinned" / "Saved" line of a message, by language and which of the two it says.
     let flags = BoundedMemo<FlagsKey, String>(capacity: 64)
 
+    /// The line under a thread's root, by everything it shows.
+    let threadLines = BoundedMemo<ThreadLineKey, String>(capacity: 4096)
+
+    struct ThreadLineKey: Hashable, Sendable {
+        let summary: ThreadSummary, workspaceId: Int64
+    }
+
     struct FlagsKey: Hashable, Sendable {
         let lang: Lang, pinned: Bool, saved: Bool
     }
 
     struct ControlsKey: Hashable, Sendable {
         let lang: Lang, csrfToken: String, workspaceId: Int64, roomPath: String, canEdit: Bool, canDelete: Bool, canReact: Bool
+        let canReply: Bool
     }
 
     /// The fragment every reader gets, the same bytes for all.
-    func neutral(_ row: MessageRow) -> String {
-        rendered(row).whole
+    func neutral(_ row: MessageRow, workspaceId: Int64) -> String {
+        rendered(row, workspaceId: workspaceId).whole
     }
 
     /// The cached fragment, also split at the actions marker so pages splice in controls
     /// without searching the bytes again.
-    private func rendered(_ row: MessageRow) -> RenderedMessage {
+    private func rendered(_ row: MessageRow, workspaceId: Int64) -> RenderedMessage {
         cache.fragment(for: row) {
-            RenderedMessage(pages.renderer.neutralFragment(.message, page: view(row, actionsHtml: Self.actionsMarker)),
+            RenderedMessage(pages.renderer.neutralFragment(.message, page: view(row, workspaceId: workspaceId,
+                                                                                actionsHtml: Self.actionsMarker)),
                             marker: Self.actionsMarker)
+        }
+    }
+
+    /// The line under a thread's root, the same for every reader.
+    func threadLine(_ summary: ThreadSummary, workspaceId: Int64) -> String {
+        threadLines.value(for: ThreadLineKey(summary: summary, workspaceId: workspaceId)) {
+            let view = ThreadSummaryView(
+                rootId: summary.rootId, url: Paths.thread(workspaceId, summary.rootId),
+                countTexts: LocalText.every("thread_reply_count", summary.replyCount), lastTexts: LocalText.every("thread_last_reply"),
+                lastTimestamp: Timestamps.iso(summary.lastReplyAt), lastTimeText: Timestamps.utcText(summary.lastReplyAt),
+                repliers: summary.repliers.map { ThreadReplierView(nickname: $0.nickname, avatarURL: $0.avatarId.map { Paths.thumbnail($0) }) })
+            return pages.renderer.neutralFragment(.threadSummary, page: view)
         }
     }
 
@@ -64,24 +85,29 @@ struct MessageListRenderer: Sendable {
 
     /// A page's list. `lastRead` places the unread line; `editing` opens that message's form;
     /// `reactions` go under their messages, the viewer's own pressed; `pinned` messages (the
-    /// room's) and `saved` ones (the viewer's) say so; room members (`canReact`) get a way to
-    /// react to each message; a `readOnly` list (an archived channel) has no controls at all.
+    /// room's) and `saved` ones (the viewer's) say so; `threads` put their line under their
+    /// roots; room members (`canReact`) get a way to react to each message, and to answer it in
+    /// its thread (`canReply`: not inside a thread); a `readOnly` list (an archived channel) has
+    /// no controls at all.
     func list(_ parts: ListParts, viewer: Int64, isWorkspaceOwner: Bool, workspaceId: Int64, lastRead: Int64?,
               editing: Int64?, roomPath: String, reactions: [Int64: [ReactionGroup]] = [:], pinned: Set<Int64> = [],
-              saved: Set<Int64> = [], previews: [Int64: LinkPreview] = [:], canReact: Bool = false, readOnly: Bool = false,
+              saved: Set<Int64> = [], previews: [Int64: LinkPreview] = [:], threads: [Int64: ThreadSummary] = [:],
+              canReact: Bool = false, canReply: Bool = false, readOnly: Bool = false,
               request: Request,
               visitor: Visitor) -> String {
         // The controls are the same for every message but the id: rendered once per kind.
         func controls(canEdit: Bool, canDelete: Bool) -> IdSlots? {
             guard !readOnly, canEdit || canDelete || canReact else { return nil }
             let key = ControlsKey(lang: visitor.lang, csrfToken: visitor.csrfToken, workspaceId: workspaceId,
-                                  roomPath: roomPath, canEdit: canEdit, canDelete: canDelete, canReact: canReact)
+                                  roomPath: roomPath, canEdit: canEdit, canDelete: canDelete, canReact: canReact,
+                                  canReply: canReply && canReact)
             return self.controls.value(for: key) {
                 let id = Self.idPlaceholder
-                let actions = MessageActions(canEdit: canEdit, canDelete: canDelete, editing: false, body: "", cancelURL: "",
+                var actions = MessageActions(canEdit: canEdit, canDelete: canDelete, editing: false, body: "", cancelURL: "",
                                              editURL: roomPath + "?around=\(id)&edit=\(id)#m-\(id)",
                                              saveURL: Paths.editMessage(workspaceId, id), deleteURL: Paths.deleteMessage(workspaceId, id),
                                              reactURL: canReact ? Paths.messageReactions(workspaceId, id) : nil)
+                if key.canReply { actions.threadURL = Paths.thread(workspaceId, id) }
                 return IdSlots(pages.fragment(.messageActions, page: actions, request: request, visitor: visitor),
                                placeholder: String(id))
             }
@@ -105,13 +131,16 @@ struct MessageListRenderer: Sendable {
                 unreadPlaced = true
             }
             // Both come from the read that produced the stamps, so one of them is there.
-            guard let fragment = parts.kept[index] ?? parts.rows[row.id].map(rendered) else { continue }
+            guard let fragment = parts.kept[index] ?? parts.rows[row.id].map({ rendered($0, workspaceId: workspaceId) }) else { continue }
             let mine = row.authorId == viewer
-            let controls = mine ? ownControls : othersControls
+            // A deleted root's placeholder has nothing to act on.
+            let controls = row.isDeleted ? nil : mine ? ownControls : othersControls
             let groups = reactions[row.id] ?? []
             let isPinned = !pinned.isEmpty && pinned.contains(row.id), isSaved = !saved.isEmpty && saved.contains(row.id)
             let preview = previews.isEmpty ? nil : previews[row.id]
-            guard controls != nil || !groups.isEmpty || isPinned || isSaved || preview != nil, let marker = fragment.marker else {
+            let thread = threads.isEmpty ? nil : threads[row.id]
+            guard controls != nil || !groups.isEmpty || isPinned || isSaved || preview != nil || thread != nil,
+                  let marker = fragment.marker else {
                 html += fragment.whole
                 continue
             }
@@ -131,6 +160,7 @@ struct MessageListRenderer: Sendable {
             if !groups.isEmpty {
                 html += reactionBar(groups, messageId: row.id, viewer: viewer, workspaceId: workspaceId, request: request, visitor: visitor)
             }
+            if let thread { html += threadLine(thread, workspaceId: workspaceId) }
             if mine && editing == row.id, let body = parts.rows[row.id]?.body {
                 html += pages.fragment(.messageActions, page: MessageActions(
                     canEdit: true, canDelete: true, editing: true, body: body, cancelURL: roomPath + "?around=\(row.id)#m-\(row.id)",
@@ -153,13 +183,22 @@ struct MessageListRenderer: Sendable {
         return pages.fragment(.reactions, page: bar, request: request, visitor: visitor)
     }
 
-    private func view(_ row: MessageRow, actionsHtml: String?) -> MessageView {
-        MessageView(id: row.id, authorId: row.authorId ?? 0, author: row.authorNickname ?? "—",
-                    timestamp: Timestamps.iso(row.createdAt), timeText: Timestamps.utcText(row.createdAt),
-                    isEdited: row.editedAt != nil, bodyHtml: row.bodyHtml, actionsHtml: actionsHtml,
-                    attachments: row.attachments.map(Self.attachment),
-                    avatarURL: row.authorAvatarId.map { Paths.thumbnail($0) }, authorURL: row.authorId.map { Paths.user($0) })
+    private func view(_ row: MessageRow, workspaceId: Int64, actionsHtml: String?) -> MessageView {
+        var view = MessageView(id: row.id, authorId: row.isDeleted ? 0 : row.authorId ?? 0, author: row.authorNickname ?? "—",
+                               timestamp: Timestamps.iso(row.createdAt), timeText: Timestamps.utcText(row.createdAt),
+                               isEdited: row.editedAt != nil, bodyHtml: row.bodyHtml, actionsHtml: actionsHtml,
+                               attachments: row.attachments.map(Self.attachment),
+                               avatarURL: row.authorAvatarId.map { Paths.thumbnail($0) }, authorURL: row.authorId.map { Paths.user($0) })
+        if row.isDeleted {
+            (view.isDeleted, view.deletedTexts) = (true, Self.deletedTexts)
+        } else if let root = row.threadRootId {
+            (view.threadURL, view.replyTexts) = (Paths.thread(workspaceId, root, fragment: "m-\(row.id)"), Self.replyTexts)
+        }
+        return view
     }
+
+    private static let deletedTexts = LocalText.every("message_deleted_placeholder")
+    private static let replyTexts = LocalText.every("thread_reply_context")
 
     private static let openTexts = LocalText.every("file_open")
     private static let downloadTexts = LocalText.every("file_download")
@@ -292,9 +331,11 @@ final class FragmentCache: Sendable {
         let editedAt: Date?
         let author: String?
         let avatarId: Int64?
+        let isDeleted: Bool
 
         init(_ stamp: MessageStamp) {
             (id, editedAt, author, avatarId) = (stamp.id, stamp.editedAt, stamp.authorNickname, stamp.authorAvatarId)
+            isDeleted = stamp.isDeleted
         }
 
         /// The id alone spreads the keys (equality still compares everything); hashing the

@@ -12,10 +12,16 @@ struct Message: Codable, Sendable, Equatable, FetchableRecord, MutablePersistabl
     var bodyHtml: String
     var createdAt: Date
     var editedAt: Date?
+    /// A reply's thread (its root message); nil for a message of the room.
+    var threadRootId: Int64?
+    /// Whether the room's timeline lists it: every message but a reply kept in its thread.
+    var inTimeline: Bool = true
+    /// Set on a thread's root deleted while it had replies: a placeholder without text or files.
+    var deletedAt: Date?
 
     enum CodingKeys: String, CodingKey, ColumnExpression {
         case id, roomId = "room_id", authorId = "author_id", body, bodyHtml = "body_html", createdAt = "created_at"
-        case editedAt = "edited_at"
+        case editedAt = "edited_at", threadRootId = "thread_root_id", inTimeline = "in_timeline", deletedAt = "deleted_at"
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
@@ -32,6 +38,11 @@ struct MessageRow: Sendable, FetchableRecord, Decodable {
     let bodyHtml: String
     let createdAt: Date
     let editedAt: Date?
+    /// A reply's thread (its root), whether the room's timeline lists it, and whether it is a
+    /// deleted root's placeholder.
+    let threadRootId: Int64?
+    let inTimeline: Bool
+    let isDeleted: Bool
     /// Its files, loaded separately (not a column).
     var attachments: [StoredFile] = []
 
@@ -39,20 +50,30 @@ struct MessageRow: Sendable, FetchableRecord, Decodable {
         case id, roomId = "room_id", authorId = "author_id", authorNickname = "author_nickname"
         case authorAvatarId = "author_avatar_id", body
         case bodyHtml = "body_html", createdAt = "created_at", editedAt = "edited_at"
+        case threadRootId = "thread_root_id", inTimeline = "in_timeline", isDeleted = "is_deleted"
     }
 
     /// Read by position in `columns` order (the Decodable path showed in page profiles).
     init(row: Row) throws {
         (id, roomId, authorId, authorNickname, authorAvatarId) = (row[0], row[1], row[2], row[3], row[4])
         (body, bodyHtml, createdAt, editedAt) = (row[5], row[6], row[7], row[8])
+        (threadRootId, inTimeline, isDeleted) = (row[9], row[10], row[11])
     }
 
     /// The columns every message query selects, in the order `init(row:)` reads them.
     static let columns = """
         messages.id, messages.room_id, messages.author_id, users.nickname AS author_nickname,
         users.avatar_file_id AS author_avatar_id, messages.body,
-        messages.body_html, messages.created_at, messages.edited_at
+        messages.body_html, messages.created_at, messages.edited_at,
+        messages.thread_root_id, messages.in_timeline, messages.deleted_at IS NOT NULL AS is_deleted
         """
+
+    /// Where this message is shown as `viewer` reaches it: a reply in its thread, anything else
+    /// in its room around it.
+    func link(in room: Room, for viewer: Int64) -> String {
+        if let root = threadRootId { return Paths.thread(room.workspaceId, root, fragment: "m-\(id)") }
+        return MessagesController.path(of: room, for: viewer) + "?around=\(id)#m-\(id)"
+    }
 }
 
 /// A message without its text and files: what a page needs to place it (day, unread line,
@@ -65,20 +86,23 @@ struct MessageStamp: Sendable, FetchableRecord {
     let authorAvatarId: Int64?
     let createdAt: Date
     let editedAt: Date?
+    /// A deleted thread root's placeholder: listed, with no controls.
+    let isDeleted: Bool
 
     init(row: Row) throws {
         (id, authorId, authorNickname, authorAvatarId, createdAt, editedAt) = (row[0], row[1], row[2], row[3], row[4], row[5])
+        isDeleted = row[6]
     }
 
     init(_ row: MessageRow) {
         (id, authorId, authorNickname, authorAvatarId) = (row.id, row.authorId, row.authorNickname, row.authorAvatarId)
-        (createdAt, editedAt) = (row.createdAt, row.editedAt)
+        (createdAt, editedAt, isDeleted) = (row.createdAt, row.editedAt, row.isDeleted)
     }
 
     /// The columns a stamp query selects, in the order `init(row:)` reads them.
     static let columns = """
         messages.id, messages.author_id, users.nickname AS author_nickname, users.avatar_file_id AS author_avatar_id,
-        messages.created_at, messages.edited_at
+        messages.created_at, messages.edited_at, messages.deleted_at IS NOT NULL
         """
 }
 
@@ -115,4 +139,6 @@ struct MessagePage: Sendable {
     var pinnedCount = 0
     /// The link preview cards of the page's messages that have one.
     var previews: [Int64: LinkPreview] = [:]
+    /// The threads of the page's messages that have replies.
+    var threads: [Int64: ThreadSummary] = [:]
 }

@@ -8,7 +8,9 @@ struct MessageService: Sendable {
     let database: AppDatabase
     let clock: WallClock
     /// Renders a message's viewer-neutral HTML (the same bytes for every reader).
-    let fragment: @Sendable (MessageRow) -> String
+    let fragment: @Sendable (MessageRow, _ workspaceId: Int64) -> String
+    /// Renders the line under a thread's root (replies, last reply, repliers), viewer-neutral too.
+    let threadFragment: @Sendable (ThreadSummary, _ workspaceId: Int64) -> String
     /// Unread counts and read markers, as last read.
     let markers: ReadMarkers
     /// Pages of stamps by room and anchor, kept until messages or their authors change: viewing
@@ -24,8 +26,10 @@ struct MessageService: Sendable {
     static let pageSize = 50
 
     init(database: AppDatabase, clock: WallClock, markers: ReadMarkers, online: @escaping @Sendable (Int64) async -> Set<Int64> = { _ in [] },
-         fragment: @escaping @Sendable (MessageRow) -> String) {
+         fragment: @escaping @Sendable (MessageRow, Int64) -> String,
+         threadFragment: @escaping @Sendable (ThreadSummary, Int64) -> String = { _, _ in "" }) {
         (self.database, self.clock, self.markers, self.fragment, self.online) = (database, clock, markers, fragment, online)
+        self.threadFragment = threadFragment
         keptPages = VersionedCache(version: database.messagesVersion, clock: clock, capacity: 1024)
     }
 
@@ -45,6 +49,13 @@ struct MessageService: Sendable {
 
     // MARK: Reading
 
+    /// How many people are in a room (whom a mention of everyone reaches).
+    func memberCount(roomId: Int64) async throws -> Int {
+        try database.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM room_members WHERE room_id = ?", arguments: [roomId]) ?? 0
+        }
+    }
+
     /// A page of a room's messages (their stamps), from memory, or else read in `db` (nil:
     /// memory only).
     func page(_ db: Database?, roomId: Int64, anchor: MessageAnchor) throws -> MessagePage {
@@ -55,7 +66,11 @@ struct MessageService: Sendable {
 
     /// A page of a room's messages (their stamps), read in `db`.
     static func page(_ db: Database, roomId: Int64, anchor: MessageAnchor, size: Int = pageSize) throws -> MessagePage {
-        let select = "SELECT \(MessageStamp.columns) FROM messages LEFT JOIN users ON users.id = messages.author_id WHERE messages.room_id = ?"
+        // A room's timeline: its messages, and the replies also sent to it (not those kept in their thread).
+        let select = """
+            SELECT \(MessageStamp.columns) FROM messages LEFT JOIN users ON users.id = messages.author_id
+            WHERE messages.room_id = ? AND messages.in_timeline = 1
+            """
         func fetch(_ condition: String, _ order: String, _ cursor: Int64?, limit: Int) throws -> [MessageStamp] {
             var arguments: StatementArguments = [roomId]
             if let cursor { arguments += [cursor] }
@@ -64,7 +79,7 @@ struct MessageService: Sendable {
                 arguments: arguments)
         }
         func exists(_ condition: String, _ cursor: Int64) throws -> Bool {
-            try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM messages WHERE room_id = ? \(condition))"),
+            try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM messages WHERE room_id = ? AND in_timeline = 1 \(condition))"),
                               arguments: [roomId, cursor]) ?? false
         }
         var page: MessagePage
@@ -91,6 +106,7 @@ struct MessageService: Sendable {
         page.pinned = try PinService.pinned(db, among: page.messages.map(\.id))
         page.pinnedCount = try PinService.count(db, roomId: roomId)
         page.previews = try LinkPreviewService.previews(db, among: page.messages.map(\.id))
+        page.threads = try ThreadRecords.summaries(db, rootIds: page.messages.map(\.id))
         return page
     }
 
@@ -127,42 +143,55 @@ struct MessageService: Sendable {
 
     /// Posts a message with up to five prepared files. Throws `FormProblems` for over-long text,
     /// or empty text without files; nothing is stored then. With a `clientId` the author posted
-    /// before, nothing is written: the answer is that message (`isRepeat`).
+    /// before, nothing is written: the answer is that message (`isRepeat`). With a `thread`, the
+    /// message is a reply there: its followers learn of it, and the root's line changes.
     func post(in room: Room, authorId: Int64, text rawText: String, files: [PreparedFile] = [],
-              clientId: String? = nil) async throws -> WrittenMessage {
+              clientId: String? = nil, thread: ThreadPlacement? = nil) async throws -> WrittenMessage {
         let text = try Self.checked(rawText, allowEmpty: !files.isEmpty)
-        let now = clock.now(), outbox = database.outbox, fragment = self.fragment
+        let now = clock.now(), outbox = database.outbox, fragment = self.fragment, threadFragment = self.threadFragment
         let rendered = try render(text, roomId: room.id!)
         let present = rendered.groups.contains(.here) ? await online(room.id!) : []
+        let inTimeline = thread?.alsoInRoom ?? true
         // Posts arriving together share a transaction (each in its own savepoint), written one
         // after another, so a repeat sees the first post even when both arrive together.
         return try await database.groupCommit.write { db in
             try Room.requireOpen(db, roomId: room.id!)
+            if let thread { try ThreadRecords.requireRoot(db, id: thread.rootId, roomId: room.id!) }
             if let clientId, let earlier = try Int64.fetchOne(db.cachedStatement(sql: """
                 SELECT id FROM messages WHERE author_id = ? AND client_id = ?
                 """), arguments: [authorId, clientId]) {
                 let row = try Self.row(db, id: earlier)
-                return WrittenMessage(row: row, html: fragment(row), isRepeat: true)
+                return WrittenMessage(row: row, html: fragment(row, room.workspaceId), isRepeat: true)
             }
             let messageId = try Self.insert(db, roomId: room.id!, authorId: authorId, text: text, html: rendered.html, at: now,
-                                            clientId: clientId)
+                                            clientId: clientId, thread: thread)
             try SearchIndex.index(db, messageId: messageId, roomId: room.id!, text: rendered.plain)
             for (position, file) in try FileService.insert(db, files, uploader: authorId, at: now).enumerated() {
                 try db.execute(sql: "INSERT INTO message_files (message_id, file_id, position) VALUES (?, ?, ?)",
                                arguments: [messageId, file.id!, position])
             }
-            // Writing is reading: the author's marker moves past their own message.
-            try db.cachedStatement(sql: """
-                UPDATE room_members SET last_read_message_id = ? WHERE room_id = ? AND user_id = ? AND last_read_message_id < ?
-                """).execute(arguments: [messageId, room.id!, authorId, messageId])
+            // Writing is reading: the author's marker moves past their own message (a reply kept
+            // in its thread says nothing of what they read in the room).
+            if inTimeline {
+                try db.cachedStatement(sql: """
+                    UPDATE room_members SET last_read_message_id = ? WHERE room_id = ? AND user_id = ? AND last_read_message_id < ?
+                    """).execute(arguments: [messageId, room.id!, authorId, messageId])
+            }
             let mentioned = try Self.recordMentions(db, messageId: messageId, roomId: room.id!, authorId: authorId,
                                                     rendered: rendered, online: present)
+            let followers = try thread.map { thread in
+                try ThreadRecords.follow(db, rootId: thread.rootId, roomId: room.id!, replyId: messageId, authorId: authorId,
+                                         mentioned: mentioned)
+            } ?? []
             let row = try Self.row(db, id: messageId, hasFiles: !files.isEmpty)
-            let html = fragment(row)
+            let html = fragment(row, room.workspaceId)
             var event = OutgoingEvent(.messageCreated, to: .room(room.id!),
-                                      json: MessagePayload(row, room: room, html: html, mentions: mentioned).json)
+                                      json: MessagePayload(row, room: room, html: html, mentions: mentioned, followers: followers).json)
             event.messageId = messageId
             try outbox.publish(event, in: db)
+            if let thread {
+                try ThreadEvents.summaryChanged(db, rootId: thread.rootId, room: room, outbox: outbox, render: threadFragment)
+            }
             return WrittenMessage(row: row, html: html)
         }
     }
@@ -189,7 +218,7 @@ struct MessageService: Sendable {
                                                          Message.CodingKeys.bodyHtml.set(to: rendered.html),
                                                          Message.CodingKeys.editedAt.set(to: editedAt))
             let row = try Self.row(db, id: messageId)
-            let html = fragment(row)
+            let html = fragment(row, room.workspaceId)
             let payload = MessagePayload(row, room: room, html: html, mentions: [])
             // What the message said before is no longer to be read, replay included.
             try MessageEventScrub.edited(db, messageId: messageId, html: html, snippet: payload.snippet)
@@ -197,27 +226,6 @@ struct MessageService: Sendable {
             event.messageId = messageId
             try outbox.publish(event, in: db)
             return WrittenMessage(row: row, html: html)
-        }
-    }
-
-    /// Deletes a message: its author may, and so may the workspace owner.
-    func delete(messageId: Int64, in access: WorkspaceAccess) async throws -> Room {
-        let outbox = database.outbox
-        return try await database.writer.write { db in
-            let (message, room) = try Self.writableMessage(db, id: messageId, access)
-            guard message.authorId == access.userId || access.isOwner else {
-                throw AppError.forbidden("error_message_delete_rights")
-            }
-            let wasPinned = try PinService.isPinned(db, messageId: messageId)
-            try Message.deleteOne(db, key: messageId)
-            try MessageEventScrub.deleted(db, messageId: messageId)
-            var event = OutgoingEvent(.messageDeleted, to: .room(room.id!),
-                                      payload: MessageDeletedPayload(workspaceId: room.workspaceId, roomId: room.id!,
-                                                                     messageId: messageId))
-            event.messageId = messageId
-            try outbox.publish(event, in: db)
-            if wasPinned { try PinService.announceDeleted(db, messageId: messageId, room: room, outbox: outbox) }
-            return room
         }
     }
 
@@ -272,10 +280,12 @@ struct MessageService: Sendable {
     /// posts run this in the writer's turn, which every post waits for, and the record's
     /// Codable encoding and column lookup cost more than the insert itself (perf).
     static func insert(_ db: Database, roomId: Int64, authorId: Int64, text: String, html: String, at now: Date,
-                       clientId: String? = nil) throws -> Int64 {
+                       clientId: String? = nil, thread: ThreadPlacement? = nil) throws -> Int64 {
         try db.cachedStatement(sql: """
-            INSERT INTO messages (room_id, author_id, body, body_html, created_at, edited_at, client_id) VALUES (?, ?, ?, ?, ?, NULL, ?)
-            """).execute(arguments: [roomId, authorId, text, html, Timestamps.database(now), clientId])
+            INSERT INTO messages (room_id, author_id, body, body_html, created_at, edited_at, client_id, thread_root_id, in_timeline)
+            VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?)
+            """).execute(arguments: [roomId, authorId, text, html, Timestamps.database(now), clientId, thread?.rootId,
+                                     thread?.alsoInRoom ?? true])
         return db.lastInsertedRowID
     }
 
@@ -297,50 +307,9 @@ struct MessageService: Sendable {
     /// is archived, read in the writer's transaction.
     static func writableMessage(_ db: Database, id: Int64, _ access: WorkspaceAccess) throws -> (Message, Room) {
         let (message, room) = try visibleMessage(db, id: id, access)
+        // A deleted root's placeholder is kept for its replies only: nothing more happens to it.
+        if message.deletedAt != nil { throw AppError.notFound }
         if room.isArchived { throw AppError.conflict("error_channel_archived") }
         return (message, room)
-    }
-
-    /// The HTML of a message's text, rendered before its write transaction begins: every post
-    /// waits for the single writer, so nothing that grows with a text's length runs on its turn.
-    /// The room's members a text can mention are read first (none without an `@`); a rename
-    /// committed between that read and the write shows the name the author saw.
-    func render(_ text: String, roomId: Int64) throws -> MessageHTML.Rendered {
-        let members = text.contains("@") ? try database.read { db in try Self.nicknames(db, roomId: roomId) } : [:]
-        return MessageHTML.render(text, members: MentionDirectory(members))
-    }
-
-    /// Nicknames of the room's members, for mentions.
-    static func nicknames(_ db: Database, roomId: Int64) throws -> [String: Int64] {
-        let rows = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT users.id, users.nickname FROM users JOIN room_members ON room_members.user_id = users.id
-            WHERE room_members.room_id = ?
-            """), arguments: [roomId])
-        var map: [String: Int64] = [:]
-        for row in rows { map[row["nickname"]] = min(map[row["nickname"]] ?? .max, row["id"]) }
-        return map
-    }
-
-    /// Writes whom a message mentions: the members named, and for `@channel`/`@all` every
-    /// member of the room, for `@here` those of them in `online`; never its author. Answers
-    /// them, the named ones first.
-    static func recordMentions(_ db: Database, messageId: Int64, roomId: Int64, authorId: Int64,
-                               rendered: MessageHTML.Rendered, online: Set<Int64>) throws -> [Int64] {
-        guard !rendered.mentioned.isEmpty || !rendered.groups.isEmpty else { return [] }
-        var recipients = rendered.mentioned
-        if !rendered.groups.isEmpty {
-            let everyone = !rendered.groups.isDisjoint(with: [.channel, .all])
-            var named = Set(recipients)
-            for id in try Int64.fetchAll(db, sql: "SELECT user_id FROM room_members WHERE room_id = ? ORDER BY user_id",
-                                         arguments: [roomId]) where (everyone || online.contains(id)) && named.insert(id).inserted {
-                recipients.append(id)
-            }
-        }
-        recipients.removeAll { $0 == authorId }
-        for id in recipients {
-            try db.cachedStatement(sql: "INSERT OR IGNORE INTO mentions (user_id, message_id) VALUES (?, ?)")
-                .execute(arguments: [id, messageId])
-        }
-        return recipients
     }
 }

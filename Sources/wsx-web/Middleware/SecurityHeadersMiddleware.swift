@@ -4,7 +4,10 @@ import Hummingbird
 /// `nosniff`, a referrer policy that keeps one-time link tokens on this site, and no framing.
 /// The middleware adds them to the router's responses; the event-stream handler to its own.
 enum SecurityHeaders {
-    static var contentSecurityPolicy: String {
+    static var contentSecurityPolicy: String { contentSecurityPolicy(frameAncestors: "'none'") }
+
+    /// The same policy, framed only by `frameAncestors` (a thread's side panel: `'self'`).
+    static func contentSecurityPolicy(frameAncestors: String) -> String {
         [
             "default-src 'self'",
             "script-src 'self'",
@@ -15,7 +18,7 @@ enum SecurityHeaders {
             "object-src 'none'",
             "base-uri 'none'",
             "form-action 'self'",
-            "frame-ancestors 'none'",
+            "frame-ancestors \(frameAncestors)",
         ].joined(separator: "; ")
     }
 
@@ -26,7 +29,8 @@ enum SecurityHeaders {
         }
         headers[.xContentTypeOptions] = "nosniff"
         headers[.init("Referrer-Policy")!] = "same-origin"
-        headers[.init("X-Frame-Options")!] = "DENY"
+        // A page that may be framed by the site itself (a thread's side panel) says so.
+        if headers[.init("X-Frame-Options")!] == nil { headers[.init("X-Frame-Options")!] = "DENY" }
     }
 }
 

@@ -41,6 +41,10 @@ struct EventType: RawRepresentable, Hashable, Sendable, CaseIterable {
     static let messagePreview = EventType(rawValue: "message.preview")
     /// Someone set or cleared their custom status (the default room of each of their workspaces).
     static let statusChanged = EventType(rawValue: "status.changed")
+    /// A thread's replies changed: the line under its root as it is now (room audience).
+    static let threadUpdated = EventType(rawValue: "thread.updated")
+    /// The user read a thread they follow, here or on another device (user audience).
+    static let threadRead = EventType(rawValue: "thread.read")
     /// A message's reactions changed: all of them as they are now (room audience).
     static let reactionsChanged = EventType(rawValue: "reactions.changed")
     /// A message was pinned or unpinned: which, and the room's pinned count now (room audience).
@@ -64,7 +68,7 @@ struct EventType: RawRepresentable, Hashable, Sendable, CaseIterable {
     static let allCases: [EventType] = [
         .userUpdated, .sessionRevoked, .roomMemberAdded, .roomMemberRemoved, .roomUpdated, .roomDeleted, .roomCreated,
         .channelCreated, .workspaceUpdated, .workspaceDeleted, .workspaceMemberAdded, .workspaceMemberRemoved,
-        .coinsChanged, .messageCreated, .messageUpdated, .messageDeleted, .messagePreview, .reactionsChanged, .statusChanged, .pinsChanged, .savedChanged, .roomRead, .notifyChanged, .invitationReceived,
+        .coinsChanged, .messageCreated, .messageUpdated, .messageDeleted, .messagePreview, .threadUpdated, .threadRead, .reactionsChanged, .statusChanged, .pinsChanged, .savedChanged, .roomRead, .notifyChanged, .invitationReceived,
         .invitationResolved, .presenceChanged, .typing, .reset,
     ]
 }

@@ -20,6 +20,14 @@ enum MessageEventScrub {
             """, arguments: [html, snippet, messageId] + StatementArguments(textTypes))
     }
 
+    /// A thread's root was deleted and stays as a placeholder: its text events show the
+    /// placeholder, and its card's events go.
+    static func placeholder(_ db: Database, messageId: Int64, html: String) throws {
+        try edited(db, messageId: messageId, html: html, snippet: "")
+        try db.execute(sql: "DELETE FROM events WHERE message_id = ? AND type = ?",
+                       arguments: [messageId, EventType.messagePreview.rawValue])
+    }
+
     /// The message was deleted: its earlier events go (the deletion event tells clients that
     /// saw them).
     static func deleted(_ db: Database, messageId: Int64) throws {

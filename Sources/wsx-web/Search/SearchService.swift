@@ -32,6 +32,8 @@ struct SearchService: Sendable {
         let author: String
         let body: String
         let createdAt: Date
+        /// A reply's thread (its result links there).
+        var threadRootId: Int64?
     }
 
     /// Where each section continues, when it has more.
@@ -84,14 +86,15 @@ struct SearchService: Sendable {
             guard !page.isEmpty else { return results }
             let byRoom = Dictionary(uniqueKeysWithValues: rooms.map { ($0.id, $0) })
             let rows = try Row.fetchAll(db, sql: """
-                SELECT messages.id, messages.room_id, messages.body, messages.created_at, users.nickname
+                SELECT messages.id, messages.room_id, messages.body, messages.created_at, users.nickname, messages.thread_root_id
                 FROM messages LEFT JOIN users ON users.id = messages.author_id
                 WHERE messages.id IN (\(databaseQuestionMarks(count: page.count))) ORDER BY messages.id DESC
                 """, arguments: StatementArguments(page))
             results.messages = rows.compactMap { row in
                 guard let room = byRoom[row["room_id"]] else { return nil }   // never outside the person's rooms
                 return MessageHit(id: row["id"], roomId: room.id, roomName: room.name, roomPath: room.url, isChannel: room.isChannel,
-                                  author: row["nickname"] ?? "—", body: row["body"], createdAt: row["created_at"])
+                                  author: row["nickname"] ?? "—", body: row["body"], createdAt: row["created_at"],
+                                  threadRootId: row["thread_root_id"])
             }
             return results
         }

@@ -31,6 +31,9 @@ final class AppDatabase: Sendable {
     /// Counts the same commits, and those that changed people (the names and statuses DMs are
     /// listed with).
     let directoryVersion = DataVersion { changesMembership($0) || ["users", "user_statuses"].contains($0.tableName) }
+    /// Counts the commits that changed who follows which thread and how far they read, or who is
+    /// in which room (a thread counts only while its follower is in its room).
+    let threadsVersion = DataVersion { changesMembership($0) || $0.tableName == "thread_follows" }
 
     private static func changesMembership(_ change: DatabaseEventKind) -> Bool {
         if case .update("room_members", let columns) = change {
@@ -51,6 +54,7 @@ final class AppDatabase: Sendable {
         writer.add(transactionObserver: directoryVersion, extent: .databaseLifetime)
         writer.add(transactionObserver: readMarkersVersion, extent: .databaseLifetime)
         writer.add(transactionObserver: savedVersion, extent: .databaseLifetime)
+        writer.add(transactionObserver: threadsVersion, extent: .databaseLifetime)
         try Self.migrator.migrate(writer)
     }
 

@@ -146,6 +146,7 @@ extension AppDatabase {
                 CREATE INDEX link_previews_by_image ON link_previews(image_file_id) WHERE image_file_id IS NOT NULL;
                 """)
         }
+        registerThreadMigrations(&migrator)
     }
 
     /// The member ids of the mention spans in a message's HTML (what rendering wrote).

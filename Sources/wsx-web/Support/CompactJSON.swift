@@ -11,6 +11,7 @@ struct CompactJSON {
         case int(Int64)
         case string(String)
         case ints([Int64])
+        case bool(Bool)
         /// Leaves the field out, as `encodeIfPresent` does with nil.
         case absent
 
@@ -43,6 +44,7 @@ struct CompactJSON {
                     bytes.append(contentsOf: String(number).utf8)
                 }
                 bytes.append(UInt8(ascii: "]"))
+            case .bool(let flag): bytes.append(contentsOf: (flag ? "true" : "false").utf8)
             case .absent: break
             }
         }
@@ -54,7 +56,7 @@ struct CompactJSON {
         switch value {
         case .string(let text): text.utf8.count + 8
         case .ints(let numbers): numbers.count * 8 + 4
-        case .int, .absent: 24
+        case .int, .bool, .absent: 24
         }
     }
 

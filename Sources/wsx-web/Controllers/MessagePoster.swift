@@ -1,0 +1,85 @@
+import Hummingbird
+import Uploads
+import Views
+
+/// Posting from a composer, to a room or to a thread alike: the checks before anything is
+/// stored (text, a mention of everyone in a large room), the files, the post, and the answer:
+/// JSON for scripts, else a redirect to the message, or the composer's page again with the text
+/// kept and the reason beside it.
+struct MessagePoster: Sendable {
+    let messages: MessageService
+    let files: FileService
+    let linkPreviews: LinkPreviewService
+    let typing: TypingThrottle
+
+    /// Rooms larger than this ask before `@here`, `@channel` or `@all` notifies them.
+    static let largeRoom = 50
+
+    /// Where a post goes and how its answers are made.
+    struct Destination: Sendable {
+        /// The room, made only once the post is known to be acceptable (a DM's first message).
+        let room: @Sendable () async throws -> Room
+        /// How many people a mention of everyone would reach.
+        let memberCount: Int
+        let thread: ThreadPlacement?
+        /// The page that lists the message (the redirect adds `#m-id`).
+        let path: String
+        /// The composer's page again, with the text, the reason, whether the form now confirms a
+        /// mention of everyone, and the status.
+        let refusal: @Sendable (_ content: String, _ reason: String, _ confirmMentions: Bool,
+                                _ status: HTTPResponse.Status) async throws -> Response
+    }
+
+    func post(_ submission: MessageSubmission, to destination: Destination, request: Request,
+              context: SignedInContext) async throws -> Response {
+        let content = submission.content
+        do {
+            _ = try MessageService.checked(content, allowEmpty: submission.hasFiles)
+        } catch let problems as FormProblems {
+            submission.upload?.discardTemporaries()
+            return try await refuse(problems, content: content, destination, request, context)
+        }
+        // Telling everyone in a large room takes a second look: the script asks; without it,
+        // the page asks, the text kept in the composer and sending again confirms.
+        let count = destination.memberCount
+        if !submission.confirmsMentions, count > Self.largeRoom, content.contains("@"),
+           !MessageHTML.render(content, members: .none).groups.isEmpty {
+            submission.upload?.discardTemporaries()
+            if RoomsController.wantsJSON(request) {
+                return RoomsController.json(["confirm": .string(context.strings.format("confirm_group_mention", count))],
+                                            status: .conflict)
+            }
+            let question = context.strings.format(submission.hasFiles ? "confirm_group_mention_files" : "confirm_group_mention", count)
+            return try await destination.refusal(content, question, true, .conflict)
+        }
+        var prepared: [PreparedFile] = []
+        if let upload = submission.upload { prepared = try await files.prepare(upload) }
+        do {
+            let into = try await destination.room()
+            var thread = destination.thread
+            if let placement = thread { thread = ThreadPlacement(rootId: placement.rootId, alsoInRoom: submission.alsoInRoom) }
+            let posted = try await messages.post(in: into, authorId: context.userId, text: content, files: prepared,
+                                                 clientId: submission.clientId, thread: thread)
+            // Its link's card comes later, by itself.
+            linkPreviews.schedule(posted, in: into)
+            // The message ends the "typing…" it follows; the next words may say so at once.
+            typing.forget(userId: context.userId, roomId: into.id!)
+            if RoomsController.wantsJSON(request) {
+                return RoomsController.json(["html": .string(posted.html), "id": .int(posted.id)],
+                                            status: posted.isRepeat ? .ok : .created)
+            }
+            return Pages.redirect(to: destination.path + "#m-\(posted.id)")
+        } catch let problems as FormProblems {
+            return try await refuse(problems, content: content, destination, request, context)
+        }
+    }
+
+    private func refuse(_ problems: FormProblems, content: String, _ destination: Destination, _ request: Request,
+                        _ context: SignedInContext) async throws -> Response {
+        let message = FieldErrors(problems, context.strings).content ?? ""
+        if RoomsController.wantsJSON(request) {
+            return RoomsController.json(["error": .string(message)], status: .unprocessableContent)
+        }
+        return try await destination.refusal(content, message, false, .unprocessableContent)
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import GRDB
+import Views
+
+extension MessageService {
+    /// The HTML of a message's text, rendered before its write transaction begins: every post
+    /// waits for the single writer, so nothing that grows with a text's length runs on its turn.
+    /// The room's members a text can mention are read first (none without an `@`); a rename
+    /// committed between that read and the write shows the name the author saw.
+    func render(_ text: String, roomId: Int64) throws -> MessageHTML.Rendered {
+        let members = text.contains("@") ? try database.read { db in try Self.nicknames(db, roomId: roomId) } : [:]
+        return MessageHTML.render(text, members: MentionDirectory(members))
+    }
+
+    /// Nicknames of the room's members, for mentions.
+    static func nicknames(_ db: Database, roomId: Int64) throws -> [String: Int64] {
+        let rows = try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT users.id, users.nickname FROM users JOIN room_members ON room_members.user_id = users.id
+            WHERE room_members.room_id = ?
+            """), arguments: [roomId])
+        var map: [String: Int64] = [:]
+        for row in rows { map[row["nickname"]] = min(map[row["nickname"]] ?? .max, row["id"]) }
+        return map
+    }
+
+    /// Writes whom a message mentions: the members named, and for `@channel`/`@all` every
+    /// member of the room, for `@here` those of them in `online`; never its author. Answers
+    /// them, the named ones first.
+    static func recordMentions(_ db: Database, messageId: Int64, roomId: Int64, authorId: Int64,
+                               rendered: MessageHTML.Rendered, online: Set<Int64>) throws -> [Int64] {
+        guard !rendered.mentioned.isEmpty || !rendered.groups.isEmpty else { return [] }
+        var recipients = rendered.mentioned
+        if !rendered.groups.isEmpty {
+            let everyone = !rendered.groups.isDisjoint(with: [.channel, .all])
+            var named = Set(recipients)
+            for id in try Int64.fetchAll(db, sql: "SELECT user_id FROM room_members WHERE room_id = ? ORDER BY user_id",
+                                         arguments: [roomId]) where (everyone || online.contains(id)) && named.insert(id).inserted {
+                recipients.append(id)
+            }
+        }
+        recipients.removeAll { $0 == authorId }
+        for id in recipients {
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO mentions (user_id, message_id) VALUES (?, ?)")
+                .execute(arguments: [id, messageId])
+        }
+        return recipients
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import GRDB
+
+/// Where a new message goes when it answers another: the thread of `rootId`, and also the room's
+/// timeline when its author said so (`also_channel=1`).
+struct ThreadPlacement: Sendable, Equatable {
+    let rootId: Int64
+    let alsoInRoom: Bool
+}
+
+/// A thread as the line under its root shows it: how many replies, when the last one came, and
+/// who wrote the latest ones (newest first). Equal summaries render the same HTML.
+struct ThreadSummary: Sendable, Hashable {
+    let rootId: Int64
+    let replyCount: Int
+    let lastReplyId: Int64
+    let lastReplyAt: Date
+    let repliers: [Replier]
+
+    struct Replier: Sendable, Hashable {
+        let id: Int64
+        let nickname: String
+        let avatarId: Int64?
+    }
+
+    /// How many repliers the line shows.
+    static let replierLimit = 3
+}
+
+/// The SQL of threads, run inside the caller's transaction: roots, summaries, who follows a
+/// thread and how far each of them has read it.
+enum ThreadRecords {
+    /// The root a reply may answer in `roomId`: a message of that room that is not itself a reply
+    /// (a reply to a reply goes to the same thread: the caller passes the root). Else a 404.
+    static func requireRoot(_ db: Database, id: Int64, roomId: Int64) throws {
+        let root = try Row.fetchOne(db.cachedStatement(sql: "SELECT room_id, thread_root_id FROM messages WHERE id = ?"),
+                                    arguments: [id])
+        guard let root, (root[0] as Int64) == roomId, (root[1] as Int64?) == nil else { throw AppError.notFound }
+    }
+
+    /// Whether a message has replies.
+    static func hasReplies(_ db: Database, rootId: Int64) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM messages WHERE thread_root_id = ?)"),
+                          arguments: [rootId]) ?? false
+    }
+
+    /// The summaries of those of `rootIds` that have replies, in three queries whatever their number.
+    static func summaries(_ db: Database, rootIds: [Int64]) throws -> [Int64: ThreadSummary] {
+        guard !rootIds.isEmpty else { return [:] }
+        let marks = databaseQuestionMarks(count: rootIds.count)
+        let counts = try Row.fetchAll(db, sql: """
+            SELECT thread_root_id, COUNT(*), MAX(id) FROM messages WHERE thread_root_id IN (\(marks)) GROUP BY thread_root_id
+            """, arguments: StatementArguments(rootIds))
+        guard !counts.isEmpty else { return [:] }
+        let roots = counts.map { $0[0] as Int64 }
+        let lastIds = counts.map { $0[2] as Int64 }
+        let times = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: """
+            SELECT id, created_at FROM messages WHERE id IN (\(databaseQuestionMarks(count: lastIds.count)))
+            """, arguments: StatementArguments(lastIds)).map { ($0[0] as Int64, $0[1] as Date) })
+        var repliers: [Int64: [(latest: Int64, person: ThreadSummary.Replier)]] = [:]
+        for row in try Row.fetchAll(db, sql: """
+            SELECT messages.thread_root_id, users.id, MAX(messages.id), users.nickname, users.avatar_file_id
+            FROM messages JOIN users ON users.id = messages.author_id
+            WHERE messages.thread_root_id IN (\(databaseQuestionMarks(count: roots.count)))
+            GROUP BY messages.thread_root_id, users.id
+            """, arguments: StatementArguments(roots)) {
+            repliers[row[0], default: []].append((row[2], ThreadSummary.Replier(id: row[1], nickname: row[3], avatarId: row[4])))
+        }
+        var summaries: [Int64: ThreadSummary] = [:]
+        for row in counts {
+            let root: Int64 = row[0], last: Int64 = row[2]
+            let latest = (repliers[root] ?? []).sorted { $0.latest > $1.latest }.prefix(ThreadSummary.replierLimit).map(\.person)
+            summaries[root] = ThreadSummary(rootId: root, replyCount: row[1], lastReplyId: last,
+                                            lastReplyAt: times[last] ?? Date(timeIntervalSince1970: 0), repliers: latest)
+        }
+        return summaries
+    }
+
+    /// A thread's replies (their stamps), oldest first: the newest `limit`, or those before `before`.
+    static func replies(_ db: Database, rootId: Int64, before: Int64?, limit: Int) throws -> (stamps: [MessageStamp], hasOlder: Bool) {
+        let rows = try MessageStamp.fetchAll(db.cachedStatement(sql: """
+            SELECT \(MessageStamp.columns) FROM messages LEFT JOIN users ON users.id = messages.author_id
+            WHERE messages.thread_root_id = ? AND messages.id < ? ORDER BY messages.id DESC LIMIT ?
+            """), arguments: [rootId, before ?? Int64.max, limit + 1])
+        return (rows.prefix(limit).reversed(), rows.count > limit)
+    }
+
+    // MARK: Following
+
+    /// Who follows a thread after a reply: its writer (read up to their reply), the people it
+    /// mentions, and with the first reply the root's author and the people the root mentions,
+    /// each only while they are in the room. Answers every follower.
+    static func follow(_ db: Database, rootId: Int64, roomId: Int64, replyId: Int64, authorId: Int64,
+                       mentioned: [Int64]) throws -> [Int64] {
+        var joining = mentioned
+        let replies = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM messages WHERE thread_root_id = ?"),
+                                       arguments: [rootId]) ?? 0
+        if replies == 1 {
+            if let rootAuthor = try Int64.fetchOne(db, sql: "SELECT author_id FROM messages WHERE id = ?", arguments: [rootId]) {
+                joining.append(rootAuthor)
+            }
+            joining += try Int64.fetchAll(db, sql: "SELECT user_id FROM mentions WHERE message_id = ?", arguments: [rootId])
+        }
+        for person in joining where person != authorId {
+            try db.cachedStatement(sql: """
+                INSERT OR IGNORE INTO thread_follows (user_id, root_id, room_id, last_read_id)
+                SELECT ?, ?, ?, 0 WHERE EXISTS (SELECT 1 FROM room_members WHERE room_id = ? AND user_id = ?)
+                """).execute(arguments: [person, rootId, roomId, roomId, person])
+        }
+        try db.cachedStatement(sql: """
+            INSERT INTO thread_follows (user_id, root_id, room_id, last_read_id) VALUES (?, ?, ?, ?)
+            ON CONFLICT (user_id, root_id) DO UPDATE SET last_read_id = max(last_read_id, excluded.last_read_id)
+            """).execute(arguments: [authorId, rootId, roomId, replyId])
+        return try followers(db, rootId: rootId)
+    }
+
+    static func followers(_ db: Database, rootId: Int64) throws -> [Int64] {
+        try Int64.fetchAll(db.cachedStatement(sql: "SELECT user_id FROM thread_follows WHERE root_id = ? ORDER BY user_id"),
+                           arguments: [rootId])
+    }
+
+    /// Whether `userId` follows the thread.
+    static func isFollowing(_ db: Database, userId: Int64, rootId: Int64) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM thread_follows WHERE user_id = ? AND root_id = ?)",
+                          arguments: [userId, rootId]) ?? false
+    }
+
+    /// The follower's unread replies, over the followed threads of rooms of the workspace they
+    /// are still in and that are not archived.
+    static func unreadTotal(_ db: Database, userId: Int64, workspaceId: Int64) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: """
+            SELECT COALESCE(SUM(thread_follows.unread_count), 0) FROM thread_follows
+            JOIN rooms ON rooms.id = thread_follows.room_id AND rooms.workspace_id = ? AND rooms.archived_at IS NULL
+            JOIN room_members ON room_members.room_id = rooms.id AND room_members.user_id = thread_follows.user_id
+            WHERE thread_follows.user_id = ? AND thread_follows.unread_count > 0
+            """), arguments: [workspaceId, userId]) ?? 0
+    }
+}
