@@ -139,6 +139,9 @@ extension SidebarRoom: TemplateContext {
 extension RoomPage: TemplateContext {
     public func value(forKey key: String) -> TemplateValue {
         switch key {
+        // First: a thread's page asks for it in a dozen places, and a switch on text compares in order.
+        case "thread": thread.templateValue
+        case "threadURL": threadURL.templateValue
         case "workspaceId": workspaceId.templateValue
         case "roomId": roomId.templateValue
         case "isChannel": isChannel.templateValue
@@ -189,8 +192,6 @@ extension RoomPage: TemplateContext {
         case "hasAddCandidates": hasAddCandidates.templateValue
         case "leaveURL": leaveURL.templateValue
         case "previewRemoveURL": previewRemoveURL.templateValue
-        case "thread": thread.templateValue
-        case "threadURL": threadURL.templateValue
         default: .missing
         }
     }

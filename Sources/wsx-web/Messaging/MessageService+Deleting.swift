@@ -17,6 +17,7 @@ extension MessageService {
                                                   render: { fragment($0, room.workspaceId) })
                 return room
             }
+            try ThreadRecords.replyRemoved(db, message)
             try Self.remove(db, messageId: messageId, room: room, outbox: outbox)
             if let rootId = message.threadRootId {
                 if try Message.fetchOne(db, key: rootId)?.deletedAt != nil, !(try ThreadRecords.hasReplies(db, rootId: rootId)) {

@@ -92,6 +92,10 @@ enum ThreadRecords {
     /// each only while they are in the room. Answers every follower.
     static func follow(_ db: Database, rootId: Int64, roomId: Int64, replyId: Int64, authorId: Int64,
                        mentioned: [Int64]) throws -> [Int64] {
+        // Those who followed already have one more reply to read (not its writer).
+        try db.cachedStatement(sql: """
+            UPDATE thread_follows SET unread_count = unread_count + 1 WHERE root_id = ? AND last_read_id < ? AND user_id <> ?
+            """).execute(arguments: [rootId, replyId, authorId])
         var joining = mentioned
         let replies = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM messages WHERE thread_root_id = ?"),
                                        arguments: [rootId]) ?? 0
@@ -112,6 +116,15 @@ enum ThreadRecords {
             ON CONFLICT (user_id, root_id) DO UPDATE SET last_read_id = max(last_read_id, excluded.last_read_id)
             """).execute(arguments: [authorId, rootId, roomId, replyId])
         return try followers(db, rootId: rootId)
+    }
+
+    /// A reply is about to be deleted: it no longer counts for the followers who had not read it.
+    static func replyRemoved(_ db: Database, _ reply: Message) throws {
+        guard let rootId = reply.threadRootId else { return }
+        try db.execute(sql: """
+            UPDATE thread_follows SET unread_count = unread_count - 1
+            WHERE root_id = ? AND last_read_id < ? AND (? IS NULL OR user_id <> ?)
+            """, arguments: [rootId, reply.id, reply.authorId, reply.authorId])
     }
 
     static func followers(_ db: Database, rootId: Int64) throws -> [Int64] {

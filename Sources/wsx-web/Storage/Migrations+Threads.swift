@@ -8,9 +8,11 @@ extension AppDatabase {
         // the room (`in_timeline`). A root deleted while it has replies stays as a placeholder
         // (`deleted_at`, its text and files gone) so the replies keep their place; it goes
         // with its last reply. People follow a thread (they wrote in it or were mentioned);
-        // each following keeps its own read marker and unread count, kept exact by triggers
-        // as the room's are (009). The room's unread triggers learn to skip replies that stay
-        // in their thread and placeholders.
+        // each following keeps its own read marker and unread count: triggers recount it when
+        // the marker moves or the following begins, and writing or deleting a reply counts it
+        // (`ThreadRecords`; a trigger on messages would make every post of a room, reply or
+        // not, a change to thread_follows for the caches that watch it). The room's unread
+        // triggers learn to skip replies that stay in their thread and placeholders.
         migrator.registerMigration("022-threads") { db in
             let recount = """
                 (SELECT COUNT(*) FROM messages WHERE messages.room_id = room_members.room_id
@@ -71,16 +73,6 @@ extension AppDatabase {
                 ) WITHOUT ROWID;
                 CREATE INDEX thread_follows_by_root ON thread_follows(root_id);
                 CREATE INDEX thread_follows_by_room ON thread_follows(room_id, user_id);
-                CREATE TRIGGER thread_follows_count_reply AFTER INSERT ON messages WHEN NEW.thread_root_id IS NOT NULL BEGIN
-                    UPDATE thread_follows SET unread_count = unread_count + 1
-                    WHERE root_id = NEW.thread_root_id AND last_read_id < NEW.id
-                      AND (NEW.author_id IS NULL OR user_id <> NEW.author_id);
-                END;
-                CREATE TRIGGER thread_follows_uncount_reply AFTER DELETE ON messages WHEN OLD.thread_root_id IS NOT NULL BEGIN
-                    UPDATE thread_follows SET unread_count = unread_count - 1
-                    WHERE root_id = OLD.thread_root_id AND last_read_id < OLD.id
-                      AND (OLD.author_id IS NULL OR user_id <> OLD.author_id);
-                END;
                 CREATE TRIGGER thread_follows_recount_on_read AFTER UPDATE OF last_read_id ON thread_follows BEGIN
                     UPDATE thread_follows SET unread_count = \(threadRecount) WHERE user_id = NEW.user_id AND root_id = NEW.root_id;
                 END;
