@@ -55,6 +55,12 @@ def test_main_pages_have_no_serious_accessibility_violations(new_context, locale
             await fetch(url, {method: 'POST', body: new URLSearchParams({_csrf: token}),
                               headers: {'X-CSRF-Token': token, Accept: 'application/json'}});
         }""", f"/w/{workspace}/m/{message_id}/{action}")
+    # A reply in its thread, so the channel shows the thread's line and the Threads view lists it.
+    owner.evaluate("""async (url) => {
+        const token = document.querySelector('meta[name=csrf-token]').content;
+        await fetch(url, {method: 'POST', body: new URLSearchParams({_csrf: token, content: '스레드 답글입니다'}),
+                          headers: {'X-CSRF-Token': token, Accept: 'application/json'}});
+    }""", f"/w/{workspace}/m/{message_id}/replies")
     # A group of the three, started from the people picker.
     third = new_context(locale).new_page()
     third_email = unique_email("third")
@@ -74,7 +80,8 @@ def test_main_pages_have_no_serious_accessibility_violations(new_context, locale
              f"/w/{workspace}/channels", f"/w/{workspace}/search?q=%ED%9A%8C%EC%9D%98", "/store", "/profile",
              f"/w/{workspace}/settings", f"{channel}/settings", mate_profile, f"/w/{workspace}/mentions",
              f"/w/{workspace}/m/{message_id}/reactions", f"{channel}/pins", f"/w/{workspace}/saved",
-             f"/w/{workspace}/dm", group]
+             f"/w/{workspace}/dm", group, f"/w/{workspace}/m/{message_id}/thread",
+             f"/w/{workspace}/m/{message_id}/thread?panel=1", f"/w/{workspace}/threads"]
     problems = []
     for width in (390, 1280):
         owner.set_viewport_size({"width": width, "height": 844})

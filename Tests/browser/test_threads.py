@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from conftest import composer, messages_with, set_width, wait_until_live
+from conftest import add_member, composer, messages_with, set_width, signup, unique_email, unique_text, wait_until_live
 from test_reactions import open_actions, posted_without_javascript, team
 
 
@@ -153,3 +153,68 @@ def test_without_javascript_a_thread_is_a_page(browser, server, width):
         no_sideways_scroll(page, width)
     finally:
         context.close()
+
+
+def test_a_reply_notifies_the_threads_followers_by_their_level(new_context, browser, server):
+    """Alice's message gets replies while she is on the workspace's home: with her default level
+    (mentions and DMs) a plain reply says nothing and one naming her does; at "all", every reply
+    of a thread she follows does. Carol, at "all" in the channel but not in the thread, hears
+    only the reply that was also sent to the channel."""
+    from test_messaging import Team, notification_context, post_via_fetch
+
+    a_context = notification_context(browser, server)
+    c_context = notification_context(browser, server)
+    try:
+        team = Team(new_context, "thread-notify", a_context=a_context)
+        a, b = team.a, team.b
+        c = c_context.new_page()
+        c_email = unique_email("thread-notify-c")
+        signup(c, c_email, "Carol")
+        add_member(a, team.workspace_id, c, c_email)
+        a.goto(team.general_path)
+        root_text = unique_text("Root")
+        composer(a).fill(root_text)
+        composer(a).press("Enter")
+        root = messages_with(a, root_text).get_attribute("data-message")
+        c.goto(team.general_path)
+        c.evaluate("""async (action) => {
+            const token = document.querySelector('meta[name=csrf-token]').content;
+            await fetch(action, {method: 'POST', credentials: 'same-origin',
+                                 headers: {'X-CSRF-Token': token, Accept: 'application/json'},
+                                 body: new URLSearchParams({_csrf: token, level: 'all'})});
+        }""", f"{team.general_path}/notify")
+        c.goto(f"/w/{team.workspace_id}")
+        a.goto(f"/w/{team.workspace_id}")
+        b.goto(team.general_path)
+        wait_until_live(a)
+        wait_until_live(b)
+        wait_until_live(c)
+        replies = f"/w/{team.workspace_id}/m/{root}/replies"
+
+        assert post_via_fetch(b, replies, unique_text("plain reply")) == 201
+        assert post_via_fetch(b, replies, "@Alice see this") == 201
+        expect(a.locator("html")).to_have_attribute("data-last-notification", "Bob mentioned you")
+        assert a.evaluate("window.__notifications") == ["Bob mentioned you"]
+
+        a.evaluate("""async (action) => {
+            const token = document.querySelector('meta[name=csrf-token]').content;
+            await fetch(action, {method: 'POST', credentials: 'same-origin',
+                                 headers: {'X-CSRF-Token': token, Accept: 'application/json'},
+                                 body: new URLSearchParams({_csrf: token, level: 'all'})});
+        }""", f"{team.general_path}/notify")
+        assert post_via_fetch(b, replies, unique_text("another reply")) == 201
+        a.wait_for_function("window.__notifications.length === 2")
+        assert a.evaluate("window.__notifications") == ["Bob mentioned you", "#general"]
+        # Carol does not follow the thread: nothing, until a reply is also sent to the channel.
+        assert c.evaluate("window.__notifications") == []
+        b.evaluate("""async (action) => {
+            const token = document.querySelector('meta[name=csrf-token]').content;
+            await fetch(action, {method: 'POST', credentials: 'same-origin',
+                                 headers: {'X-CSRF-Token': token, Accept: 'application/json'},
+                                 body: new URLSearchParams({_csrf: token, content: 'for everyone', also_channel: '1'})});
+        }""", replies)
+        c.wait_for_function("window.__notifications.length === 1")
+        assert c.evaluate("window.__notifications") == ["#general"]
+    finally:
+        a_context.close()
+        c_context.close()
