@@ -27,11 +27,13 @@ OUT = ROOT / "bench" / "out"
 BINARY = Path(os.environ.get("WSX_BENCH_BINARY") or ROOT / ".build" / "release" / "wsx-web")
 BENCH_TOOL = ROOT / ".build" / "release" / "wsx-bench"
 RESULTS: list[str] = []
-# The load tools sign in, stream and connect in bulk from one address and one account: every
-# limit meant for one person is raised here, by its flag.
+# The load tools sign in, stream, connect and post in bulk from one address and one account:
+# every limit meant for one person is raised here, by its flag (0 turns a per-account rate off).
 BULK_FLAGS = ["--login-max-failures", "100000", "--login-max-failures-per-account", "100000",
               "--login-max-failures-per-ip", "1000000", "--signup-max-per-ip", "1000000",
-              "--max-event-streams-per-account", "100000", "--max-connections-per-address", "1000000"]
+              "--max-event-streams-per-account", "100000", "--max-connections-per-address", "1000000",
+              "--post-burst", "0", "--posts-per-second", "0", "--upload-bytes-per-minute", "0",
+              "--searches-per-minute", "0"]
 
 
 # ---- helpers ------------------------------------------------------------------------------

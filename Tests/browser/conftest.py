@@ -96,6 +96,9 @@ def server(request, tmp_path_factory) -> str:
              "--login-max-failures", str(LOGIN_MAX_FAILURES),
              "--login-failure-window", str(LOGIN_FAILURE_WINDOW),
              "--signup-max-per-ip", str(SIGNUP_MAX_PER_IP),
+             # The suite posts, uploads and searches quickly from a few accounts: the
+             # per-account rates are off here (0), as for any bulk poster.
+             "--post-burst", "0", "--upload-bytes-per-minute", "0", "--searches-per-minute", "0",
              # Link previews may fetch the tests' own page server on loopback (test_link_previews).
              "--link-preview-hosts", "127.0.0.1", "--link-preview-timeout", "30",
              "--payments", "sandbox"],

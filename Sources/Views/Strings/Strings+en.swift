@@ -87,6 +87,9 @@ extension Strings {
         "error_422_body": "Something in your input is not right.",
         "error_429_title": "Please wait",
         "error_429_body": "Too many requests.",
+        "error_rate_post": "You are posting faster than this server allows. Your message is still here: send it again in {0} s.",
+        "error_rate_upload": "You have uploaded as much as this server allows for now. Try again in {0} s.",
+        "error_rate_search": "You are searching faster than this server allows. Try again in {0} s.",
         "error_500_title": "Something went wrong",
         "error_500_body": "An unexpected error happened on the server. Try again in a moment. If it keeps happening, give the request ID below to your operator.",
 

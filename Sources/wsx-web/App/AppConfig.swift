@@ -25,6 +25,8 @@ struct AppConfig: Sendable {
     var loginLimits = LoginThrottle.Limits.standard
     /// Sign-ups per address per hour (`--signup-max-per-ip`).
     var signupLimit = SignupLimiter.standard
+    /// How fast one account may post, upload and search (`--post-burst`, `--posts-per-second`, …).
+    var rateLimits = RateLimits()
     /// Coins a new account starts with (`--signup-coins`).
     var signupCoins = 10
     /// Coins a new workspace costs (`--workspace-price`).

@@ -43,6 +43,8 @@ struct AppServices: Sendable {
     let sessions: SessionStore
     let throttle: LoginThrottle
     let signups: SignupLimiter
+    /// How fast each account may post, upload and search.
+    let rateLimiter: AccountRateLimiter
     let devices: DeviceCookie
     /// The server's own secret, for device cookies and invitation tokens.
     let serverKey: ServerKey
@@ -105,9 +107,10 @@ struct AppServices: Sendable {
         notifySettings = NotifySettings(database: database)
         let receiver = UploadReceiver(policy: config.uploads, store: try FileStore(dataDirectory: config.dataDirectory),
                                       sniffer: try ContentSniffer())
+        rateLimiter = AccountRateLimiter(limits: config.rateLimits, clock: clock)
         files = FileService(database: database, receiver: receiver,
                             thumbnailer: Thumbnailer(library: try ImageLibrary(), policy: config.uploads), clock: clock,
-                            logger: logger)
+                            logger: logger, rateLimiter: rateLimiter)
         linkPreviews = LinkPreviewService(
             database: database,
             fetcher: config.linkPreviews ? SafeFetcher(allowedHosts: Set(config.linkPreviewHosts), timeout: config.linkPreviewTimeout,

@@ -91,7 +91,7 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
 
     let signedIn = router.group(context: SignedInContext.self)
     let poster = MessagePoster(messages: services.messages, files: services.files, linkPreviews: services.linkPreviews,
-                               typing: services.typing)
+                               typing: services.typing, rateLimiter: services.rateLimiter)
     ProfileController(accounts: services.accounts, workspaces: services.workspaces, files: services.files,
                       statuses: services.statuses, cookies: services.cookies, pages: services.pages)
         .addRoutes(to: signedIn)
@@ -130,7 +130,8 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     MentionsController(workspaces: services.workspaces, mentions: MentionList(database: services.database), pages: services.pages)
         .addRoutes(to: signedIn)
     FilesController(files: services.files).addRoutes(to: signedIn)
-    SearchController(workspaces: services.workspaces, search: SearchService(database: services.database), pages: services.pages)
+    SearchController(workspaces: services.workspaces, search: SearchService(database: services.database),
+                     rateLimiter: services.rateLimiter, pages: services.pages)
         .addRoutes(to: signedIn)
     StoreController(payments: services.payments, accounts: services.accounts, pages: services.pages).addRoutes(to: signedIn)
     if let sandbox = services.sandbox {

@@ -14,6 +14,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var data: DataDirectoryOption
     @OptionGroup var connections: ConnectionOptions
     @OptionGroup var signIns: SignInOptions
+    @OptionGroup var rateLimits: RateLimitOptions
     @OptionGroup var payments: PaymentOptions
     @Option(name: .customLong("templates-dir"), help: "Development: read templates from this folder, re-read on change (env WSX_TEMPLATES_DIR).")
     var templatesDirectory: String?
@@ -95,6 +96,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         try connections.apply(to: &config, environment: env)
         try signIns.apply(to: &config, environment: env)
+        try rateLimits.apply(to: &config, environment: env)
         config.signupCoins = try signupCoins ?? env.int("WSX_SIGNUP_COINS") ?? config.signupCoins
         config.workspacePrice = try workspacePrice ?? env.int("WSX_WORKSPACE_PRICE") ?? config.workspacePrice
         guard config.signupCoins >= 0, config.workspacePrice >= 0 else {

@@ -11,9 +11,17 @@ struct MessagePoster: Sendable {
     let files: FileService
     let linkPreviews: LinkPreviewService
     let typing: TypingThrottle
+    /// Each account's posting allowance (`--post-burst`, `--posts-per-second`).
+    let rateLimiter: AccountRateLimiter
 
     /// Rooms larger than this ask before `@here`, `@channel` or `@all` notifies them.
     static let largeRoom = 50
+
+    /// Whether a refusal is best shown beside the composer, the text kept (a page without
+    /// JavaScript): a file too large or of the wrong type, a bad form, posting too fast.
+    static func showsBesideComposer(_ error: AppError, _ request: Request) -> Bool {
+        [413, 415, 422, 429].contains(error.status.code) && !RoomsController.wantsJSON(request)
+    }
 
     /// Where a post goes and how its answers are made.
     struct Destination: Sendable {
@@ -33,6 +41,17 @@ struct MessagePoster: Sendable {
     func post(_ submission: MessageSubmission, to destination: Destination, request: Request,
               context: SignedInContext) async throws -> Response {
         let content = submission.content
+        do {
+            try rateLimiter.charge(.post, userId: context.userId)
+        } catch let refusal as AppError {
+            submission.upload?.discardTemporaries()
+            // Scripts get the 429 in JSON; a page comes back with the text still in the composer.
+            if RoomsController.wantsJSON(request) { throw refusal }
+            let reason = context.strings.format(refusal.messageKey ?? "error_429_body", arguments: refusal.arguments)
+            var response = try await destination.refusal(content, reason, false, refusal.status)
+            for field in refusal.headers { response.headers.append(field) }
+            return response
+        }
         do {
             _ = try MessageService.checked(content, allowEmpty: submission.hasFiles)
         } catch let problems as FormProblems {

@@ -356,7 +356,7 @@ struct RoomsController: Sendable {
                                         _ body: () async throws -> Response) async throws -> Response {
         do {
             return try await body()
-        } catch let error as AppError where [413, 415, 422].contains(error.status.code) && !Self.wantsJSON(request) {
+        } catch let error as AppError where MessagePoster.showsBesideComposer(error, request) {
             let message = context.strings.format(error.messageKey ?? "error_\(error.status.code)_body", arguments: error.arguments)
             return try await show(target, request, context, contentError: message, status: error.status, headers: error.headers)
         }

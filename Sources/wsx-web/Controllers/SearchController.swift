@@ -6,6 +6,8 @@ import Views
 struct SearchController: Sendable {
     let workspaces: WorkspaceService
     let search: SearchService
+    /// Each account's searches per minute (`--searches-per-minute`).
+    let rateLimiter: AccountRateLimiter
     let pages: Pages
 
     func addRoutes(to group: RouterGroup<SignedInContext>) {
@@ -28,6 +30,7 @@ struct SearchController: Sendable {
         }
         let cursors = SearchService.Cursors(channelsAfter: try cursor("channels_after"), membersAfter: try cursor("members_after"),
                                             messagesBefore: try cursor("messages_before"))
+        if !query.isEmpty { try rateLimiter.charge(.search, userId: context.userId) }
         let found = query.isEmpty ? SearchService.Results() : try await search.search(access, query: query, from: cursors)
         let base = Paths.search(access.workspaceId, query: Paths.query(["q": query]))
         let page = SearchPage(

@@ -140,7 +140,7 @@ struct ThreadsController: Sendable {
                                  status: status)
             }
             return try await poster.post(submission, to: destination, request: request, context: context)
-        } catch let error as AppError where [413, 415, 422].contains(error.status.code) && !RoomsController.wantsJSON(request) {
+        } catch let error as AppError where MessagePoster.showsBesideComposer(error, request) {
             // Without JavaScript, a refused upload comes back as the thread with the reason.
             let message = context.strings.format(error.messageKey ?? "error_\(error.status.code)_body", arguments: error.arguments)
             return try await render(thread, access, request, context, contentError: message, status: error.status,

@@ -13,6 +13,8 @@ struct FileService: Sendable {
     let thumbnailer: Thumbnailer
     let clock: WallClock
     let logger: Logger
+    /// Each account's upload allowance (`--upload-bytes-per-minute`).
+    let rateLimiter: AccountRateLimiter
 
     var store: FileStore { receiver.store }
     var policy: UploadPolicy { receiver.policy }
@@ -22,26 +24,41 @@ struct FileService: Sendable {
         request.headers[.contentType]?.lowercased().hasPrefix("multipart/form-data") == true
     }
 
-    /// Reads a multipart form. Refuses by `Content-Length` before reading anything; checks the
-    /// CSRF token (header or the form's leading `_csrf` field) before keeping any file.
+    /// Reads a multipart form. Refuses by `Content-Length` before reading anything (too large, or
+    /// past the account's upload allowance); checks the CSRF token (header or the form's leading
+    /// `_csrf` field) before keeping any file.
     func receive(_ request: Request, visitor: Visitor, fileFields: Set<String>) async throws -> ReceivedForm {
         guard let boundary = request.headers[.contentType].flatMap(MultipartParser.boundary(fromContentType:)) else {
             throw AppError.badRequest
         }
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > policy.maximumRequestBytes {
+        let length = request.headers[.contentLength].flatMap(Int.init)
+        if let length, length > policy.maximumRequestBytes {
             // More than every file at its limit: some file is over it, the more useful thing to say.
             throw Self.refusal(UploadError.fileTooLarge(limit: policy.maximumFileBytes), policy: policy)
         }
+        let uploader = visitor.user?.id
+        if let uploader, let length { try rateLimiter.charge(.upload, userId: uploader, cost: Double(length)) }
         let expected = visitor.csrfToken
         let headerToken = request.headers[CSRFMiddleware.headerName]
+        let form: ReceivedForm
         do {
-            return try await receiver.receive(request.body, boundary: boundary, fileFields: fileFields) { field in
+            form = try await receiver.receive(request.body, boundary: boundary, fileFields: fileFields) { field in
                 guard !expected.isEmpty, let offered = headerToken ?? field else { return false }
                 return SecretToken.constantTimeEquals(offered, expected)
             }
         } catch let error as UploadError {
             throw Self.refusal(error, policy: policy)
         }
+        // A body without a length (chunked) is charged what it turned out to hold.
+        if let uploader, length == nil {
+            do {
+                try rateLimiter.charge(.upload, userId: uploader, cost: Double(form.files.reduce(0) { $0 + $1.size }))
+            } catch {
+                form.discardTemporaries()
+                throw error
+            }
+        }
+        return form
     }
 
     /// A settings form that may carry one picture (`image`): its fields, and the picture made

@@ -20,6 +20,10 @@ struct TestApp {
         // Tests sign up many people from one address: the per-address sign-up limit is raised,
         // as any suite that signs up in bulk must (the limit's own tests set it back).
         config.signupLimit.limit = 100_000
+        // Suites post, upload and search in bulk on a clock that stands still (no bucket would
+        // ever refill): the per-account limits are off, as for any bulk poster (RateLimitTests
+        // turn them on).
+        config.rateLimits = .off
         // Messages with links fetch nothing unless a test turns previews on (LinkPreviewTests,
         // with its local site listed).
         config.linkPreviews = false

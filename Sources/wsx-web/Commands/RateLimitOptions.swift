@@ -1,0 +1,35 @@
+import ArgumentParser
+import Foundation
+
+/// `serve`'s limits on how fast one account may post, upload and search; 0 turns one off.
+struct RateLimitOptions: ParsableArguments {
+    @Option(name: .customLong("post-burst"), help: "Posts one account may send at once before --posts-per-second applies; 0 for no limit (env WSX_POST_BURST, default 100).")
+    var postBurst: Int?
+    @Option(name: .customLong("posts-per-second"), help: "Posts per second one account may keep up after its burst; 0 for no limit (env WSX_POSTS_PER_SECOND, default 10).")
+    var postsPerSecond: Double?
+    @Option(name: .customLong("upload-bytes-per-minute"), help: "Upload bytes one account may send per minute, e.g. 100MB; 0 for no limit (env WSX_UPLOAD_BYTES_PER_MINUTE, default 100MB).")
+    var uploadBytesPerMinute: String?
+    @Option(name: .customLong("searches-per-minute"), help: "Searches one account may run per minute; 0 for no limit (env WSX_SEARCHES_PER_MINUTE, default 60).")
+    var searchesPerMinute: Int?
+
+    func apply(to config: inout AppConfig, environment env: EnvironmentDefaults) throws {
+        var limits = config.rateLimits
+        limits.postBurst = try postBurst ?? env.int("WSX_POST_BURST") ?? limits.postBurst
+        limits.postsPerSecond = try postsPerSecond ?? env.string("WSX_POSTS_PER_SECOND").map { text in
+            guard let value = Double(text) else { throw ValidationError("WSX_POSTS_PER_SECOND=\(text) is not a number") }
+            return value
+        } ?? limits.postsPerSecond
+        if let text = uploadBytesPerMinute ?? env.string("WSX_UPLOAD_BYTES_PER_MINUTE") {
+            guard let bytes = ByteSizeText.bytes(text) else {
+                throw ValidationError("--upload-bytes-per-minute: \(text) is not a size like 100MB or 0")
+            }
+            limits.uploadBytesPerMinute = bytes
+        }
+        limits.searchesPerMinute = try searchesPerMinute ?? env.int("WSX_SEARCHES_PER_MINUTE") ?? limits.searchesPerMinute
+        guard limits.postBurst >= 0, limits.postsPerSecond >= 0, limits.uploadBytesPerMinute >= 0, limits.searchesPerMinute >= 0,
+              limits.postsPerSecond.isFinite else {
+            throw ValidationError("--post-burst, --posts-per-second, --upload-bytes-per-minute and --searches-per-minute cannot be negative")
+        }
+        config.rateLimits = limits
+    }
+}
