@@ -5,7 +5,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := run
 
-APT_PACKAGES := libsqlite3-dev libmagic-dev libvips-dev pkg-config chromium python3-venv fonts-noto-cjk fonts-noto-color-emoji
+APT_PACKAGES := libsqlite3-dev libmagic-dev libvips-dev pkg-config chromium python3-venv fonts-noto-cjk fonts-noto-color-emoji nginx-light
 VENV := .venv
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DATA_DIR ?= ./data
@@ -20,6 +20,9 @@ deps:
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	  case " $$missing " in *" nginx-light "*) \
+	    $(SUDO) systemctl disable --now nginx >/dev/null 2>&1 || true;; \
+	  esac; \
 	fi
 
 ## Python tools for the browser tests, in a virtual environment (Debian's pip refuses system installs).
