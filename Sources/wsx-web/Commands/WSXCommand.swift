@@ -8,7 +8,8 @@ struct WSXCommand: AsyncParsableCommand {
         commandName: "wsx-web",
         abstract: "wsx: a self-hosted team chat server.",
         discussion: "Every option also reads a WSX_* environment variable (shown in each option's help).",
-        subcommands: [ServeCommand.self, MigrateCommand.self, UserCommand.self, CoinsCommand.self, SeedCommand.self],
+        subcommands: [ServeCommand.self, MigrateCommand.self, UserCommand.self, CoinsCommand.self, SeedCommand.self,
+                      BackupCommand.self, RestoreCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 

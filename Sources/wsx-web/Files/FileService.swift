@@ -214,6 +214,13 @@ struct FileService: Sendable {
                 """)
             return Set(try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM files"))
         }
+        // A backup is copying the files its snapshot refers to: none goes until it is done; the
+        // next sweep (which looks at every stored file) removes them.
+        guard let deleting = BackupLock.forDeleting(in: store.root.path) else {
+            logger.notice("a backup is running: unreferenced files wait for the next sweep")
+            return 0
+        }
+        defer { deleting.release() }
         var removed = 0
         let cutoff = clock.now().addingTimeInterval(-600)
         for hash in (candidates ?? store.storedHashes()).subtracting(remaining) {
