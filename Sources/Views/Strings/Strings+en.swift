@@ -87,6 +87,7 @@ extension Strings {
         "error_422_body": "Something in your input is not right.",
         "error_429_title": "Please wait",
         "error_429_body": "Too many requests.",
+        "error_storage": "The server cannot save anything right now: its disk is full or cannot be written. Nothing was saved. What you were reading still works; try again in a while.",
         "error_rate_post": "You are posting faster than this server allows. Your message is still here: send it again in {0} s.",
         "error_rate_upload": "You have uploaded as much as this server allows for now. Try again in {0} s.",
         "error_rate_search": "You are searching faster than this server allows. Try again in {0} s.",

@@ -32,6 +32,14 @@ struct AppConfig: Sendable {
     /// Coins a new workspace costs (`--workspace-price`).
     var workspacePrice = 10
     var logLevel: Logger.Level = .info
+    /// Log lines as text for people, or JSON for log shippers (`--log-format`).
+    var logFormat = LogFormat.text
+    /// The bearer token a scraper shows for `/metrics` (`--metrics-token`); without one, only
+    /// loopback clients that did not come through a proxy may read it.
+    var metricsToken: String?
+    /// What an acknowledged write survives (`--sync`): `normal`, a crashed process; `full`, a
+    /// power loss too.
+    var synchronous = DatabaseSync.normal
     /// How long events stay in the outbox for reconnecting clients to replay.
     var eventRetention: TimeInterval = 7 * 24 * 60 * 60
     var realtime = RealtimeHub.Settings()
@@ -48,6 +56,20 @@ struct AppConfig: Sendable {
     var payments = PaymentSettings()
     /// How often expired events and sessions are swept.
     var housekeepingInterval: Duration = .seconds(3600)
+}
+
+/// How log lines are written.
+enum LogFormat: String, Sendable {
+    case text, json
+}
+
+/// SQLite's `synchronous` setting for the server's database.
+enum DatabaseSync: String, Sendable {
+    /// WAL with `synchronous = NORMAL`: a commit survives the process crashing, not the machine
+    /// losing power (the last transactions may roll back; the database stays whole).
+    case normal
+    /// `synchronous = FULL`: every commit is on disk before it is acknowledged.
+    case full
 }
 
 /// How coins are sold (`--payments`, `--coin-packs`, …).

@@ -45,6 +45,8 @@ struct AppServices: Sendable {
     let signups: SignupLimiter
     /// How fast each account may post, upload and search.
     let rateLimiter: AccountRateLimiter
+    /// What `/metrics` reports.
+    let metrics: ServerMetrics
     let devices: DeviceCookie
     /// The server's own secret, for device cookies and invitation tokens.
     let serverKey: ServerKey
@@ -63,7 +65,9 @@ struct AppServices: Sendable {
         self.config = config
         self.clock = clock
         self.logger = logger
-        database = try AppDatabase.open(dataDirectory: config.dataDirectory, clock: clock)
+        metrics = ServerMetrics()
+        database = try AppDatabase.open(dataDirectory: config.dataDirectory, clock: clock, synchronous: config.synchronous,
+                                        timingWritesInto: metrics.databaseWrites)
         let hasher = PasswordHasher(cost: config.bcryptCost)
         accounts = AccountService(database: database, hasher: hasher, clock: clock, signupCoins: config.signupCoins)
         workspaces = WorkspaceService(database: database, clock: clock, price: config.workspacePrice)

@@ -8,8 +8,7 @@ import Uploads
 func buildApplication(config: AppConfig, clock: WallClock = .system,
                       onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in })
     throws -> some ApplicationProtocol {
-    var logger = Logger(label: "wsx-web")
-    logger.logLevel = config.logLevel
+    let logger = makeLogger(config)
     let services = try AppServices(config: config, clock: clock, logger: logger)
     let router = buildRouter(services)
     return Application(
@@ -27,6 +26,16 @@ func buildApplication(config: AppConfig, clock: WallClock = .system,
     )
 }
 
+/// The server's logger: text lines for people, or JSON lines (`--log-format json`).
+func makeLogger(_ config: AppConfig) -> Logger {
+    var logger = switch config.logFormat {
+    case .text: Logger(label: "wsx-web")
+    case .json: Logger(label: "wsx-web") { JSONLogHandler(label: $0) }
+    }
+    logger.logLevel = config.logLevel
+    return logger
+}
+
 /// The listener: its address, a deep accept backlog (thousands of event streams reconnect at
 /// once after a restart) and the connection cap (`ConnectionCap`).
 func serverConfiguration(_ config: AppConfig, logger: Logger) -> ApplicationConfiguration {
@@ -42,7 +51,7 @@ func httpServer(_ services: AppServices, logger: Logger) -> HTTPServerBuilder {
     let dependencies = EventStreamHandler.Dependencies(hub: services.hub, log: services.events, sessions: services.sessions,
                                                        settings: config.realtime,
                                                        flushers: StreamFlushers(delay: config.realtime.writeDelay),
-                                                       logger: logger)
+                                                       metrics: services.metrics, logger: logger)
     let cap = config.connections.connections(forDescriptorLimit: DescriptorTable.openFileLimit())
     // Behind a trusted proxy every connection comes from the proxy: no per-address cap.
     let addresses = config.trustProxy ? nil : AddressCounts(limit: config.connections.connectionsPerAddress(cap: cap))
@@ -59,12 +68,14 @@ func httpServer(_ services: AppServices, logger: Logger) -> HTTPServerBuilder {
 /// layers; pages also get the session, error pages and the CSRF check.
 func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
-    router.add(middleware: RequestLogMiddleware(.info))
+    router.add(middleware: RequestLogMiddleware(.info, metrics: services.metrics))
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: LastResortMiddleware())
 
     let home = HomeController(database: services.database)
     home.addProbeRoutes(to: router)
+    MetricsController(metrics: services.metrics, hub: services.hub, database: services.database, events: services.events,
+                      token: services.config.metricsToken).addRoutes(to: router)
     StaticController(assets: services.pages.assets).addRoutes(to: router)
 
     router.add(middleware: SessionMiddleware(sessions: services.sessions, cookies: services.cookies,
@@ -91,7 +102,7 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
 
     let signedIn = router.group(context: SignedInContext.self)
     let poster = MessagePoster(messages: services.messages, files: services.files, linkPreviews: services.linkPreviews,
-                               typing: services.typing, rateLimiter: services.rateLimiter)
+                               typing: services.typing, rateLimiter: services.rateLimiter, metrics: services.metrics)
     ProfileController(accounts: services.accounts, workspaces: services.workspaces, files: services.files,
                       statuses: services.statuses, cookies: services.cookies, pages: services.pages)
         .addRoutes(to: signedIn)

@@ -101,6 +101,7 @@ enum Paths {
     // Open to everyone.
     static let root = PlainRoute("/")
     static let health = PlainRoute("/healthz")
+    static let metrics = PlainRoute("/metrics")
     static let signup = PlainRoute("/signup")
     static let login = PlainRoute("/login")
     static let logout = PlainRoute("/logout")
@@ -204,7 +205,7 @@ enum Paths {
 
     /// Every route above, for the test that holds the router to this list.
     static let all: [any AnyRoute] = [
-        root, health, signup, login, logout, language, events, invite, declineInvite, passwordReset, paymentWebhook, favicon,
+        root, health, metrics, signup, login, logout, language, events, invite, declineInvite, passwordReset, paymentWebhook, favicon,
         profile, password, profileNotify, profileStatus, user, store, checkout, checkoutComplete, sandboxPay, thumbnail, file,
         workspaces, workspace, workspaceSettings, deleteWorkspace, leaveWorkspace, transferWorkspace, members, removeMember,
         unread, people, search, audit,

@@ -56,6 +56,12 @@ struct ServeCommand: AsyncParsableCommand {
     var linkPreviewTimeout: Double?
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (env WSX_LOG_LEVEL, default info).")
     var logLevel: String?
+    @Option(name: .customLong("log-format"), help: "text, or json for log shippers: one object per line, with the request's id (env WSX_LOG_FORMAT, default text).")
+    var logFormat: String?
+    @Option(name: .customLong("metrics-token"), help: "Bearer token that lets a scraper read /metrics from anywhere; without it only loopback clients not behind a proxy may (env WSX_METRICS_TOKEN).")
+    var metricsToken: String?
+    @Option(name: .customLong("sync"), help: "normal: an acknowledged write survives a crash of the server; full: a power loss too, at some cost in write speed (env WSX_SYNC, default normal).")
+    var sync: String?
 
     /// The configuration these flags, the environment and the defaults add up to.
     func resolvedConfig(environment env: EnvironmentDefaults = EnvironmentDefaults()) throws -> AppConfig {
@@ -139,14 +145,23 @@ struct ServeCommand: AsyncParsableCommand {
         let level = logLevel ?? env.string("WSX_LOG_LEVEL") ?? "info"
         guard let parsed = Logger.Level(rawValue: level) else { throw ValidationError("unknown log level \(level)") }
         config.logLevel = parsed
+        let format = logFormat ?? env.string("WSX_LOG_FORMAT") ?? "text"
+        guard let parsedFormat = LogFormat(rawValue: format) else { throw ValidationError("--log-format: \(format) is not text or json") }
+        config.logFormat = parsedFormat
+        config.metricsToken = (metricsToken ?? env.string("WSX_METRICS_TOKEN")).flatMap { $0.isEmpty ? nil : $0 }
+        if let token = config.metricsToken, token.utf8.count < 16 {
+            throw ValidationError("--metrics-token must be at least 16 characters")
+        }
+        let syncText = sync ?? env.string("WSX_SYNC") ?? "normal"
+        guard let parsedSync = DatabaseSync(rawValue: syncText) else { throw ValidationError("--sync: \(syncText) is not normal or full") }
+        config.synchronous = parsedSync
         return config
     }
 
     func run() async throws {
         let config = try resolvedConfig()
         let host = config.host
-        var logger = Logger(label: "wsx-web")
-        logger.logLevel = config.logLevel
+        var logger = makeLogger(config)
         for notice in payments.notices() { logger.warning("\(notice)") }
         if config.payments.mode == .sandbox {
             logger.warning("payments run in the sandbox: anyone can buy coins without paying. For real payments use --payments portone; to sell none, --payments off")

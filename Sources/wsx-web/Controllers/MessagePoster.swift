@@ -13,6 +13,7 @@ struct MessagePoster: Sendable {
     let typing: TypingThrottle
     /// Each account's posting allowance (`--post-burst`, `--posts-per-second`).
     let rateLimiter: AccountRateLimiter
+    let metrics: ServerMetrics
 
     /// Rooms larger than this ask before `@here`, `@channel` or `@all` notifies them.
     static let largeRoom = 50
@@ -79,6 +80,7 @@ struct MessagePoster: Sendable {
             if let placement = thread { thread = ThreadPlacement(rootId: placement.rootId, alsoInRoom: submission.alsoInRoom) }
             let posted = try await messages.post(in: into, authorId: context.userId, text: content, files: prepared,
                                                  clientId: submission.clientId, thread: thread)
+            if !posted.isRepeat { metrics.posts.increment() }
             // Its link's card comes later, by itself.
             linkPreviews.schedule(posted, in: into)
             // The message ends the "typing…" it follows; the next words may say so at once.

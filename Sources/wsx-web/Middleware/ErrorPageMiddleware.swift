@@ -38,6 +38,10 @@ struct ErrorPageMiddleware: RouterMiddleware {
         case is FormProblems:
             return await pages.error(status: .unprocessableContent, messageKey: nil, requestId: nil, request: request,
                                      visitor: context.visitor)
+        case _ where StorageFailure.explains(error):
+            context.logger.warning("a write failed: the disk is full or cannot be written", metadata: ["error": "\(error)"])
+            return await pages.error(status: .serviceUnavailable, messageKey: "error_storage", requestId: nil, request: request,
+                                     visitor: context.visitor, headers: [.retryAfter: "30"])
         case _ where ClientDisconnects.explains(error):
             context.logger.notice("the client broke off its request", metadata: ["error": "\(error)"])
             return await pages.error(status: .badRequest, messageKey: nil, requestId: nil, request: request,

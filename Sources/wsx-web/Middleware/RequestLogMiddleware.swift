@@ -2,7 +2,8 @@ import Hummingbird
 import Logging
 
 /// One log line per request, written when its answer is known: method, the route's template
-/// (`/invite/{token}`, never `/invite/3kX…`), status and duration.
+/// (`/invite/{token}`, never `/invite/3kX…`), status and duration; the same numbers go to the
+/// server's metrics (`/metrics`), counted and timed by route template, method and status.
 ///
 /// Paths carry secrets (invitation and password-reset tokens) and so do some query strings, and
 /// logs travel further than the database (terminals, journald, log shippers): a reset token
@@ -10,9 +11,11 @@ import Logging
 /// only the template the router matched (`NotFound` when none did).
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     let level: Logger.Level
+    let metrics: ServerMetrics?
 
-    init(_ level: Logger.Level) {
+    init(_ level: Logger.Level, metrics: ServerMetrics? = nil) {
         self.level = level
+        self.metrics = metrics
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -28,8 +31,9 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     private func log(_ request: Request, _ context: Context, status: Int, since start: ContinuousClock.Instant) {
-        guard context.logger.logLevel <= level else { return }
         let elapsed = ContinuousClock.now - start
+        metrics?.request(route: context.endpointPath ?? "NotFound", method: request.method.rawValue, status: status, took: elapsed)
+        guard context.logger.logLevel <= level else { return }
         let microseconds = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
         context.logger.log(level: level, "request", metadata: [
             "method": .string(request.method.rawValue),

@@ -38,7 +38,8 @@ struct SessionMiddleware: RouterMiddleware {
                 visitor.session = session
                 visitor.user = user
                 visitor.csrfToken = session.csrfToken
-                if let refreshed = try await sessions.refreshIfDue(session) {
+                // Pushing the expiry is a write; a disk that cannot take one must not stop reading.
+                if let refreshed = try? await sessions.refreshIfDue(session) {
                     outgoing.append(cookies.make(CookiePolicy.session, token,
                                                  maxAge: SessionStore.cookieAge(refreshed, now: sessions.clock.now()), for: request))
                 }

@@ -39,6 +39,7 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let sessions: SessionStore
         let settings: RealtimeHub.Settings
         let flushers: StreamFlushers
+        let metrics: ServerMetrics
         let logger: Logger
     }
 
@@ -278,6 +279,7 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private func goLive() {
         state = .live
         for frame in held { write(frame) }
+        dependencies.metrics.eventsDelivered.increment(by: Int64(held.count))
         held = []
         heldBytes = 0
         flushIfNeeded()
@@ -298,13 +300,20 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
             if !context.channel.isWritable {
                 // Frames queued in this turn of the loop count too: send them, then judge.
                 flushIfNeeded()
-                guard context.channel.isWritable else { return cutOffSlowReader() }
+                guard context.channel.isWritable else {
+                dependencies.metrics.eventsDropped.increment()
+                return cutOffSlowReader()
             }
+            }
+            dependencies.metrics.eventsDelivered.increment()
             write(frame)
         case .subscribing, .replaying:
             held.append(frame)
             heldBytes += frame.readableBytes
-            if heldBytes > dependencies.settings.bufferBytes { cutOffSlowReader() }
+            if heldBytes > dependencies.settings.bufferBytes {
+                dependencies.metrics.eventsDropped.increment(by: Int64(held.count))
+                cutOffSlowReader()
+            }
         case .passing, .waiting, .ended:
             break
         }
@@ -323,6 +332,7 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func cutOffSlowReader() {
         dependencies.logger.notice("disconnecting a slow event stream")
+        dependencies.metrics.slowStreams.increment()
         end()
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Prometheus
 import Uploads
 
 /// The one way into wsx's SQLite database.
@@ -67,27 +68,33 @@ final class AppDatabase: Sendable {
     /// The folder is made the server user's alone (`DataFolder`) first; SQLite gives its WAL and
     /// shared-memory files the database file's mode, so the database is made 0600 before SQLite
     /// first opens it.
-    static func open(dataDirectory: String, clock: WallClock = .system) throws -> AppDatabase {
+    /// `synchronous` says what a commit survives; write transactions are timed into
+    /// `timingWritesInto` when given (the server's metrics).
+    static func open(dataDirectory: String, clock: WallClock = .system, synchronous: DatabaseSync = .normal,
+                     timingWritesInto writeTimes: DurationHistogram? = nil) throws -> AppDatabase {
         try DataFolder.prepare(dataDirectory)
         let file = path(inDataDirectory: dataDirectory)
         if !FileManager.default.fileExists(atPath: file) { _ = DataFolder.createFile(file) }
-        let pool = try DatabasePool(path: file, configuration: configuration)
+        let pool = try DatabasePool(path: file, configuration: configuration(synchronous: synchronous, writeTimes: writeTimes))
         return try AppDatabase(pool, clock: clock)
     }
 
     /// Connection settings: foreign keys on (GRDB's default), wait for a busy writer instead of
-    /// failing, `synchronous = NORMAL`, which is durable enough in WAL mode and much faster, and
+    /// failing, `synchronous = NORMAL` unless `--sync full` asks for FULL (NORMAL in WAL mode
+    /// survives a crashed process, and is much faster; FULL survives a power loss too), and
     /// `temp_store = MEMORY`: every post runs in a savepoint of a shared transaction
     /// (`GroupCommit`), and a savepoint keeps the original of each page it changes in a
     /// statement journal; in a temporary file that was 9 pages per post, three quarters of all
     /// the server's writes to disk (strace), for a journal that lives a few microseconds.
-    static var configuration: Configuration {
+    static func configuration(synchronous: DatabaseSync = .normal, writeTimes: DurationHistogram? = nil) -> Configuration {
         var config = Configuration()
         config.busyMode = .timeout(10)
         config.maximumReaderCount = 8
+        let pragma = synchronous == .full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL"
         config.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try db.execute(sql: pragma)
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
+            if let writeTimes { WriteTimer.watch(db, into: writeTimes) }
         }
         return config
     }

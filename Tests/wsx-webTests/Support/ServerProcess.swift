@@ -77,7 +77,7 @@ struct ServerStartError: Error {
 }
 
 /// Refuses every redirect, so tests see the 303s themselves.
-private final class NoRedirects: NSObject, URLSessionTaskDelegate {
+final class NoRedirects: NSObject, URLSessionTaskDelegate {
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
         completionHandler(nil)
@@ -162,14 +162,22 @@ extension WSXBinary {
     /// Starts `serve --port 0` (under `prlimit --nofile=N:N` when `openFiles` is given, so the
     /// server cannot raise its limit) and waits for its "listening on" line.
     func serveLogged(_ arguments: [String], in directory: URL, openFiles: Int? = nil) throws -> RunningServer {
-        let process = Process()
         if let openFiles {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
-            process.arguments = ["--nofile=\(openFiles):\(openFiles)", path, "serve", "--port", "0"] + arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: path)
-            process.arguments = ["serve", "--port", "0"] + arguments
+            return try RunningServer.start("/usr/bin/prlimit", ["--nofile=\(openFiles):\(openFiles)", path, "serve", "--port", "0"] + arguments,
+                                           in: directory)
         }
+        return try RunningServer.start(path, ["serve", "--port", "0"] + arguments, in: directory)
+    }
+}
+
+extension RunningServer {
+    /// Runs `executable` (which runs the server in the end, perhaps through a wrapper such as
+    /// `prlimit` or `unshare`), collecting its output, and waits for the "listening on" line.
+    static func start(_ executable: String, _ arguments: [String], in directory: URL,
+                      within seconds: TimeInterval = 30) throws -> RunningServer {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
         process.currentDirectoryURL = directory
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -180,7 +188,7 @@ extension WSXBinary {
             if !chunk.isEmpty { output.text.withLock { $0 += String(decoding: chunk, as: UTF8.self) } }
         }
         try process.run()
-        let deadline = Date().addingTimeInterval(30)
+        let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline, process.isRunning {
             if let match = output.text.withLock({ $0.firstMatch(of: /listening on (http:\/\/[0-9.]+:[0-9]+)/) }) {
                 return RunningServer(process: process, base: URL(string: String(match.1))!, output: output)

@@ -1,0 +1,93 @@
+import Foundation
+import Prometheus
+import Synchronization
+
+/// What `GET /metrics` reports, in Prometheus' text format: requests by route template and
+/// status with their latency, open event streams, events delivered (and those a slow stream was
+/// cut off before receiving: it replays them when it reconnects), posts, database write time and
+/// outbox lag.
+///
+/// One per server, handed to what records into it; nothing goes through swift-metrics' global
+/// `MetricsSystem`, so tests run many servers in one process, each with its own numbers.
+final class ServerMetrics: Sendable {
+    let registry = PrometheusCollectorRegistry()
+    /// Messages and replies posted.
+    let posts: Counter
+    /// Event frames written to live streams, one per stream.
+    let eventsDelivered: Counter
+    /// Frames a stream never got because it was cut off as a slow reader.
+    let eventsDropped: Counter
+    /// Streams cut off because their reader fell too far behind.
+    let slowStreams: Counter
+    /// Time the writer spent in each write transaction's statements, commit included.
+    let databaseWrites: DurationHistogram
+    private let openStreams: Gauge
+    private let outboxLag: Gauge
+    /// The request metrics of each route, method and status, made once.
+    private let routes = Mutex<[RouteKey: RouteMetrics]>([:])
+
+    private struct RouteKey: Hashable {
+        let route: String
+        let method: String
+        let status: Int
+    }
+
+    private struct RouteMetrics {
+        let count: Counter
+        let latency: DurationHistogram
+    }
+
+    /// Latency buckets from a quarter of a millisecond (a cached page) to ten seconds.
+    static let latencyBuckets: [Duration] = [
+        .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
+        .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1),
+        .milliseconds(2500), .seconds(5), .seconds(10),
+    ]
+
+    init() {
+        func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
+            MetricNameDescriptor(namespace: "wsx", metricName: metric, unitName: unit, helpText: help)
+        }
+        posts = registry.makeCounter(descriptor: name("posts", "total", "Messages and replies posted."))
+        eventsDelivered = registry.makeCounter(descriptor: name("events_delivered", "total",
+                                                                "Live events written to open event streams, one per stream."))
+        eventsDropped = registry.makeCounter(descriptor: name("events_dropped", "total",
+                                                              "Live events a stream missed because it was cut off as a slow reader; it replays them on reconnecting."))
+        slowStreams = registry.makeCounter(descriptor: name("event_streams_cut_off", "total",
+                                                            "Event streams closed because their reader fell too far behind."))
+        databaseWrites = registry.makeDurationHistogram(
+            descriptor: name("database_write", "seconds", "Time each write transaction spent in its statements, commit included."),
+            buckets: Self.latencyBuckets)
+        openStreams = registry.makeGauge(descriptor: name("event_streams_open", "", "Event streams open now."))
+        outboxLag = registry.makeGauge(descriptor: name("outbox_lag", "events",
+                                                        "Committed events not yet handed to the event streams."))
+    }
+
+    /// Counts one answered request under its route template (never its path: paths hold tokens).
+    func request(route: String, method: String, status: Int, took duration: Duration) {
+        let key = RouteKey(route: route, method: method, status: status)
+        let metrics = routes.withLock { routes in
+            if let known = routes[key] { return known }
+            let labels = [("route", route), ("method", method), ("status", "\(status)")]
+            let made = RouteMetrics(
+                count: registry.makeCounter(descriptor: MetricNameDescriptor(
+                    namespace: "wsx", metricName: "http_requests", unitName: "total",
+                    helpText: "HTTP requests answered, by route template, method and status."), labels: labels),
+                latency: registry.makeDurationHistogram(descriptor: MetricNameDescriptor(
+                    namespace: "wsx", metricName: "http_request_duration", unitName: "seconds",
+                    helpText: "Time to answer HTTP requests, by route template, method and status."),
+                    labels: labels, buckets: Self.latencyBuckets))
+            routes[key] = made
+            return made
+        }
+        metrics.count.increment()
+        metrics.latency.record(duration)
+    }
+
+    /// The text a scrape gets, with the gauges read now.
+    func exposition(openStreams streams: Int, outboxLag lag: Int64) -> String {
+        openStreams.set(Double(streams))
+        outboxLag.set(Double(lag))
+        return registry.emitToString()
+    }
+}
