@@ -62,10 +62,12 @@ struct ConnectionFloodTests {
 
         async let first = Self.flood(port, from: "127.0.0.2", count: 300)
         async let second = Self.flood(port, from: "127.0.0.3", count: 300)
-        // Up to 40 s: in a clean clone's CI run (the whole suite beside it on two cores) 15 s
-        // was once not enough to get a fresh connection through the flooded backlog, and 25 s
-        // once not enough with the link preview and group suites added beside it.
-        let during = await Self.healthCheck(port, from: "127.0.0.1", limit: .seconds(40))
+        // Up to 90 s: in a clean clone's CI run (the whole suite beside it on two cores) 15 s
+        // was once not enough to get a fresh connection through the flooded backlog, 25 s once
+        // not enough with the link preview and group suites added beside it, and 40 s once not
+        // with the backup, metrics and full-disk suites. What is checked is that it answers at
+        // all while the flood lasts (a server that stopped accepting never would), not how fast.
+        let during = await Self.healthCheck(port, from: "127.0.0.1", limit: .seconds(90))
         let attackers = await first + second
         #expect(during != nil, "/healthz did not answer during the flood")
         // Each attacker is answered and closed: a 503 over its address's share (at once, or
