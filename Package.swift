@@ -26,13 +26,14 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         // The server: thin @main, app assembly, controllers, middleware, storage, real-time.
         .executableTarget(
             name: "wsx-web",
             dependencies: [
-                "Views", "Uploads", "Assets", "CMalloc", "LinkPreviews",
+                "Views", "Uploads", "Assets", "CMalloc", "LinkPreviews", "Mail",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -78,7 +79,7 @@ let package = Package(
         .testTarget(
             name: "wsx-webTests",
             dependencies: [
-                "wsx-web", "LocalTestSite",
+                "wsx-web", "LocalTestSite", "Mail",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -105,6 +106,13 @@ let package = Package(
             name: "LinkPreviewsTests",
             dependencies: ["LinkPreviews", "LocalTestSite", .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "NIOPosix", package: "swift-nio")],
+            swiftSettings: swiftSettings
+        ),
+        // Mail: messages (MIME, RFC 2047) and an SMTP client with STARTTLS. No database or views.
+        .target(
+            name: "Mail",
+            dependencies: [.product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                           .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "NIOExtras", package: "swift-nio-extras")],
             swiftSettings: swiftSettings
         ),
         // A site on loopback for the tests that fetch (link previews).

@@ -4,7 +4,7 @@
 extension SiteLinks {
     static let sample = SiteLinks(root: "/", workspaces: "/workspaces", newWorkspace: "/workspaces#new-workspace", store: "/store",
                                   checkout: "/store/checkout", sandboxPay: "/sandbox-pay", profile: "/profile",
-                                  password: "/profile/password", login: "/login", signup: "/signup", logout: "/logout",
+                                  password: "/profile/password", login: "/login", resetRequest: "/reset", signup: "/signup", logout: "/logout",
                                   language: "/lang", events: "/events", presence: "/presence")
 }
 

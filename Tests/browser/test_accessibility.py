@@ -89,7 +89,7 @@ def test_main_pages_have_no_serious_accessibility_violations(new_context, locale
             owner.goto(path)
             problems += [f"{path} at {width}: {problem}" for problem in serious_violations(owner)]
     signed_out = new_context(locale).new_page()
-    for path in ("/login", "/signup"):
+    for path in ("/login", "/signup", "/reset"):
         signed_out.goto(path)
         problems += [f"{path} (signed out): {problem}" for problem in serious_violations(signed_out)]
     assert not problems, "\n".join(problems)

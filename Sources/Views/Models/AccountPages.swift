@@ -36,6 +36,25 @@ public struct SignupPage: Sendable {
 }
 
 /// The form behind a one-time password reset link.
+/// `GET|POST /reset`: the address to send a reset link to, and what happened.
+public struct ResetRequestPage: Sendable {
+    public var email: String
+    public var actionURL: String
+    /// The same words for every address, known or not (or the operator's way, without mail).
+    public var notice: String?
+    /// Whether this server sends mail; without it the page says how the operator makes a link.
+    public var mailEnabled: Bool
+    public var error: String?
+
+    public init(email: String = "", actionURL: String, notice: String? = nil, mailEnabled: Bool, error: String? = nil) {
+        self.email = email
+        self.actionURL = actionURL
+        self.notice = notice
+        self.mailEnabled = mailEnabled
+        self.error = error
+    }
+}
+
 public struct ResetPasswordPage: Sendable {
     public var token: String
     public var email: String
@@ -61,6 +80,10 @@ public struct ProfilePage: Sendable {
     /// The notification level of rooms the person did not set, and where it is changed.
     public var notifyChoices: [NotifyChoice] = []
     public var notifyURL = ""
+    /// Whether mail is sent at all, and whether this person gets the digest of what they missed.
+    public var mailEnabled = false
+    public var mailDigest = true
+    public var mailURL = ""
     /// The custom status form: where it posts, what it holds, how long it lasts, and the
     /// status as others see it now (empty: none).
     public var statusURL = ""

@@ -11,6 +11,8 @@ public struct SiteLinks: Sendable {
     public var profile: String
     public var password: String
     public var login: String
+    /// "Forgot password?".
+    public var resetRequest: String
     public var signup: String
     public var logout: String
     public var language: String
@@ -20,8 +22,9 @@ public struct SiteLinks: Sendable {
     public var presence: String
 
     public init(root: String, workspaces: String, newWorkspace: String, store: String, checkout: String, sandboxPay: String,
-                profile: String, password: String, login: String, signup: String, logout: String, language: String,
-                events: String, presence: String) {
+                profile: String, password: String, login: String, resetRequest: String, signup: String, logout: String,
+                language: String, events: String, presence: String) {
+        self.resetRequest = resetRequest
         self.events = events
         self.presence = presence
         self.root = root

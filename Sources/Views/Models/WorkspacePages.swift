@@ -177,6 +177,9 @@ public struct MembersPage: Sendable {
     /// The link starts with http://localhost:PORT: the server has no `--base-url`.
     public var linkNeedsBaseURL = false
     public var notice: String?
+    /// Invitation mail that could not be delivered (the owner's to see, and to send again).
+    public var mailFailures: [MailFailureRow] = []
+    public var hasMailFailures = false
 
     public init(workspaceId: Int64, workspaceName: String, members: [MemberRow], isOwner: Bool, email: String = "",
                 errors: FieldErrors = FieldErrors(), inviteLink: String? = nil, notice: String? = nil) {
@@ -188,6 +191,21 @@ public struct MembersPage: Sendable {
         self.errors = errors
         self.inviteLink = inviteLink
         self.notice = notice
+    }
+}
+
+/// A mail given up on: to whom, why, and when.
+public struct MailFailureRow: Sendable {
+    public var recipient: String
+    public var error: String
+    public var timestamp: String
+    public var timeText: String
+
+    public init(recipient: String, error: String, timestamp: String, timeText: String) {
+        self.recipient = recipient
+        self.error = error
+        self.timestamp = timestamp
+        self.timeText = timeText
     }
 }
 

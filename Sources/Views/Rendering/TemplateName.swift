@@ -11,6 +11,7 @@ public enum TemplateName: String, CaseIterable, Sendable {
     case user
     case workspaces
     case resetPassword = "reset_password"
+    case resetRequest = "reset_request"
     case workspaceHome = "workspace_home"
     case workspaceSettings = "workspace_settings"
     case confirm

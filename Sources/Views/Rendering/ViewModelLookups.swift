@@ -78,6 +78,7 @@ extension SiteLinks: TemplateContext {
         case "profile": profile.templateValue
         case "password": password.templateValue
         case "login": login.templateValue
+        case "resetRequest": resetRequest.templateValue
         case "signup": signup.templateValue
         case "logout": logout.templateValue
         case "language": language.templateValue

@@ -156,6 +156,17 @@ struct AccountService: Sendable {
         }
     }
 
+    /// Whether someone gets the digest of mentions and direct messages they miss (`/unsubscribe`, the profile).
+    func setMailDigest(_ on: Bool, userId: Int64) async throws {
+        _ = try await database.writer.write { db in
+            try db.execute(sql: "UPDATE users SET mail_digest = ? WHERE id = ?", arguments: [on, userId])
+        }
+    }
+
+    func mailDigest(userId: Int64) throws -> Bool {
+        try database.read { db in try Bool.fetchOne(db, sql: "SELECT mail_digest FROM users WHERE id = ?", arguments: [userId]) ?? true }
+    }
+
     // MARK: Operator password resets
 
     /// Creates a one-time reset link token for the account with `email`, valid for an hour.

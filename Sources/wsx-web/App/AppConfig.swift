@@ -32,6 +32,11 @@ struct AppConfig: Sendable {
     /// Coins a new workspace costs (`--workspace-price`).
     var workspacePrice = 10
     var logLevel: Logger.Level = .info
+    /// Mail (`--smtp-url`, …); nil: no mail is sent, invitation links are shown to the inviter
+    /// and password resets are the operator's to issue.
+    var mail: MailSettings?
+    /// Password-reset requests one address may make per hour (`--reset-max-per-ip`; 0: no limit).
+    var resetLimitPerAddress = 5
     /// Log lines as text for people, or JSON for log shippers (`--log-format`).
     var logFormat = LogFormat.text
     /// The bearer token a scraper shows for `/metrics` (`--metrics-token`); without one, only

@@ -1,5 +1,6 @@
 import Assets
 import Foundation
+import Mail
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -47,6 +48,13 @@ struct AppServices: Sendable {
     let rateLimiter: AccountRateLimiter
     /// What `/metrics` reports.
     let metrics: ServerMetrics
+    /// Mail waiting to go out, and what failed.
+    let mailOutbox: MailOutbox
+    /// Sends the queued mail, and writes it; nil without `--smtp-url`.
+    let mailSender: MailSender?
+    let mailComposer: MailComposer?
+    /// Password-reset requests per address (`--reset-max-per-ip`) and per account.
+    let resetRequests: AttemptLimiter
     let devices: DeviceCookie
     /// The server's own secret, for device cookies and invitation tokens.
     let serverKey: ServerKey
@@ -112,6 +120,16 @@ struct AppServices: Sendable {
         let receiver = UploadReceiver(policy: config.uploads, store: try FileStore(dataDirectory: config.dataDirectory),
                                       sniffer: try ContentSniffer())
         rateLimiter = AccountRateLimiter(limits: config.rateLimits, clock: clock)
+        mailOutbox = MailOutbox(database: database, clock: clock)
+        if let mail = config.mail {
+            mailSender = MailSender(outbox: mailOutbox, client: SMTPClient(settings: mail.smtp), sender: mail.from.address,
+                                    retryDelay: mail.retryDelay, clock: clock, logger: logger)
+            mailComposer = MailComposer(from: mail.from, site: site, clock: clock)
+        } else {
+            mailSender = nil
+            mailComposer = nil
+        }
+        resetRequests = AttemptLimiter(clock: clock)
         files = FileService(database: database, receiver: receiver,
                             thumbnailer: Thumbnailer(library: try ImageLibrary(), policy: config.uploads), clock: clock,
                             logger: logger, rateLimiter: rateLimiter)
@@ -148,8 +166,14 @@ struct AppServices: Sendable {
 
     /// The background services that run beside the HTTP server.
     var backgroundServices: [any Service] {
-        [hub, Housekeeper(events: events, sessions: sessions, files: files, retention: config.eventRetention,
-                          interval: config.housekeepingInterval, logger: logger)]
+        var services: [any Service] = [hub, Housekeeper(events: events, sessions: sessions, files: files, retention: config.eventRetention,
+                                                        interval: config.housekeepingInterval, logger: logger)]
+        if let mailSender, let mailComposer, let mail = config.mail {
+            services.append(mailSender)
+            services.append(DigestMailer(database: database, hub: hub, composer: mailComposer, sender: mailSender, serverKey: serverKey,
+                                         after: mail.digestAfter, clock: clock, logger: logger))
+        }
+        return services
     }
 }
 

@@ -75,13 +75,14 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     let home = HomeController(database: services.database)
     home.addProbeRoutes(to: router)
     MetricsController(metrics: services.metrics, hub: services.hub, database: services.database, events: services.events,
-                      token: services.config.metricsToken).addRoutes(to: router)
+                      mail: services.mailOutbox, token: services.config.metricsToken).addRoutes(to: router)
     StaticController(assets: services.pages.assets).addRoutes(to: router)
 
     router.add(middleware: SessionMiddleware(sessions: services.sessions, cookies: services.cookies,
                                              trustProxy: services.config.trustProxy))
     router.add(middleware: ErrorPageMiddleware(pages: services.pages))
-    router.add(middleware: CSRFMiddleware(exemptPaths: [Paths.paymentWebhook()], multipartPaths: { path in
+    let webhook = Paths.paymentWebhook()
+    router.add(middleware: CSRFMiddleware(isExempt: { $0 == webhook || Paths.unsubscribe.matches($0) }, multipartPaths: { path in
         Paths.multipart.contains { $0.matches(path) }
     }))
     router.add(middleware: RenderedPageMiddleware(pages: services.renderedPages))
@@ -99,17 +100,24 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
                      devices: services.devices, cookies: services.cookies, pages: services.pages).addRoutes(to: router)
     PasswordResetController(accounts: services.accounts, cookies: services.cookies, pages: services.pages)
         .addRoutes(to: router)
+    let mail = MailRoutes(outbox: services.mailOutbox, composer: services.mailComposer, sender: services.mailSender)
+    ResetRequestController(accounts: services.accounts, mail: mail, limiter: services.resetRequests,
+                           perAddress: services.config.resetLimitPerAddress, pages: services.pages).addRoutes(to: router)
+    UnsubscribeController(accounts: services.accounts, serverKey: services.serverKey, cookies: services.cookies,
+                          pages: services.pages).addRoutes(to: router)
 
     let signedIn = router.group(context: SignedInContext.self)
     let poster = MessagePoster(messages: services.messages, files: services.files, linkPreviews: services.linkPreviews,
                                typing: services.typing, rateLimiter: services.rateLimiter, metrics: services.metrics)
     ProfileController(accounts: services.accounts, workspaces: services.workspaces, files: services.files,
-                      statuses: services.statuses, cookies: services.cookies, pages: services.pages)
+                      statuses: services.statuses, mailEnabled: services.mailSender != nil, cookies: services.cookies,
+                      pages: services.pages)
         .addRoutes(to: signedIn)
     WorkspacesController(workspaces: services.workspaces, channels: services.channels, members: services.members,
                          invitations: services.invitations, accounts: services.accounts, files: services.files, cookies: services.cookies,
                          pages: services.pages).addRoutes(to: signedIn)
     MembersController(workspaces: services.workspaces, members: services.members, invitations: services.invitations,
+                      mail: mail,
                       statuses: services.statuses,
                       cookies: services.cookies, pages: services.pages, site: services.site).addRoutes(to: signedIn)
     ChannelsController(workspaces: services.workspaces, channels: services.channels, members: services.members, files: services.files,

@@ -5,7 +5,7 @@ extension SiteLinks {
     static let site = SiteLinks(
         root: Paths.root(), workspaces: Paths.workspaces(), newWorkspace: Paths.workspaces(fragment: "new-workspace"),
         store: Paths.store(), checkout: Paths.checkout(), sandboxPay: Paths.sandboxPay(), profile: Paths.profile(),
-        password: Paths.password(), login: Paths.login(), signup: Paths.signup(), logout: Paths.logout(),
+        password: Paths.password(), login: Paths.login(), resetRequest: Paths.resetRequest(), signup: Paths.signup(), logout: Paths.logout(),
         language: Paths.language(), events: Paths.events(), presence: Paths.presence())
 }
 

@@ -102,6 +102,8 @@ enum Paths {
     static let root = PlainRoute("/")
     static let health = PlainRoute("/healthz")
     static let metrics = PlainRoute("/metrics")
+    static let resetRequest = PlainRoute("/reset")
+    static let unsubscribe = Route<String>("/unsubscribe/{token}")
     static let signup = PlainRoute("/signup")
     static let login = PlainRoute("/login")
     static let logout = PlainRoute("/logout")
@@ -119,6 +121,7 @@ enum Paths {
     static let password = PlainRoute("/profile/password")
     static let profileNotify = PlainRoute("/profile/notify")
     static let profileStatus = PlainRoute("/profile/status")
+    static let profileMail = PlainRoute("/profile/mail")
     static let user = Route<Int64>("/users/{uid}")
     static let store = PlainRoute("/store")
     static let checkout = PlainRoute("/store/checkout")
@@ -205,8 +208,8 @@ enum Paths {
 
     /// Every route above, for the test that holds the router to this list.
     static let all: [any AnyRoute] = [
-        root, health, metrics, signup, login, logout, language, events, invite, declineInvite, passwordReset, paymentWebhook, favicon,
-        profile, password, profileNotify, profileStatus, user, store, checkout, checkoutComplete, sandboxPay, thumbnail, file,
+        root, health, metrics, resetRequest, unsubscribe, signup, login, logout, language, events, invite, declineInvite, passwordReset, paymentWebhook, favicon,
+        profile, password, profileNotify, profileStatus, profileMail, user, store, checkout, checkoutComplete, sandboxPay, thumbnail, file,
         workspaces, workspace, workspaceSettings, deleteWorkspace, leaveWorkspace, transferWorkspace, members, removeMember,
         unread, people, search, audit,
         channels, channel, channelMessages, channelRead, channelNotify, joinChannel, leaveChannel, channelSettings, deleteChannel,

@@ -15,6 +15,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var connections: ConnectionOptions
     @OptionGroup var signIns: SignInOptions
     @OptionGroup var rateLimits: RateLimitOptions
+    @OptionGroup var mail: MailOptions
     @OptionGroup var payments: PaymentOptions
     @Option(name: .customLong("templates-dir"), help: "Development: read templates from this folder, re-read on change (env WSX_TEMPLATES_DIR).")
     var templatesDirectory: String?
@@ -103,6 +104,7 @@ struct ServeCommand: AsyncParsableCommand {
         try connections.apply(to: &config, environment: env)
         try signIns.apply(to: &config, environment: env)
         try rateLimits.apply(to: &config, environment: env)
+        try mail.apply(to: &config, environment: env)
         config.signupCoins = try signupCoins ?? env.int("WSX_SIGNUP_COINS") ?? config.signupCoins
         config.workspacePrice = try workspacePrice ?? env.int("WSX_WORKSPACE_PRICE") ?? config.workspacePrice
         guard config.signupCoins >= 0, config.workspacePrice >= 0 else {

@@ -8,6 +8,8 @@ struct MembersController: Sendable {
     let workspaces: WorkspaceService
     let members: MembershipService
     let invitations: Invitations
+    /// The invitation mail (`--smtp-url`): composer and sender are nil without it.
+    let mail: MailRoutes
     let statuses: StatusService
     let cookies: CookiePolicy
     let pages: Pages
@@ -52,8 +54,19 @@ struct MembersController: Sendable {
         let access = try await context.workspaceAccess(workspaces)
         let email = context.form["email"] ?? ""
         do {
-            // The same answer whether or not the address has an account: a link to pass on.
+            // The same answer whether or not the address has an account: a link to pass on, or
+            // (with mail) a mail on its way. Inviting a pending address again sends it again.
             let token = try await invitations.invite(access, email: email)
+            if let composer = mail.composer {
+                let address = email.cleanedLine
+                try await mail.outbox.enqueue(kind: .invitation, recipient: address, workspaceId: access.workspaceId,
+                                              message: composer.invitation(to: address, inviter: context.user.nickname,
+                                                                           workspace: access.workspace.name, token: token,
+                                                                           lang: try mail.outbox.savedLanguage(email: address)
+                                                                               .flatMap(Lang.init(rawValue:)) ?? context.visitor.lang))
+                mail.sender?.wake()
+                return try await show(access, request, context, notice: context.strings.format("invite_mailed", address))
+            }
             return try await show(access, request, context, inviteLink: "\(site.base)/invite/\(token)")
         } catch let problems as FormProblems {
             return try await show(access, request, context, email: email.cleanedLine,
@@ -100,6 +113,13 @@ struct MembersController: Sendable {
         var page = MembersPage(workspaceId: access.workspaceId, workspaceName: access.workspace.name, members: rows,
                                isOwner: access.isOwner, email: email, errors: errors, inviteLink: inviteLink, notice: notice)
         page.linkNeedsBaseURL = inviteLink != nil && !site.isConfigured
+        if access.isOwner {
+            page.mailFailures = try mail.outbox.failures(workspaceId: access.workspaceId).map { failure in
+                MailFailureRow(recipient: failure.recipient, error: failure.error, timestamp: Timestamps.iso(failure.failedAt),
+                               timeText: Timestamps.utcText(failure.failedAt))
+            }
+            page.hasMailFailures = !page.mailFailures.isEmpty
+        }
         return try await pages.render(.members, title: strings["members_title"], page: page, request: request,
                                       context: context, place: .workspace(access.workspaceId), status: status)
     }

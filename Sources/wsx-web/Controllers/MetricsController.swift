@@ -10,6 +10,7 @@ struct MetricsController: Sendable {
     let hub: RealtimeHub
     let database: AppDatabase
     let events: EventLog
+    let mail: MailOutbox
     let token: String?
 
     func addRoutes(to router: Router<AppRequestContext>) {
@@ -24,7 +25,7 @@ struct MetricsController: Sendable {
             return Response(status: .notFound)
         }
         let lag = max(0, try database.read { try events.latestId($0) } - hub.latestEventId)
-        let text = metrics.exposition(openStreams: await hub.subscriberCount, outboxLag: lag)
+        let text = metrics.exposition(openStreams: await hub.subscriberCount, outboxLag: lag, mailQueue: try mail.queueLength())
         return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
                         body: .init(byteBuffer: ByteBuffer(string: text)))
     }

@@ -7,6 +7,8 @@ struct ProfileController: Sendable {
     let workspaces: WorkspaceService
     let files: FileService
     let statuses: StatusService
+    /// Whether this server sends mail (`--smtp-url`): the digest setting shows only then.
+    let mailEnabled: Bool
     let cookies: CookiePolicy
     let pages: Pages
 
@@ -15,6 +17,7 @@ struct ProfileController: Sendable {
         group.post(Paths.profile.routerPath, use: updateProfile)
         group.post(Paths.password.routerPath, use: changePassword)
         group.post(Paths.profileStatus.routerPath, use: setStatus)
+        group.post(Paths.profileMail.routerPath, use: setMail)
         group.get(Paths.user.routerPath, use: userPage)
     }
 
@@ -54,6 +57,12 @@ struct ProfileController: Sendable {
                                    errors: FieldErrors(problems, context.visitor.strings))
             return try await show(page, request, context, status: .unprocessableContent)
         }
+    }
+
+    /// Turns the digest of missed mentions and direct messages on (`digest=on`) or off.
+    @Sendable func setMail(_ request: Request, context: SignedInContext) async throws -> Response {
+        try await accounts.setMailDigest(context.form["digest"] == "on", userId: context.userId)
+        return redirect(flash: "profile_saved", request)
     }
 
     /// Sets or clears (`clear`, or nothing in either field) the custom status.
@@ -111,6 +120,9 @@ struct ProfileController: Sendable {
                          isSelected: length.rawValue == chosen)
         }
         page.notifyURL = Paths.profileNotify()
+        page.mailEnabled = mailEnabled
+        page.mailDigest = try accounts.mailDigest(userId: context.userId)
+        page.mailURL = Paths.profileMail()
         page.notifyChoices = NotifyChoice.forDefault(NotifyLevel(rawValue: context.user.notifyDefault) ?? .standard,
                                                      strings: context.visitor.strings)
         return try await pages.render(.profile, title: context.visitor.strings["profile_title"], page: page, request: request,

@@ -23,6 +23,7 @@ final class ServerMetrics: Sendable {
     let databaseWrites: DurationHistogram
     private let openStreams: Gauge
     private let outboxLag: Gauge
+    private let mailQueue: Gauge
     /// The request metrics of each route, method and status, made once.
     private let routes = Mutex<[RouteKey: RouteMetrics]>([:])
 
@@ -61,6 +62,7 @@ final class ServerMetrics: Sendable {
         openStreams = registry.makeGauge(descriptor: name("event_streams_open", "", "Event streams open now."))
         outboxLag = registry.makeGauge(descriptor: name("outbox_lag", "events",
                                                         "Committed events not yet handed to the event streams."))
+        mailQueue = registry.makeGauge(descriptor: name("mail_queue", "messages", "Mail waiting to be sent (retries included)."))
     }
 
     /// Counts one answered request under its route template (never its path: paths hold tokens).
@@ -85,9 +87,10 @@ final class ServerMetrics: Sendable {
     }
 
     /// The text a scrape gets, with the gauges read now.
-    func exposition(openStreams streams: Int, outboxLag lag: Int64) -> String {
+    func exposition(openStreams streams: Int, outboxLag lag: Int64, mailQueue queued: Int) -> String {
         openStreams.set(Double(streams))
         outboxLag.set(Double(lag))
+        mailQueue.set(Double(queued))
         return registry.emitToString()
     }
 }

@@ -6,8 +6,8 @@ import NIOCore
 /// `_csrf` form field or the `X-CSRF-Token` header, with a 403 page and nothing changed.
 ///
 /// It parses urlencoded bodies (bounded by `maximumFormBytes`) once and hands the fields to the
-/// route in `visitor.form`. Paths in `exemptPaths` (the payment gateway's webhook) are let through:
-/// they authenticate the caller another way.
+/// route in `visitor.form`. Paths `isExempt` accepts (the payment gateway's webhook, a digest's
+/// one-click unsubscribe) are let through: they authenticate the caller another way.
 struct CSRFMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     static let headerName = HTTPField.Name("X-CSRF-Token")!
@@ -15,14 +15,14 @@ struct CSRFMiddleware: RouterMiddleware {
     /// Generous for any wsx form (a 5,000-character Korean message is 45 KB percent-encoded).
     static let maximumFormBytes = 1 << 20
 
-    var exemptPaths: Set<String> = []
+    var isExempt: @Sendable (String) -> Bool = { _ in false }
     /// Routes that read multipart forms themselves (uploads): their token is checked by the
     /// upload reader, from the header or the form's leading `_csrf` field, before any file is
     /// kept. Any other route refuses multipart bodies.
     var multipartPaths: @Sendable (String) -> Bool = { _ in false }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard ![.get, .head, .options].contains(request.method), !exemptPaths.contains(request.uri.path) else {
+        guard ![.get, .head, .options].contains(request.method), !isExempt(request.uri.path) else {
             return try await next(request, context)
         }
         return try await checked(request, context, next)

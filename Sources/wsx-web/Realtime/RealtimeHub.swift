@@ -267,6 +267,11 @@ actor RealtimeHub: Service {
         return (presenceSequence, states)
     }
 
+    /// Whether someone is online (a tab open and in use), away, or offline now.
+    func presence(of userId: Int64) -> Presence {
+        currentPresence(userId)
+    }
+
     private func currentPresence(_ userId: Int64) -> Presence {
         guard let open = subscribersByUser[userId], !open.isEmpty else { return .offline }
         return open.allSatisfy { subscribers[$0].map { awaySessions.contains($0.sessionId) } ?? true } ? .away : .online

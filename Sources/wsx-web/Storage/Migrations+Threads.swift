@@ -81,5 +81,6 @@ extension AppDatabase {
                 END;
                 """)
         }
+        registerMailMigrations(&migrator)
     }
 }

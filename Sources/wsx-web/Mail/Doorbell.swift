@@ -1,0 +1,60 @@
+import Synchronization
+
+/// Wakes one waiting task: `ring()` ends the current (or the next) `wait`, which otherwise ends
+/// after its time. For a background worker that sleeps until its next job is due or new work
+/// arrives, whichever comes first.
+final class Doorbell: Sendable {
+    private struct State {
+        var rung = false
+        var waiter: CheckedContinuation<Void, Never>?
+        var cancelled = false
+    }
+
+    private let state = Mutex(State())
+
+    func ring() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard let waiter = state.waiter else {
+                state.rung = true
+                return nil
+            }
+            state.waiter = nil
+            return waiter
+        }
+        waiter?.resume()
+    }
+
+    /// Returns at the first ring (one rung before counts), or after `duration`.
+    func wait(upTo duration: Duration) async {
+        state.withLock { $0.cancelled = false }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.waitForRing() }
+            group.addTask { try? await Task.sleep(for: duration) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    private func waitForRing() async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { state -> Bool in
+                    if state.rung || state.cancelled {
+                        state.rung = false
+                        return true
+                    }
+                    state.waiter = continuation
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                state.cancelled = true
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume()
+        }
+    }
+}

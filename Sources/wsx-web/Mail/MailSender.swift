@@ -1,0 +1,77 @@
+import Foundation
+import Logging
+import Mail
+import ServiceLifecycle
+
+/// Sends the queued mail in the background: a request that makes mail only queues it, and
+/// never waits for a mail server. Woken when mail is queued, else when the next retry is due.
+/// A failed try is tried again after `retryDelay`, then four times as long each time (at most
+/// six hours apart); after `maximumAttempts`, or at once when the server refused the recipient
+/// or the message for good, the mail is given up on and kept with its error for the owner.
+final class MailSender: Service, Sendable {
+    let outbox: MailOutbox
+    let client: SMTPClient
+    /// The envelope sender (`--mail-from`'s address).
+    let sender: String
+    let retryDelay: Duration
+    let clock: WallClock
+    let logger: Logger
+    static let maximumAttempts = 6
+    private let doorbell = Doorbell()
+
+    init(outbox: MailOutbox, client: SMTPClient, sender: String, retryDelay: Duration, clock: WallClock, logger: Logger) {
+        self.outbox = outbox
+        self.client = client
+        self.sender = sender
+        self.retryDelay = retryDelay
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// Mail was queued: send it now.
+    func wake() {
+        doorbell.ring()
+    }
+
+    func run() async throws {
+        try? await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                await self.sendDue()
+                let next = (try? self.outbox.nextDue()) ?? nil
+                let seconds = next.map { max(0.05, $0.timeIntervalSince(self.clock.now())) } ?? 3600
+                await self.doorbell.wait(upTo: .milliseconds(Int(min(seconds, 3600) * 1000)))
+            }
+        }
+    }
+
+    /// Tries every mail that is due.
+    func sendDue() async {
+        let due: [MailOutbox.Due]
+        do {
+            due = try outbox.due()
+        } catch {
+            logger.error("cannot read the mail queue", metadata: ["error": "\(error)"])
+            return
+        }
+        for mail in due {
+            do {
+                try await client.send(mail.message, from: sender, to: [mail.recipient])
+                try await outbox.markSent(mail.id)
+                logger.info("mail sent", metadata: ["mail": "\(mail.id)"])
+            } catch {
+                let attempts = mail.attempts + 1
+                let permanent = (error as? SMTPError)?.isPermanent ?? false
+                let next: Date? = permanent || attempts >= Self.maximumAttempts ? nil : clock.now().addingTimeInterval(delay(after: attempts))
+                logger.warning("mail not sent", metadata: ["mail": "\(mail.id)", "attempt": "\(attempts)", "error": "\(error)",
+                                                           "retry": next == nil ? "no" : "yes"])
+                try? await outbox.markFailed(mail.id, error: "\(error)", next: next)
+            }
+        }
+    }
+
+    /// Seconds before the next try after `attempts` failed ones.
+    func delay(after attempts: Int) -> TimeInterval {
+        let base = Double(retryDelay.components.seconds) + Double(retryDelay.components.attoseconds) / 1e18
+        return min(6 * 3600, base * pow(4, Double(attempts - 1)))
+    }
+}

@@ -1,0 +1,241 @@
+import Foundation
+import GRDB
+import HTTPTypes
+import HummingbirdTesting
+@testable import Mail
+import NIOCore
+import Testing
+@testable import wsx_web
+
+/// Mail without a mail server: the messages as they are written (MIME, encoded Korean words,
+/// dot-stuffing), the SMTP address, the queue that requests write to, the digest's choice of
+/// what to tell whom, and the pages around them. The conversation with a real SMTP server
+/// (STARTTLS, login, refusals, retries) is tested against aiosmtpd in Tests/browser/test_mail.py.
+@Suite("Mail")
+struct MailTests {
+    static let from = MailAddress(name: "wsx 알림", address: "chat@example.com")
+
+    /// A server that "sends" mail to a port where nothing listens: only the queue is looked at.
+    static func withMail(digestAfter: TimeInterval = 3600, _ extra: @escaping (inout AppConfig) -> Void = { _ in }) -> TestApp {
+        TestApp { config in
+            config.mail = MailSettings(smtp: SMTPSettings(host: "127.0.0.1", port: 9, security: .startTLSWhenOffered),
+                                       from: from, retryDelay: .seconds(3600), digestAfter: digestAfter)
+            config.baseURL = "https://chat.example.com"
+            extra(&config)
+        }
+    }
+
+    static func queued(_ app: TestSession, kind: String) async throws -> [String] {
+        try await app.services.database.read { db in
+            try String.fetchAll(db, sql: "SELECT message FROM mail_outbox WHERE kind = ? ORDER BY id", arguments: [kind])
+        }
+    }
+
+    /// The text of a base64 MIME part of `message` with this content type.
+    static func part(_ message: String, _ type: String) -> String? {
+        guard let start = message.range(of: "Content-Type: \(type); charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n") else {
+            return nil
+        }
+        let rest = message[start.upperBound...]
+        let body = rest.prefix { $0 != "-" }.replacingOccurrences(of: "\r\n", with: "")
+        return Data(base64Encoded: body).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    @Test("a message: headers, Korean in encoded words of at most 75 characters, text and HTML alternatives, CRLF lines")
+    func rendering() throws {
+        let message = MailMessage(from: Self.from, to: MailAddress(address: "minah@example.com"),
+                                  subject: "민아님이 wsx의 디자인팀에 초대했습니다 — 아주 긴 제목이 여러 단어로 나뉘어야 합니다",
+                                  text: "안녕하세요\n.점으로 시작하는 줄", html: "<p>안녕하세요</p>", headers: [("Auto-Submitted", "auto-generated")])
+        let rendered = message.rendered(date: Date(timeIntervalSince1970: 1_800_000_000), messageId: "abc@example.com")
+        #expect(rendered.contains("From: =?UTF-8?B?d3N4IOyVjOumvA==?= <chat@example.com>\r\n"))
+        #expect(rendered.contains("To: <minah@example.com>\r\n"))
+        #expect(rendered.contains("Date: Fri, 15 Jan 2027 08:00:00 +0000\r\n"))
+        #expect(rendered.contains("Message-ID: <abc@example.com>\r\n"))
+        #expect(rendered.contains("Content-Type: multipart/alternative; boundary=\"wsx-abc\"\r\n"))
+        #expect(rendered.contains("Auto-Submitted: auto-generated\r\n"))
+        // Every line short and ending in CRLF; the subject folded into several words that decode back.
+        for line in rendered.components(separatedBy: "\r\n") { #expect(line.utf8.count <= 78 && !line.contains("\n")) }
+        let subjectLines = rendered.components(separatedBy: "\r\n").drop { !$0.hasPrefix("Subject: ") }.prefix { $0.hasPrefix("Subject: ") || $0.hasPrefix(" ") }
+        #expect(subjectLines.count > 1)
+        let decoded = subjectLines.map { line in
+            let word = line.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "Subject: ", with: "")
+            #expect(word.hasPrefix("=?UTF-8?B?") && word.hasSuffix("?=") && word.utf8.count <= 75)
+            return String(decoding: Data(base64Encoded: String(word.dropFirst(10).dropLast(2)))!, as: UTF8.self)
+        }.joined()
+        #expect(decoded == message.subject)
+        #expect(Self.part(rendered, "text/plain") == "안녕하세요\r\n.점으로 시작하는 줄")
+        #expect(Self.part(rendered, "text/html") == "<p>안녕하세요</p>")
+        #expect(MailMessage.encodedWords("Plain subject") == "Plain subject")
+    }
+
+    @Test("SMTP addresses, mailboxes and dot-stuffing")
+    func addresses() throws {
+        let plain = try SMTPSettings.parse("smtp://127.0.0.1:2525")
+        #expect(plain == SMTPSettings(host: "127.0.0.1", port: 2525, security: .startTLSWhenOffered))
+        let login = try SMTPSettings.parse("smtp://user%40example.com:p%3Ass@mail.example.com")
+        #expect(login.username == "user@example.com" && login.password == "p:ss" && login.port == 25)
+        #expect(try SMTPSettings.parse("smtps://mail.example.com").port == 465)
+        #expect(try SMTPSettings.parse("smtps://mail.example.com").security == .implicitTLS)
+        for bad in ["http://mail.example.com", "smtp://", "smtp://user@host", "smtp://host/path", "mail.example.com"] {
+            #expect(throws: SMTPError.self) { try SMTPSettings.parse(bad) }
+        }
+        #expect(MailAddress.parse("wsx <chat@example.com>") == MailAddress(name: "wsx", address: "chat@example.com"))
+        #expect(MailAddress.parse("chat@example.com") == MailAddress(address: "chat@example.com"))
+        #expect(MailAddress.parse("not an address") == nil)
+        #expect(SMTPClient.dotStuffed(".first\r\nmiddle\r\n.\r\nlast") == "..first\r\nmiddle\r\n..\r\nlast\r\n")
+        #expect(SMTPClient.serverName("127.0.0.1") == nil && SMTPClient.serverName("::1") == nil)
+        #expect(SMTPClient.serverName("mail.example.com") == "mail.example.com")
+        // Flags: the URL, the sender, the retry delay, the digest's hour; a bad one is refused.
+        let none = EnvironmentDefaults(values: [:])
+        let config = try ServeCommand.parse(["--smtp-url", "smtp://127.0.0.1:2525", "--mail-from", "wsx <chat@example.com>",
+                                             "--mail-retry-delay", "0.5", "--digest-after", "30m", "--reset-max-per-ip", "9",
+                                             "--base-url", "https://chat.example.com"]).resolvedConfig(environment: none)
+        #expect(config.mail?.smtp.port == 2525 && config.mail?.smtp.heloName == "chat.example.com")
+        #expect(config.mail?.from == MailAddress(name: "wsx", address: "chat@example.com"))
+        #expect(config.mail?.retryDelay == .milliseconds(500) && config.mail?.digestAfter == 1800 && config.resetLimitPerAddress == 9)
+        #expect(try ServeCommand.parse([]).resolvedConfig(environment: none).mail == nil)
+        for bad in [["--smtp-url", "http://x"], ["--smtp-url", "smtp://h", "--mail-from", "nobody"],
+                    ["--smtp-url", "smtp://h", "--smtp-ca-file", "/nonexistent.pem"], ["--smtp-url", "smtp://h", "--digest-after", "soon"]] {
+            #expect(throws: (any Error).self) { try ServeCommand.parse(bad).resolvedConfig(environment: none) }
+        }
+    }
+
+    @Test("retries back off four times as long each time, at most six hours apart")
+    func backoff() {
+        let sender = MailSender(outbox: MailOutbox(database: try! AppDatabase(DatabaseQueue()), clock: .system),
+                                client: SMTPClient(settings: SMTPSettings(host: "localhost", port: 25, security: .startTLSWhenOffered)),
+                                sender: "a@example.com", retryDelay: .seconds(30), clock: .system, logger: .init(label: "test"))
+        #expect([1, 2, 3, 4, 5, 6].map(sender.delay(after:)) == [30, 120, 480, 1920, 7680, 21_600])
+    }
+
+    @Test("an invitation is mailed, not shown, in the inviter's language; inviting again sends it again")
+    func invitationMail() async throws {
+        try await Self.withMail().run { app in
+            let owner = try await app.signedInBrowser(email: "owner@example.com", nickname: "민아")
+            let wid = try await owner.createWorkspace("디자인팀")
+            _ = try await owner.post("/lang", [("lang", "ko"), ("next", "/w/\(wid)/members")])
+            try await owner.get("/w/\(wid)/members")
+            let invited = try await owner.post("/w/\(wid)/members", [("email", "guest@example.com")])
+            #expect(invited.status == .ok)
+            #expect(invited.text.contains("guest@example.com에게 초대 메일을 보냈습니다. 7일 동안 유효합니다."))
+            #expect(!invited.text.contains("/invite/"))
+            let mails = try await Self.queued(app, kind: "invitation")
+            let mail = try #require(mails.first)
+            #expect(mail.contains("To: <guest@example.com>\r\n"))
+            let text = try #require(Self.part(mail, "text/plain"))
+            #expect(text.contains("민아님이 디자인팀 워크스페이스에 초대했습니다."))
+            let link = try #require(text.firstMatch(of: /https:\/\/chat\.example\.com\/invite\/([A-Za-z0-9_-]{43})/))
+            #expect(try await app.browser().get("/invite/\(link.1)").status == .ok)
+            _ = try await owner.post("/w/\(wid)/members", [("email", "guest@example.com")])
+            #expect(try await Self.queued(app, kind: "invitation").count == 2)
+            #expect(try await app.count("SELECT COUNT(*) FROM mail_outbox WHERE workspace_id = ?", [wid]) == 2)
+        }
+    }
+
+    @Test("Forgot password: the same answer for any address, a mail only to an account, never a link on the page; limits")
+    func resetRequests() async throws {
+        try await Self.withMail { $0.resetLimitPerAddress = 3 }.run { app in
+            _ = try await app.signedInBrowser(email: "known@example.com", nickname: "Known")
+            let visitor = app.browser()
+            let login = try await visitor.get("/login")
+            #expect(login.text.contains(#"<a href="/reset">Forgot password?</a>"#))
+            #expect(try await visitor.get("/reset").text.contains(#"<input id="email" name="email" type="email""#))
+            let known = try await visitor.post("/reset", [("email", "Known@Example.com")])
+            let unknown = try await visitor.post("/reset", [("email", "nobody@example.com")])
+            #expect(known.status == .ok && unknown.status == .ok)
+            let notice = "If an account uses that address, a link to reset its password is on its way."
+            #expect(known.text.contains(notice) && unknown.text.contains(notice))
+            #expect(!known.text.contains("/reset/"))
+            let mails = try await Self.queued(app, kind: "password_reset")
+            #expect(mails.count == 1)
+            let first = try #require(mails.first)
+            let text = try #require(Self.part(first, "text/plain"))
+            let token = try #require(text.firstMatch(of: /https:\/\/chat\.example\.com\/reset\/([A-Za-z0-9_-]{43})/)).1
+            #expect(try await visitor.get("/reset/\(token)").status == .ok)
+            // Three from one address an hour; the fourth waits.
+            _ = try await visitor.post("/reset", [("email", "nobody@example.com")])
+            let fourth = try await visitor.post("/reset", [("email", "known@example.com")])
+            #expect(fourth.status == .tooManyRequests && fourth.headers[.retryAfter] != nil)
+            #expect(fourth.text.contains("Too many reset requests from your address."))
+            #expect(try await Self.queued(app, kind: "password_reset").count == 1)
+        }
+        try await TestApp().run { app in
+            let visitor = app.browser()
+            try await visitor.get("/reset")
+            let answer = try await visitor.post("/reset", [("email", "anyone@example.com")])
+            #expect(answer.text.contains("This server does not send mail. Ask its operator for a reset link"))
+            #expect(try await app.count("SELECT COUNT(*) FROM mail_outbox") == 0)
+        }
+    }
+
+    @Test("the digest: mentions and direct messages unread for the hour, to people not online, once; unsubscribe in one click")
+    func digest() async throws {
+        try await Self.withMail(digestAfter: 3600).run { app in
+            let (a, b, wid, general) = try await MessagingTests.team(app)
+            let path = "/w/\(wid)/c/\(general)"
+            _ = try await MessagingTests.say(a, path, "@Bob 회의 자료 확인 부탁드려요")
+            _ = try await MessagingTests.say(a, path, "멘션 없는 말")
+            let bob = try await app.userId("b@example.com")
+            let sender = try #require(app.services.mailSender)
+            let mailer = DigestMailer(database: app.services.database, hub: app.services.hub, composer: try #require(app.services.mailComposer),
+                                      sender: sender, serverKey: app.services.serverKey, after: 3600, clock: app.clock.wallClock,
+                                      logger: .init(label: "test"))
+            #expect(try await mailer.mailDue() == 0, "not an hour yet")
+            app.clock.advance(by: 3601)
+            #expect(try await mailer.mailDue() == 1)
+            #expect(try await mailer.mailDue() == 0, "told once")
+            let mail = try #require(try await Self.queued(app, kind: "digest").first)
+            #expect(mail.contains("To: <b@example.com>\r\n"))
+            let unsubscribe = try #require(mail.firstMatch(of: /List-Unsubscribe: <https:\/\/chat\.example\.com(\/unsubscribe\/[^>]+)>\r\n/)).1
+            #expect(mail.contains("List-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n"))
+            let text = try #require(Self.part(mail, "text/plain"))
+            #expect(text.contains("#general · Alice: @Bob 회의 자료 확인 부탁드려요"))
+            #expect(!text.contains("멘션 없는 말"))
+            #expect(text.contains("https://chat.example.com/w/\(wid)/c/\(general)?around="))
+
+            // A direct message too; someone who reads it in time gets nothing.
+            try await a.get("/w/\(wid)/dm/\(bob)")
+            _ = try await a.post("/w/\(wid)/dm/\(bob)/messages", [("content", "개인 메시지")])
+            app.clock.advance(by: 3601)
+            #expect(try await mailer.mailDue() == 1)
+            let second = try await Self.queued(app, kind: "digest")[1]
+            #expect(Self.part(second, "text/plain")?.contains("Alice: 개인 메시지") == true)
+
+            // One click, no cookie, no CSRF token: no more digests.
+            let confirm = try await app.browser().get(String(unsubscribe))
+            #expect(confirm.status == .ok && confirm.text.contains("Stop the digest mails"))
+            let clicked = try await app.client.execute(uri: String(unsubscribe), method: .post,
+                                                       headers: [.contentType: "application/x-www-form-urlencoded"],
+                                                       body: ByteBuffer(string: "List-Unsubscribe=One-Click"))
+            #expect(clicked.status == .seeOther)
+            #expect(try await app.count("SELECT mail_digest FROM users WHERE id = ?", [bob]) == 0)
+            _ = try await MessagingTests.say(a, path, "@Bob 또 멘션")
+            app.clock.advance(by: 3601)
+            #expect(try await mailer.mailDue() == 0)
+            // A forged link is a 404; the profile turns it back on.
+            #expect(try await app.browser().get("/unsubscribe/\(bob).forged").status == .notFound)
+            let profile = try await b.get("/profile")
+            #expect(profile.text.contains(#"<input type="checkbox" name="digest" value="on"> Email me the mentions"#))
+            _ = try await b.post("/profile/mail", [("digest", "on")])
+            #expect(try await app.count("SELECT mail_digest FROM users WHERE id = ?", [bob]) == 1)
+        }
+    }
+
+    @Test("the owner sees invitation mail given up on, with why; members do not")
+    func failuresShown() async throws {
+        try await Self.withMail().run { app in
+            let (a, b, wid, _) = try await MessagingTests.team(app)
+            try await a.get("/w/\(wid)/members")
+            _ = try await a.post("/w/\(wid)/members", [("email", "bounce@example.com")])
+            let id = try await app.count("SELECT MAX(id) FROM mail_outbox")
+            try await app.services.mailOutbox.markFailed(Int64(id), error: "the mail server answered 550 to RCPT TO: no such user", next: nil)
+            let page = try await a.get("/w/\(wid)/members")
+            #expect(page.text.contains("Invitation mail that could not be delivered"))
+            #expect(page.text.contains("<strong>bounce@example.com</strong>"))
+            #expect(page.text.contains("the mail server answered 550 to RCPT TO: no such user"))
+            #expect(!(try await b.get("/w/\(wid)/members")).text.contains("bounce@example.com"))
+            // Given up on: its text is gone (a reset link would be a secret).
+            #expect(try await app.count("SELECT LENGTH(message) FROM mail_outbox WHERE id = ?", [id]) == 0)
+        }
+    }
+}
