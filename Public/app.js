@@ -402,3 +402,26 @@
     lead();
   }
 })();
+
+// Copy buttons (invitation and join links): the field's text to the clipboard, and the button
+// says so for a moment. Without a script the field is there to select and copy by hand.
+(function () {
+  document.addEventListener('click', (event) => {
+    const button = event.target.closest('button[data-copy]');
+    if (!button) return;
+    const field = document.getElementById(button.dataset.copy);
+    if (!field) return;
+    const label = button.textContent;
+    const done = () => {
+      button.textContent = button.dataset.copied || label;
+      setTimeout(() => { button.textContent = label; }, 2000);
+    };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(field.value).then(done, () => { field.select(); });
+    } else {
+      field.select();
+      document.execCommand('copy');
+      done();
+    }
+  });
+})();

@@ -99,6 +99,12 @@ struct ReferenceRenderingTests {
             (.resetRequest, ResetRequestPage(email: "e@x\"", actionURL: "/reset", mailEnabled: true, error: "bad <address>")),
             (.resetRequest, ResetRequestPage(actionURL: "/reset", notice: "sent <n>", mailEnabled: true)),
             (.resetRequest, ResetRequestPage(actionURL: "/reset", mailEnabled: false)),
+            (.join, JoinPage(workspaceName: "팀 <t>", fromText: "민아 shared", signedIn: true, isMember: false, actionURL: "/join/t",
+                             signupURL: "/signup?next=%2Fjoin%2Ft", loginURL: "/login?next=%2Fjoin%2Ft", workspaceURL: "/w/1")),
+            (.join, JoinPage(workspaceName: "팀", fromText: "f", signedIn: false, isMember: false, actionURL: "/join/t",
+                             signupURL: "/signup?next=x", loginURL: "/login?next=x", workspaceURL: "/w/1")),
+            (.join, JoinPage(workspaceName: "팀", fromText: "f", signedIn: true, isMember: true, actionURL: "/join/t",
+                             signupURL: "/signup", loginURL: "/login", workspaceURL: "/w/1")),
             (.profile, ProfilePage(email: "e", nickname: "닉 <n>", phone: "010", errors: errors)),
             (.user, UserPage(id: 3, nickname: "Lee <L>", isViewer: false, email: "lee@x", phone: "010 <1>", photoURL: "/files/3/thumb",
                              workspaces: [SharedWorkspace(name: "디자인 <d>", url: "/w/1", messageURL: "/w/1/dm/3", messageLabel: "DM <Lee>")])),
@@ -120,6 +126,22 @@ struct ReferenceRenderingTests {
                 MemberRow(id: 7, nickname: "me", email: "me@x", roleLabel: "owner", canRemove: false, url: "/users/7", removeURL: "/w/1/members/7/remove"),
                 MemberRow(id: 8, nickname: "박 <P>", email: "p@x", roleLabel: "member", canRemove: true, dmURL: "/w/1/d/8", url: "/users/8", removeURL: "/w/1/members/8/remove")],
                 isOwner: true, email: "new@x", errors: errors, inviteLink: "http://h/invite/abc", notice: "sent <ok>")),
+            (.members, { () -> MembersPage in
+                var page = MembersPage(workspaceId: 1, workspaceName: "디자인", members: [], isOwner: true)
+                page.invitations = [PendingInviteRow(id: 4, email: "g <g>@x", link: "http://h/invite/t&u", expiresAt: "2026-01-01T00:00:00Z",
+                                                     expiresText: "2026-01-01 00:00 UTC", resendURL: "/w/1/invitations/4/resend",
+                                                     revokeURL: "/w/1/invitations/4/revoke")]
+                page.hasInvitations = true
+                page.mailFailures = [MailFailureRow(recipient: "b@x", error: "550 <no>", timestamp: "t", timeText: "tt")]
+                page.hasMailFailures = true
+                page.joinLink = JoinLinkView(url: "http://h/join/t", expiresAt: nil, expiresText: nil, usesText: "Used 2 <times>")
+                page.joinLinkAction = "/w/1/join-link"
+                page.disableJoinLinkAction = "/w/1/join-link/disable"
+                page.expiryChoices = [NotifyChoice(value: "1d", label: "1 day", isSelected: false),
+                                      NotifyChoice(value: "never", label: "Never", isSelected: true)]
+                page.maxUses = "5\""
+                return page
+            }()),
             (.invite, InvitePage(token: "abc", workspaceName: "디자인 <d>", inviterNickname: "민 <a>", email: "x@y", expiresAt: "2026-01-01T00:00:00Z",
                                  expiresText: "2026-01-01 00:00 UTC", signedIn: true, wrongAccount: true, signup: nil, acceptURL: "/invite/abc", declineURL: "/invite/abc/decline", loginURL: "/login?next=%2Finvite%2Fabc")),
             (.invite, InvitePage(token: "abc", workspaceName: "디자인", inviterNickname: "민", email: "x@y", expiresAt: "t", expiresText: "t",

@@ -35,6 +35,8 @@ struct AuthorizationMatrixTests {
         Route(method: "POST", path: "/w/W/members", fields: [("email", "newcomer@example.com")], expected: [404, 403, 403, 200]),
         Route(method: "POST", path: "/w/W/members/M/remove", fields: [("confirm", "yes")], expected: [404, 403, 403, 303]),
         Route(method: "GET", path: "/w/W/audit", expected: [404, 403, 403, 200]),
+        Route(method: "POST", path: "/w/W/join-link", fields: [("expires", "7d"), ("max_uses", "")], expected: [404, 403, 403, 200]),
+        Route(method: "POST", path: "/w/W/join-link/disable", expected: [404, 403, 403, 200]),
         Route(method: "GET", path: "/w/W/channels", expected: [404, 200, 200, 200]),
         Route(method: "POST", path: "/w/W/channels", fields: [("name", "fresh"), ("description", "")], expected: [404, 303, 303, 303]),
         Route(method: "GET", path: "/w/W/c/C", expected: [404, 200, 200, 200]),

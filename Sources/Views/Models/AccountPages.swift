@@ -23,9 +23,12 @@ public struct SignupPage: Sendable {
     public var inviteToken: String?
     /// A message about the whole form (too many sign-ups from this network).
     public var notice: String?
+    /// Where the new account goes once made (a workspace's join link), when not its workspaces.
+    public var next: String?
 
     public init(email: String = "", nickname: String = "", phone: String = "", errors: FieldErrors = FieldErrors(),
-                inviteToken: String? = nil, notice: String? = nil) {
+                inviteToken: String? = nil, notice: String? = nil, next: String? = nil) {
+        self.next = next
         self.email = email
         self.nickname = nickname
         self.phone = phone
@@ -162,6 +165,8 @@ public struct FieldErrors: Sendable, Equatable {
     public var statusText: String?
     /// The people a conversation is started with.
     public var member: String?
+    /// A join link's use limit.
+    public var maxUses: String?
 
     public init() {}
 

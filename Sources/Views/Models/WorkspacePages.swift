@@ -180,6 +180,15 @@ public struct MembersPage: Sendable {
     /// Invitation mail that could not be delivered (the owner's to see, and to send again).
     public var mailFailures: [MailFailureRow] = []
     public var hasMailFailures = false
+    /// Pending invitations (the owner's), with their links to copy and their actions.
+    public var invitations: [PendingInviteRow] = []
+    public var hasInvitations = false
+    /// The open join link, when there is one (the owner's), and the form that makes or resets it.
+    public var joinLink: JoinLinkView?
+    public var joinLinkAction = ""
+    public var disableJoinLinkAction = ""
+    public var expiryChoices: [NotifyChoice] = []
+    public var maxUses = ""
 
     public init(workspaceId: Int64, workspaceName: String, members: [MemberRow], isOwner: Bool, email: String = "",
                 errors: FieldErrors = FieldErrors(), inviteLink: String? = nil, notice: String? = nil) {
@@ -191,6 +200,67 @@ public struct MembersPage: Sendable {
         self.errors = errors
         self.inviteLink = inviteLink
         self.notice = notice
+    }
+}
+
+/// A pending invitation on its workspace's members page.
+public struct PendingInviteRow: Sendable {
+    public var id: Int64
+    public var email: String
+    public var link: String
+    public var expiresAt: String
+    public var expiresText: String
+    public var resendURL: String
+    public var revokeURL: String
+
+    public init(id: Int64, email: String, link: String, expiresAt: String, expiresText: String, resendURL: String, revokeURL: String) {
+        self.id = id
+        self.email = email
+        self.link = link
+        self.expiresAt = expiresAt
+        self.expiresText = expiresText
+        self.resendURL = resendURL
+        self.revokeURL = revokeURL
+    }
+}
+
+/// A workspace's open join link as its owner sees it.
+public struct JoinLinkView: Sendable {
+    public var url: String
+    /// When it stops working, or nil for never.
+    public var expiresAt: String?
+    public var expiresText: String?
+    public var usesText: String
+
+    public init(url: String, expiresAt: String?, expiresText: String?, usesText: String) {
+        self.url = url
+        self.expiresAt = expiresAt
+        self.expiresText = expiresText
+        self.usesText = usesText
+    }
+}
+
+/// `GET /join/{token}`: the workspace a join link opens, and the way in for this visitor.
+public struct JoinPage: Sendable {
+    public var workspaceName: String
+    public var fromText: String
+    public var signedIn: Bool
+    public var isMember: Bool
+    public var actionURL: String
+    public var signupURL: String
+    public var loginURL: String
+    public var workspaceURL: String
+
+    public init(workspaceName: String, fromText: String, signedIn: Bool, isMember: Bool, actionURL: String, signupURL: String,
+                loginURL: String, workspaceURL: String) {
+        self.workspaceName = workspaceName
+        self.fromText = fromText
+        self.signedIn = signedIn
+        self.isMember = isMember
+        self.actionURL = actionURL
+        self.signupURL = signupURL
+        self.loginURL = loginURL
+        self.workspaceURL = workspaceURL
     }
 }
 

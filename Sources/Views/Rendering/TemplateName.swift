@@ -12,6 +12,7 @@ public enum TemplateName: String, CaseIterable, Sendable {
     case workspaces
     case resetPassword = "reset_password"
     case resetRequest = "reset_request"
+    case join
     case workspaceHome = "workspace_home"
     case workspaceSettings = "workspace_settings"
     case confirm

@@ -105,6 +105,9 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
                            perAddress: services.config.resetLimitPerAddress, pages: services.pages).addRoutes(to: router)
     UnsubscribeController(accounts: services.accounts, serverKey: services.serverKey, cookies: services.cookies,
                           pages: services.pages).addRoutes(to: router)
+    let joinLinks = JoinLinks(database: services.database, clock: services.clock, key: services.serverKey)
+    JoinController(joinLinks: joinLinks, workspaces: services.workspaces, cookies: services.cookies, pages: services.pages)
+        .addRoutes(to: router)
 
     let signedIn = router.group(context: SignedInContext.self)
     let poster = MessagePoster(messages: services.messages, files: services.files, linkPreviews: services.linkPreviews,
@@ -116,7 +119,7 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     WorkspacesController(workspaces: services.workspaces, channels: services.channels, members: services.members,
                          invitations: services.invitations, accounts: services.accounts, files: services.files, cookies: services.cookies,
                          pages: services.pages).addRoutes(to: signedIn)
-    MembersController(workspaces: services.workspaces, members: services.members, invitations: services.invitations,
+    MembersController(workspaces: services.workspaces, members: services.members, invitations: services.invitations, joinLinks: joinLinks,
                       mail: mail,
                       statuses: services.statuses,
                       cookies: services.cookies, pages: services.pages, site: services.site).addRoutes(to: signedIn)

@@ -104,6 +104,7 @@ enum Paths {
     static let metrics = PlainRoute("/metrics")
     static let resetRequest = PlainRoute("/reset")
     static let unsubscribe = Route<String>("/unsubscribe/{token}")
+    static let join = Route<String>("/join/{token}")
     static let signup = PlainRoute("/signup")
     static let login = PlainRoute("/login")
     static let logout = PlainRoute("/logout")
@@ -139,6 +140,10 @@ enum Paths {
     static let transferWorkspace = Route<Int64>("/w/{wid}/transfer")
     static let members = Route<Int64>("/w/{wid}/members")
     static let removeMember = Route<Int64, Int64>("/w/{wid}/members/{uid}/remove")
+    static let resendInvite = Route<Int64, Int64>("/w/{wid}/invitations/{iid}/resend")
+    static let revokeInvite = Route<Int64, Int64>("/w/{wid}/invitations/{iid}/revoke")
+    static let joinLink = Route<Int64>("/w/{wid}/join-link")
+    static let disableJoinLink = Route<Int64>("/w/{wid}/join-link/disable")
     static let unread = Route<Int64>("/w/{wid}/unread")
     static let people = Route<Int64>("/w/{wid}/people")
     static let search = Route<Int64>("/w/{wid}/search")
@@ -208,9 +213,9 @@ enum Paths {
 
     /// Every route above, for the test that holds the router to this list.
     static let all: [any AnyRoute] = [
-        root, health, metrics, resetRequest, unsubscribe, signup, login, logout, language, events, invite, declineInvite, passwordReset, paymentWebhook, favicon,
+        root, health, metrics, resetRequest, unsubscribe, join, signup, login, logout, language, events, invite, declineInvite, passwordReset, paymentWebhook, favicon,
         profile, password, profileNotify, profileStatus, profileMail, user, store, checkout, checkoutComplete, sandboxPay, thumbnail, file,
-        workspaces, workspace, workspaceSettings, deleteWorkspace, leaveWorkspace, transferWorkspace, members, removeMember,
+        workspaces, workspace, workspaceSettings, deleteWorkspace, leaveWorkspace, transferWorkspace, members, removeMember, resendInvite, revokeInvite, joinLink, disableJoinLink,
         unread, people, search, audit,
         channels, channel, channelMessages, channelRead, channelNotify, joinChannel, leaveChannel, channelSettings, deleteChannel,
         transferChannel, directMessages, directMessagePost, directMessagesRead, directMessagesNotify, editMessage, deleteMessage,

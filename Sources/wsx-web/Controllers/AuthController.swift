@@ -20,18 +20,21 @@ struct AuthController: Sendable {
     }
 
     @Sendable func signupForm(_ request: Request, context: AppRequestContext) async throws -> Response {
-        if context.visitor.user != nil { return Pages.redirect(to: Paths.workspaces()) }
-        return try await pages.render(.signup, title: context.visitor.strings["signup_title"], page: SignupPage(),
+        let next = LocalPath.validated(request.uri.queryParameters["next"].map(String.init))
+        if context.visitor.user != nil { return Pages.redirect(to: next ?? Paths.workspaces()) }
+        return try await pages.render(.signup, title: context.visitor.strings["signup_title"], page: SignupPage(next: next),
                             request: request, context: context)
     }
 
     @Sendable func signup(_ request: Request, context: AppRequestContext) async throws -> Response {
         var input = SignupInput(form: context.visitor.form ?? FormData(fields: []))
         input.lang = chosenLanguage(request)
+        let next = LocalPath.validated(context.visitor.form?["next"])
         let strings = context.visitor.strings
         func form(_ errors: FieldErrors, notice: String? = nil, status: HTTPResponse.Status,
                   headers: HTTPFields = [:]) async throws -> Response {
-            let page = SignupPage(email: input.email, nickname: input.nickname, phone: input.phone, errors: errors, notice: notice)
+            let page = SignupPage(email: input.email, nickname: input.nickname, phone: input.phone, errors: errors, notice: notice,
+                                  next: next)
             return try await pages.render(.signup, title: strings["signup_title"], page: page, request: request,
                                           context: context, status: status, headers: headers)
         }
@@ -56,7 +59,7 @@ struct AuthController: Sendable {
             throw error
         }
         await signups.end(ticket, created: true)
-        return try await signIn(user, request: request, next: Paths.workspaces())
+        return try await signIn(user, request: request, next: next ?? Paths.workspaces())
     }
 
     @Sendable func loginForm(_ request: Request, context: AppRequestContext) async throws -> Response {

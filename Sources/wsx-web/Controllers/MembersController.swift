@@ -8,6 +8,7 @@ struct MembersController: Sendable {
     let workspaces: WorkspaceService
     let members: MembershipService
     let invitations: Invitations
+    let joinLinks: JoinLinks
     /// The invitation mail (`--smtp-url`): composer and sender are nil without it.
     let mail: MailRoutes
     let statuses: StatusService
@@ -20,6 +21,10 @@ struct MembersController: Sendable {
         group.get(Paths.members.routerPath, use: list)
         group.post(Paths.members.routerPath, use: invite)
         group.post(Paths.removeMember.routerPath, use: remove)
+        group.post(Paths.resendInvite.routerPath, use: resend)
+        group.post(Paths.revokeInvite.routerPath, use: revoke)
+        group.post(Paths.joinLink.routerPath, use: makeJoinLink)
+        group.post(Paths.disableJoinLink.routerPath, use: disableJoinLink)
         group.get(Paths.people.routerPath, use: people)
     }
 
@@ -95,9 +100,9 @@ struct MembersController: Sendable {
         return cookies.redirect(to: Paths.members(access.workspaceId), flash: "member_removed", for: request)
     }
 
-    private func show(_ access: WorkspaceAccess, _ request: Request, _ context: SignedInContext, email: String = "",
-                      errors: FieldErrors = FieldErrors(), inviteLink: String? = nil, notice: String? = nil,
-                      status: HTTPResponse.Status = .ok) async throws -> Response {
+    func show(_ access: WorkspaceAccess, _ request: Request, _ context: SignedInContext, email: String = "",
+              errors: FieldErrors = FieldErrors(), inviteLink: String? = nil, notice: String? = nil,
+              maxUses: String = "", expiry: String = "7d", status: HTTPResponse.Status = .ok) async throws -> Response {
         let strings = context.strings
         let everyone = try await members.members(of: access.workspaceId)
         let statuses = try await self.statuses.current(of: everyone.map(\.id))
@@ -119,6 +124,7 @@ struct MembersController: Sendable {
                                timeText: Timestamps.utcText(failure.failedAt))
             }
             page.hasMailFailures = !page.mailFailures.isEmpty
+            try ownersPart(of: &page, access, strings, maxUses: maxUses, expiry: expiry)
         }
         return try await pages.render(.members, title: strings["members_title"], page: page, request: request,
                                       context: context, place: .workspace(access.workspaceId), status: status)

@@ -30,5 +30,24 @@ extension AppDatabase {
                 ALTER TABLE users ADD COLUMN digest_through INTEGER NOT NULL DEFAULT 0;
                 """)
         }
+        // 024: an owner can take an invitation back (`revoked_at`: its link stops working), and
+        // each workspace can have one open join link (its token made from a nonce with the
+        // server's key, like invitations'; an expiry and a use limit, both optional; reset makes
+        // a new token and the old one stops working).
+        migrator.registerMigration("024-join-links") { db in
+            try db.execute(sql: """
+                ALTER TABLE invites ADD COLUMN revoked_at DATETIME;
+                CREATE TABLE join_links (
+                    workspace_id INTEGER PRIMARY KEY REFERENCES workspaces(id) ON DELETE CASCADE,
+                    token_hash TEXT NOT NULL UNIQUE,
+                    token_nonce TEXT NOT NULL,
+                    expires_at DATETIME,
+                    max_uses INTEGER,
+                    uses INTEGER NOT NULL DEFAULT 0,
+                    created_by INTEGER REFERENCES users(id) ON DELETE SET NULL,
+                    created_at DATETIME NOT NULL
+                );
+                """)
+        }
     }
 }

@@ -124,16 +124,19 @@ struct Invite: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
     var expiresAt: Date
     var usedAt: Date?
     var declinedAt: Date?
+    /// The owner took it back: its link no longer works.
+    var revokedAt: Date?
 
     enum CodingKeys: String, CodingKey, ColumnExpression {
         case id, workspaceId = "workspace_id", email, emailKey = "email_key", tokenHash = "token_hash"
         case tokenNonce = "token_nonce", invitedBy = "invited_by"
         case createdAt = "created_at", expiresAt = "expires_at", usedAt = "used_at", declinedAt = "declined_at"
+        case revokedAt = "revoked_at"
     }
 
     /// Neither accepted nor declined, and not expired at `now`.
     func isPending(at now: Date) -> Bool {
-        usedAt == nil && declinedAt == nil && expiresAt > now
+        usedAt == nil && declinedAt == nil && revokedAt == nil && expiresAt > now
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }

@@ -81,7 +81,8 @@ struct Invitations: Sendable {
             try Row.fetchAll(db, sql: """
                 SELECT invites.*, workspaces.name AS workspace_name, users.nickname AS inviter
                 FROM invites JOIN workspaces ON workspaces.id = invites.workspace_id JOIN users ON users.id = invites.invited_by
-                WHERE invites.email_key = ? AND invites.used_at IS NULL AND invites.declined_at IS NULL AND invites.expires_at > ?
+                WHERE invites.email_key = ? AND invites.used_at IS NULL AND invites.declined_at IS NULL AND invites.revoked_at IS NULL
+                  AND invites.expires_at > ?
                   AND invites.token_nonce IS NOT NULL
                   AND NOT EXISTS (SELECT 1 FROM workspace_members WHERE workspace_id = invites.workspace_id AND user_id = ?)
                 ORDER BY invites.id DESC
@@ -153,7 +154,7 @@ struct Invitations: Sendable {
     /// The address's pending invitation to the workspace, if any.
     private static func pendingInvite(_ db: Database, workspaceId: Int64, emailKey: String, now: Date) throws -> Invite? {
         try Invite.filter(Invite.CodingKeys.workspaceId == workspaceId && Invite.CodingKeys.emailKey == emailKey
-                          && Invite.CodingKeys.usedAt == nil && Invite.CodingKeys.declinedAt == nil
+                          && Invite.CodingKeys.usedAt == nil && Invite.CodingKeys.declinedAt == nil && Invite.CodingKeys.revokedAt == nil
                           && Invite.CodingKeys.expiresAt > now)
             .order(Invite.CodingKeys.id.desc).fetchOne(db)
     }
