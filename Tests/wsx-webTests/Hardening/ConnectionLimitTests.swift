@@ -48,7 +48,7 @@ struct ConnectionLimitTests {
             let silent = try await RawClient.connect(port: port)
             let trickling = try await RawClient.connect(port: port)
             let trickle = Task { try await trickling.trickle("GET /healthz HTTP/1.1\r\nHost: wsx\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n\r\n",
-                                                        pause: .milliseconds(50)) }
+                                                        pause: .milliseconds(200)) }
             let pipelined = try await RawClient.connect(port: port)
             try await pipelined.send(Self.healthz + "GET /healthz HTTP/1.1\r\nHo")
             let started = ContinuousClock.now
@@ -56,7 +56,7 @@ struct ConnectionLimitTests {
             #expect(await trickling.closed(within: .seconds(10)))
             #expect(await pipelined.closed(within: .seconds(10)))
             trickle.cancel()
-            // The trickle (a byte every 50 ms, about 80 of them) would finish its head in 4 s: it was
+            // The trickle (a byte every 200 ms, about 80 of them) would finish its head in 16 s: it was
             // cut off at the head timeout instead.
             #expect(ContinuousClock.now - started < .seconds(10))
             #expect(silent.received.hasPrefix("HTTP/1.1 408"))
@@ -115,10 +115,11 @@ struct ConnectionLimitTests {
             let slowText = String(repeating: "s", count: 400)
             let slow = try await post(slowText, pause: .milliseconds(100), bytes: 10)
             #expect(await slow.closed(within: .seconds(4)))
-            // About 8,000 bytes a second for half a second, in pieces (still over the minimum if
-            // the whole suite running on two cores stretches the pauses twentyfold): served.
-            let steady = try await post(String(repeating: "t", count: 4000), pause: .milliseconds(50), bytes: 400)
-            #expect(await steady.waitFor("HTTP/1.1 303", within: .seconds(10)))
+            // Two pieces of 2,000 bytes 50 ms apart: far over the minimum even when the whole suite
+            // on two cores stretches the pause twentyfold (ten pieces of 400 were once cut off,
+            // the test's own task starved between them for over a window): served.
+            let steady = try await post(String(repeating: "t", count: 4000), pause: .milliseconds(50), bytes: 2000)
+            #expect(await steady.waitFor("HTTP/1.1 303", within: .seconds(20)))
             #expect(try await app.count("SELECT COUNT(*) FROM messages WHERE body LIKE 's%'") == 0)
             #expect(try await app.count("SELECT COUNT(*) FROM messages WHERE body LIKE 't%'") == 1)
             #expect(!app.logs.all.contains { $0.hasPrefix("error") })
