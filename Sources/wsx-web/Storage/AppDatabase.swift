@@ -44,10 +44,10 @@ final class AppDatabase: Sendable {
     }
 
     /// Wraps `writer` and brings its schema up to date.
-    init(_ writer: any DatabaseWriter, clock: WallClock = .system) throws {
+    init(_ writer: any DatabaseWriter, clock: WallClock = .system, writeTimes: DurationHistogram? = nil) throws {
         self.writer = writer
         outbox = EventOutbox(clock: clock)
-        groupCommit = GroupCommit(writer: writer, outbox: outbox)
+        groupCommit = GroupCommit(writer: writer, outbox: outbox, timings: writeTimes)
         writer.add(transactionObserver: version, extent: .databaseLifetime)
         writer.add(transactionObserver: accountsVersion, extent: .databaseLifetime)
         writer.add(transactionObserver: membershipVersion, extent: .databaseLifetime)
@@ -68,15 +68,15 @@ final class AppDatabase: Sendable {
     /// The folder is made the server user's alone (`DataFolder`) first; SQLite gives its WAL and
     /// shared-memory files the database file's mode, so the database is made 0600 before SQLite
     /// first opens it.
-    /// `synchronous` says what a commit survives; write transactions are timed into
-    /// `timingWritesInto` when given (the server's metrics).
+    /// `synchronous` says what a commit survives; the shared transactions of message posts
+    /// (`GroupCommit`) are timed into `timingWritesInto` when given (the server's metrics).
     static func open(dataDirectory: String, clock: WallClock = .system, synchronous: DatabaseSync = .normal,
                      timingWritesInto writeTimes: DurationHistogram? = nil) throws -> AppDatabase {
         try DataFolder.prepare(dataDirectory)
         let file = path(inDataDirectory: dataDirectory)
         if !FileManager.default.fileExists(atPath: file) { _ = DataFolder.createFile(file) }
-        let pool = try DatabasePool(path: file, configuration: configuration(synchronous: synchronous, writeTimes: writeTimes))
-        return try AppDatabase(pool, clock: clock)
+        let pool = try DatabasePool(path: file, configuration: configuration(synchronous: synchronous))
+        return try AppDatabase(pool, clock: clock, writeTimes: writeTimes)
     }
 
     /// Connection settings: foreign keys on (GRDB's default), wait for a busy writer instead of
@@ -86,7 +86,7 @@ final class AppDatabase: Sendable {
     /// (`GroupCommit`), and a savepoint keeps the original of each page it changes in a
     /// statement journal; in a temporary file that was 9 pages per post, three quarters of all
     /// the server's writes to disk (strace), for a journal that lives a few microseconds.
-    static func configuration(synchronous: DatabaseSync = .normal, writeTimes: DurationHistogram? = nil) -> Configuration {
+    static func configuration(synchronous: DatabaseSync = .normal) -> Configuration {
         var config = Configuration()
         config.busyMode = .timeout(10)
         config.maximumReaderCount = 8
@@ -94,7 +94,6 @@ final class AppDatabase: Sendable {
         config.prepareDatabase { db in
             try db.execute(sql: pragma)
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
-            if let writeTimes { WriteTimer.watch(db, into: writeTimes) }
         }
         return config
     }

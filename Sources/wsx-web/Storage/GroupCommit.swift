@@ -1,4 +1,5 @@
 import GRDB
+import Prometheus
 import Synchronization
 
 /// Runs writes that arrive together in one transaction ("group commit"), each in its own
@@ -35,10 +36,13 @@ final class GroupCommit: Sendable {
     private let writer: any DatabaseWriter
     private let outbox: EventOutbox
     private let state = Mutex(State())
+    /// Where each shared transaction's time goes (the server's metrics), if anywhere.
+    private let timings: DurationHistogram?
 
-    init(writer: any DatabaseWriter, outbox: EventOutbox) {
+    init(writer: any DatabaseWriter, outbox: EventOutbox, timings: DurationHistogram? = nil) {
         self.writer = writer
         self.outbox = outbox
+        self.timings = timings
     }
 
     /// Runs `body` in a transaction shared with the writes waiting alongside it.
@@ -82,6 +86,8 @@ final class GroupCommit: Sendable {
         // How far the transaction got: callers whose closures succeeded (answered once the
         // commit's outcome is known) and how many jobs were run at all.
         let progress = Mutex<(answers: [@Sendable ((any Error)?) -> Void], ran: Int)>(([], 0))
+        let started = ContinuousClock.now
+        defer { timings?.record(ContinuousClock.now - started) }
         do {
             try await writer.write { db in
                 for job in batch {
