@@ -32,6 +32,12 @@ struct MarkdownTests {
         ("*foo**bar**baz*", "<em>foo<strong>bar</strong>baz</em>"),
         ("snake_case_name and 2*3*4", "snake_case_name and 2<em>3</em>4"),
         ("**unclosed and *half", "**unclosed and *half"),
+        ("see [the wiki](https://example.com/wiki) now",
+         #"see <a href="https://example.com/wiki" rel="noopener noreferrer nofollow" target="_blank">the wiki</a> now"#),
+        ("**[위키](https://ko.wikipedia.org/wiki/Foo_(bar))**를 보세요",
+         #"<strong><a href="https://ko.wikipedia.org/wiki/Foo_(bar)" rel="noopener noreferrer nofollow" target="_blank">위키</a></strong>를 보세요"#),
+        ("[a <b>](https://x.org)", #"<a href="https://x.org" rel="noopener noreferrer nofollow" target="_blank">a &lt;b&gt;</a>"#),
+        ("[no](javascript:alert(1)) [] (x) [two\nlines](x)", "[no](javascript:alert(1)) [] (x) [two<br>lines](x)"),
     ])
     func construct(text: String, expected: String) {
         #expect(Self.html(text) == expected)

@@ -1,13 +1,14 @@
-/// The inline part of a message's Markdown: code spans, backslash escapes, links, mentions, line
-/// breaks, and `**strong**`, `*em*` / `_em_`, `~~del~~` matched by CommonMark's delimiter
+/// The inline part of a message's Markdown: code spans, backslash escapes, links (bare
+/// `http(s)://` addresses, and `[label](https://…)`), mentions, line breaks, and `**strong**`, `*em*` / `_em_`, `~~del~~` matched by CommonMark's delimiter
 /// algorithm ("process emphasis"), with its flanking rules extended for Korean, Chinese and
 /// Japanese the way the CommonMark CJK-friendly proposal does: a closing `**` after
 /// punctuation may be followed directly by a Hangul particle (`**"공지"**는`), and `_` may
 /// open or close against a CJK letter (`_참고_로`).
 ///
 /// Linear in the text: characters are read once; a code span's closer is found through a
-/// forward-only pointer per backtick-run length; each closer looks back for an opener no
-/// further than where the last fruitless search of its kind stopped (`openersBottom`).
+/// forward-only pointer per backtick-run length, and a labelled link's `](` through another
+/// (`LinkLabels`); each closer looks back for an opener no further than where the last
+/// fruitless search of its kind stopped (`openersBottom`).
 struct MarkdownInline {
     let members: MentionDirectory
     /// Who was mentioned so far (each once, in order of first mention), over every call.
@@ -51,6 +52,7 @@ struct MarkdownInline {
 
         let start = chars.startIndex, end = chars.endIndex
         var backticks = BacktickRuns(chars)
+        var labels = LinkLabels(chars)
         var index = start
         while index < end {
             let character = chars[index]
@@ -97,6 +99,15 @@ struct MarkdownInline {
                 pieces.append(piece)
                 index = run
                 continue
+            case "[":
+                if let link = labels.link(openingAt: index) {
+                    let address = HTMLEscaping.escape(String(chars[link.address]))
+                    let label = String(chars[link.label])
+                    atom(#"<a href="\#(address)" rel="noopener noreferrer nofollow" target="_blank">\#(HTMLEscaping.escape(label))</a>"#,
+                         plain: label + " " + String(chars[link.address]))
+                    index = link.end
+                    continue
+                }
             case "h" where Self.startsWord(previous):
                 if let linkEnd = MessageLinks.linkEnd(chars, at: index) {
                     let address = HTMLEscaping.escape(String(chars[index..<linkEnd]))
@@ -299,5 +310,51 @@ private struct BacktickRuns {
         while position < list.count, list[position] <= after { position += 1 }
         cursor[length] = position
         return position < list.count ? list[position] : nil
+    }
+}
+
+/// Labelled links, `[label](https://…)`: the label is plain text on one line without brackets,
+/// the address an `http(s)://` one without spaces, quotes, angle or square brackets, its round
+/// brackets balanced. The `](` after an opening `[` is found through a forward-only pointer,
+/// and an address is read only up to the next bracket or space, so no character is read by
+/// two attempts (the renderer stays linear in the text).
+private struct LinkLabels {
+    private let chars: ArraySlice<Character>
+    /// Where each `](` starts, in order, and the next one to consider.
+    private var closers: [Int] = []
+    private var cursor = 0
+
+    init(_ chars: ArraySlice<Character>) {
+        self.chars = chars
+        var index = chars.startIndex
+        while index + 1 < chars.endIndex {
+            if chars[index] == "]", chars[index + 1] == "(" { closers.append(index) }
+            index += 1
+        }
+    }
+
+    /// The link whose `[` is at `open`: its label's and address's ranges and where it ends.
+    mutating func link(openingAt open: Int) -> (label: Range<Int>, address: Range<Int>, end: Int)? {
+        while cursor < closers.count, closers[cursor] <= open { cursor += 1 }
+        guard cursor < closers.count else { return nil }
+        let close = closers[cursor]
+        let label = (open + 1)..<close
+        // The label ends at the first `]`: an empty one, or one with another `[` or a line break, is text.
+        guard !label.isEmpty, !chars[label].contains(where: { $0 == "[" || $0 == "]" || $0 == "\n" }) else { return nil }
+        let addressStart = close + 2
+        guard chars[addressStart...].starts(with: "https://") || chars[addressStart...].starts(with: "http://") else { return nil }
+        var index = addressStart, depth = 0
+        while index < chars.endIndex {
+            let character = chars[index]
+            if character.isWhitespace || "<>\"'`[]".contains(character) { return nil }
+            if character == "(" { depth += 1 }
+            if character == ")" {
+                if depth == 0 { break }
+                depth -= 1
+            }
+            index += 1
+        }
+        guard index < chars.endIndex, index > addressStart + "http://".count else { return nil }
+        return (label, addressStart..<index, index + 1)
     }
 }
