@@ -23,9 +23,14 @@ Sources, in order of preference for each field:
 - EXTRA_KOREAN below: the words Korean teams use for the common reactions.
 
 Lines: comments start with "# " (hash, space; note the keycap #️⃣ row starts with "#" and U+FE0F);
-each other line is 6 fields separated by tabs: emoji, group index, English name, English keywords,
-Korean name, Korean keywords (keywords separated by "|"). A skin-toned row has its name only: the
-picker lists and searches the base emoji, and the server accepts the toned one.
+each other line is 7 fields separated by tabs: emoji, group index, English name, English keywords,
+Korean name, Korean keywords, shortcodes (keywords and shortcodes separated by "|"). The shortcodes
+are the `emoji` package's Slack/GitHub-style names without colons, lower case, each once, its
+English name first and then its aliases (`thumbs_up|+1|thumbsup`); the server translates Slack
+reaction names with them. A few shortcodes name two emoji (`dog` is the alias of 🐶 and the name
+of 🐕, `turkey` the name of 🦃 and an alias of 🇹🇷); the table keeps both and the reader chooses.
+A skin-toned row has its names only (its keywords and shortcodes are empty): the picker lists and
+searches the base emoji, and the server accepts the toned one.
 The output is the same on every run.
 """
 
@@ -138,6 +143,19 @@ def shortcodes(data):
     return [code.strip(":") for code in codes if code]
 
 
+def shortcode_column(codes) -> str:
+    """The shortcodes field: lower case, each once, in the package's order, "|" separated."""
+    seen, result = set(), []
+    for code in codes:
+        code = code.lower()
+        if not code.strip() or re.search(r"[\t\r\n|]", code):
+            raise SystemExit(f"bad shortcode {code!r} in {codes!r}")
+        if code not in seen:
+            seen.add(code)
+            result.append(code)
+    return "|".join(result)
+
+
 def package_korean(data) -> str:
     """The package's Korean name without colons, underscores as spaces."""
     return data.get("ko", "").strip(":").replace("_", " ").strip()
@@ -183,7 +201,9 @@ def build():
         f"CLDR {versions['CLDR']} annotations (en, ko)",
         f"and the emoji package {versions['emoji package']} (shortcodes). Do not edit by hand.",
         "Columns (tab separated): emoji, group index, English name, English keywords, Korean name, "
-        "Korean keywords; keywords are | separated.",
+        "Korean keywords, shortcodes; keywords and shortcodes are | separated.",
+        "Shortcodes are Slack/GitHub-style names without colons (thumbs_up|+1|thumbsup), "
+        "the package's English name first.",
         "Comment lines start with '# '; a skin-toned row has names only (the picker searches its base emoji).",
         "groups: " + "|".join(groups),
     ]
@@ -216,12 +236,14 @@ def build():
         ko_name = field(ko_name) or en_name
         names[key] = (en_name, ko_name)
         if tones:
-            en_keywords, ko_keywords = [], []
+            en_keywords, ko_keywords, code_field = [], [], ""
         else:
             en_keywords = [w for w in clean(codes + en_words) if w != en_name]
             ko_keywords = [w for w in clean(ko_words + EXTRA_KOREAN.get(text, []) + [package_korean(data)])
                            if w != ko_name.lower()]
-        lines.append([text, str(group), en_name, "|".join(en_keywords), ko_name, "|".join(ko_keywords)])
+            code_field = shortcode_column(codes)
+        lines.append([text, str(group), en_name, "|".join(en_keywords), ko_name, "|".join(ko_keywords),
+                      code_field])
     check(rows, lines)
     return header, lines
 
@@ -232,13 +254,20 @@ def check(rows, lines) -> None:
     if len(lines) != expected or len({line[0] for line in lines}) != len(lines):
         raise SystemExit(f"{len(lines)} rows written for {expected} fully-qualified emoji, or a row twice")
     for line in lines:
-        if any("\t" in f or "\n" in f or "\r" in f for f in line) or not all(line[i] for i in (0, 1, 2, 4)):
+        if len(line) != 7 or any("\t" in f or "\n" in f or "\r" in f for f in line) \
+                or not all(line[i] for i in (0, 1, 2, 4)):
             raise SystemExit(f"bad row {line!r}")
+        codes = line[6].split("|") if line[6] else []
+        if len(set(codes)) != len(codes) or any(not code or code != code.strip().lower() for code in codes):
+            raise SystemExit(f"bad shortcodes in row {line!r}")
         if line[0].startswith("# "):
             raise SystemExit(f"row {line!r} would read as a comment")
     thumbs = next(line for line in lines if line[0] == "👍")
     if "좋아요" not in thumbs[5].split("|"):
         raise SystemExit("👍 lost its Korean keyword 좋아요")
+    for text, code in (("👍", "+1"), ("✅", "white_check_mark"), ("🎉", "tada"), ("❤️", "heart")):
+        if code not in next(line for line in lines if line[0] == text)[6].split("|"):
+            raise SystemExit(f"{text} lost its shortcode {code}")
 
 
 def main() -> None:
