@@ -27,13 +27,14 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
     ],
     targets: [
         // The server: thin @main, app assembly, controllers, middleware, storage, real-time.
         .executableTarget(
             name: "wsx-web",
             dependencies: [
-                "Views", "Uploads", "Assets", "CMalloc", "LinkPreviews", "Mail",
+                "Views", "Uploads", "Assets", "CMalloc", "LinkPreviews", "Mail", "SlackFormat",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -79,7 +80,7 @@ let package = Package(
         .testTarget(
             name: "wsx-webTests",
             dependencies: [
-                "wsx-web", "LocalTestSite", "Mail",
+                "wsx-web", "LocalTestSite", "Mail", "SlackFormat",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -115,6 +116,13 @@ let package = Package(
                            .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "NIOExtras", package: "swift-nio-extras")],
             swiftSettings: swiftSettings
         ),
+        // Slack's export format: its JSON, its zip, and its markup to ours and back. No database.
+        .target(
+            name: "SlackFormat",
+            dependencies: [.product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "SlackFormatTests", dependencies: ["SlackFormat"], swiftSettings: swiftSettings),
         // A site on loopback for the tests that fetch (link previews).
         .target(
             name: "LocalTestSite",

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+@testable import SlackFormat
+
+/// Reading an export's zip: the fixture's files and messages, a file put inside it, and the
+/// refusals (not a zip, not an export, a damaged member, a member that inflates past its limit).
+@Suite("Slack export archives")
+struct SlackArchiveTests {
+    static var fixture: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/slack-export")
+    }
+
+    static func temporary(_ name: String) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("slack-\(UUID().uuidString)-\(name)")
+    }
+
+    static func zippedFixture() throws -> URL {
+        let url = temporary("export.zip")
+        try SlackArchiveWriter.zip(folder: fixture, to: url, modified: Date(timeIntervalSince1970: 1_709_542_800))
+        return url
+    }
+
+    @Test("the fixture reads: people, conversations, each conversation's messages in ts order, the file inside it")
+    func readsFixture() throws {
+        let url = try Self.zippedFixture()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let archive = try SlackArchiveReader(url: url)
+        let users = try archive.users()
+        #expect(users.count == 7)
+        #expect(users.first { $0.id == "U03JIHO" }?.shownName == "이지호")
+        #expect(users.first { $0.id == "U04GONE" }?.isDeleted == true)
+        #expect(users.first { $0.id == "U06DEPLOY" }?.isBotAccount == true)
+        let channels = try #require(try archive.decode("channels.json", as: [SlackConversation].self))
+        #expect(channels.map(\.folder).sorted() == ["general", "random", "개발"])
+        let general = try archive.messages(of: "general")
+        #expect(general.count == 11)
+        #expect(general.map(\.ts) == general.map(\.ts).sorted())
+        #expect(try archive.messages(of: "개발").first?.subtype == "channel_join")
+        #expect(try archive.dayFiles(of: "D01MINABOB") == ["D01MINABOB/2024-03-04.json"])
+        let photo = try #require(try archive.upload(fileId: "F02PHOTO"))
+        #expect(photo.starts(with: [0xFF, 0xD8]))
+        #expect(try archive.upload(fileId: "F01MISSING") == nil)
+    }
+
+    @Test("refusals say which file and why")
+    func refusals() throws {
+        let notZip = Self.temporary("notes.zip")
+        try Data("just text".utf8).write(to: notZip)
+        defer { try? FileManager.default.removeItem(at: notZip) }
+        #expect(throws: SlackArchiveError.notAnArchive(notZip.lastPathComponent)) { try SlackArchiveReader(url: notZip) }
+
+        let other = Self.temporary("other.zip")
+        let writer = try SlackArchiveWriter(url: other, modified: Date())
+        try writer.add("readme.txt", data: Data("hello".utf8), compressed: false)
+        defer { try? FileManager.default.removeItem(at: other) }
+        #expect(throws: SlackArchiveError.missing("users.json")) { try SlackArchiveReader(url: other) }
+
+        let broken = Self.temporary("broken.zip")
+        let brokenWriter = try SlackArchiveWriter(url: broken, modified: Date())
+        try brokenWriter.add("users.json", data: Data(#"[{"id": "U1", "profile": {"email": 5}}]"#.utf8), compressed: true)
+        try brokenWriter.add("channels.json", data: Data(repeating: UInt8(ascii: " "), count: 4 << 20), compressed: true)
+        defer { try? FileManager.default.removeItem(at: broken) }
+        let archive = try SlackArchiveReader(url: broken, limits: .init(jsonBytes: 1 << 20))
+        #expect(throws: SlackArchiveError.badJSON("users.json", "[0].profile.email: expected text")) { try archive.users() }
+        #expect(throws: SlackArchiveError.tooLarge("channels.json", 1 << 20)) {
+            try archive.decode("channels.json", as: [SlackConversation].self)
+        }
+    }
+
+    @Test("a member whose bytes were changed is refused as damaged")
+    func damaged() throws {
+        let url = Self.temporary("damaged.zip")
+        let writer = try SlackArchiveWriter(url: url, modified: Date())
+        let users = Data(#"[{"id": "U1", "name": "a", "profile": {"email": "a@example.com"}}]"#.utf8)
+        try writer.add("users.json", data: users, compressed: false)
+        defer { try? FileManager.default.removeItem(at: url) }
+        var bytes = try Data(contentsOf: url)
+        let at = try #require(bytes.range(of: Data("a@example.com".utf8)))
+        bytes[at.lowerBound] = UInt8(ascii: "b")
+        try bytes.write(to: url)
+        #expect(throws: SlackArchiveError.damaged("users.json")) { try SlackArchiveReader(url: url).users() }
+    }
+}
