@@ -71,13 +71,14 @@ public struct UploadReceiver: Sendable {
         self.sniffer = sniffer
     }
 
-    /// Takes bytes the server fetched itself (a link preview's image) as if they were uploaded:
-    /// typed by libmagic, refused unless an allowed type of `kind`, within the file size limit,
-    /// written to a temporary file for `FileService.prepare` like any upload.
-    public func receive(bytes: [UInt8], name: String, field: String, kind wanted: UploadPolicy.Kind) throws -> ReceivedFile {
+    /// Takes bytes the server fetched itself (a link preview's image) or read from an archive (a
+    /// Slack export's files) as if they were uploaded: typed by libmagic, refused unless an
+    /// allowed type (of `kind`, when given), within the file size limit, written to a temporary
+    /// file for `FileService.prepare` like any upload.
+    public func receive(bytes: [UInt8], name: String, field: String, kind wanted: UploadPolicy.Kind?) throws -> ReceivedFile {
         guard bytes.count <= policy.maximumFileBytes else { throw UploadError.fileTooLarge(limit: policy.maximumFileBytes) }
         let mime = bytes.isEmpty ? "application/x-empty" : sniffer.mimeType(of: bytes.prefix(ContentSniffer.sniffLength))
-        guard let kind = UploadPolicy.allowedTypes[mime], kind == wanted else { throw UploadError.unsupportedType(mime) }
+        guard let kind = UploadPolicy.allowedTypes[mime], wanted == nil || kind == wanted else { throw UploadError.unsupportedType(mime) }
         let url = store.temporaryFile()
         try Data(bytes).write(to: url)
         let digest = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()

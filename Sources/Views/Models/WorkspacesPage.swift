@@ -49,6 +49,9 @@ public struct InvitePage: Sendable {
     public var wrongAccount: Bool
     /// For a visitor without a session: the sign-up form, its email fixed to the invited one.
     public var signup: SignupPage?
+    /// Instead, when the invited address has an account made without a password (by a Slack
+    /// import): the form that sets its first password.
+    public var claim: InviteClaim?
     /// Where accepting and declining post, and the log-in link that comes back here.
     public var acceptURL: String
     public var declineURL: String
@@ -69,5 +72,17 @@ public struct InvitePage: Sendable {
         self.signedIn = signedIn
         self.wrongAccount = wrongAccount
         self.signup = signup
+    }
+}
+
+/// The first password of an account an import made, chosen through its invitation.
+public struct InviteClaim: Sendable {
+    /// "Your account 민아 came over from Slack…" in the reader's language.
+    public var intro: String
+    public var errors: FieldErrors
+
+    public init(intro: String, errors: FieldErrors = FieldErrors()) {
+        self.intro = intro
+        self.errors = errors
     }
 }

@@ -542,5 +542,14 @@ extension Strings {
         "threads_empty": "You follow no threads yet. Threads you reply in or are mentioned in gather here.",
         "threads_unread": "{0} new {0:reply|replies}",
         "threads_unread_label": "{0} unread thread {0:reply|replies}",
+        "slack_file_missing": "📎 {0} — not in the export",
+        "slack_file_deleted": "📎 {0} — deleted in Slack",
+        "slack_file_too_large": "📎 {0} — larger than {1}, not kept",
+        "slack_file_type": "📎 {0} — not kept (the kinds kept: {1})",
+        "slack_file_too_many": "📎 {0} — too many files in one message, not kept",
+        "audit_workspace.import": "imported from Slack",
+        "audit_workspace.export": "exported the workspace",
+        "invite_claim_intro": "Your account {0} came over from Slack. Choose a password and you are in.",
+        "invite_claim_submit": "Set password and join",
     ]
 }

@@ -542,5 +542,14 @@ extension Strings {
         "threads_empty": "팔로우하는 스레드가 없습니다. 스레드에 답글을 달거나 스레드에서 멘션되면 여기에 모입니다.",
         "threads_unread": "새 답글 {0}개",
         "threads_unread_label": "읽지 않은 스레드 답글 {0}개",
+        "slack_file_missing": "📎 {0} — 내보낸 파일에 들어 있지 않습니다",
+        "slack_file_deleted": "📎 {0} — Slack에서 삭제된 파일입니다",
+        "slack_file_too_large": "📎 {0} — {1}보다 커서 보관하지 않았습니다",
+        "slack_file_type": "📎 {0} — 보관하지 않았습니다 (보관하는 형식: {1})",
+        "slack_file_too_many": "📎 {0} — 한 메시지에 파일이 너무 많아 보관하지 않았습니다",
+        "audit_workspace.import": "Slack에서 가져옴",
+        "audit_workspace.export": "내보냄",
+        "invite_claim_intro": "Slack에서 옮겨 온 {0} 계정이 있습니다. 비밀번호를 정하면 바로 들어갈 수 있습니다.",
+        "invite_claim_submit": "비밀번호 정하고 참여하기",
     ]
 }

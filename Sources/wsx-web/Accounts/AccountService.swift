@@ -80,7 +80,9 @@ struct AccountService: Sendable {
         let user = try database.read { db in
             try User.filter(User.CodingKeys.emailKey == key).fetchOne(db)
         }
-        guard let user else {
+        // An account made without a password (by an import) is not signed in to until its
+        // person chooses one through their invitation or a reset link.
+        guard let user, !user.passwordHash.isEmpty else {
             try await hasher.verifyAgainstNothing(password.nfc)
             return nil
         }
@@ -146,6 +148,34 @@ struct AccountService: Sendable {
                                              payload: SessionRevokedPayload(userId: userId, reason: "password_changed"),
                                              closesSessions: ended), in: db)
             return try SessionStore.insert(db, userId: userId, userAgent: userAgent, at: now).token
+        }
+    }
+
+    /// The account an import made without a password for this address, if there is one.
+    func passwordlessAccount(email: String) throws -> User? {
+        let key = User.key(forEmail: email.cleanedLine)
+        return try database.read { db in
+            try User.filter(User.CodingKeys.emailKey == key && User.CodingKeys.passwordHash == "").fetchOne(db)
+        }
+    }
+
+    /// Gives an account made without a password its first one (its person followed their
+    /// invitation, which was sent to its address). Throws `FormProblems` for a weak or
+    /// mismatched password, `invite_invalid` when the account has a password by now.
+    func choosePassword(userId: Int64, password: String, confirmation: String) async throws -> User {
+        var problems = FormProblems()
+        AccountRules.checkNewPassword(password.nfc, confirmation: confirmation.nfc, into: &problems)
+        try problems.throwIfAny()
+        let hash = try await hasher.hash(password.nfc)
+        let now = clock.now()
+        return try await database.writer.write { db in
+            guard var user = try User.fetchOne(db, key: userId), user.passwordHash.isEmpty else {
+                throw AppError.notFound("invite_invalid")
+            }
+            user.passwordHash = hash
+            user.updatedAt = now
+            try user.update(db)
+            return user
         }
     }
 

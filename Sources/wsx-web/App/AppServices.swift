@@ -168,6 +168,12 @@ struct AppServices: Sendable {
     var backgroundServices: [any Service] {
         var services: [any Service] = [hub, Housekeeper(events: events, sessions: sessions, files: files, retention: config.eventRetention,
                                                         interval: config.housekeepingInterval, logger: logger)]
+        let (database, hub, mailSender) = (self.database, self.hub, self.mailSender)
+        services.append(OutsideWritesListener(dataDirectory: config.dataDirectory, logger: logger) {
+            database.noteOutsideWrites()
+            await hub.reloadMemberships(from: database)
+            mailSender?.wake()
+        })
         if let mailSender, let mailComposer, let mail = config.mail {
             services.append(mailSender)
             services.append(DigestMailer(database: database, hub: hub, composer: mailComposer, sender: mailSender, serverKey: serverKey,

@@ -9,7 +9,7 @@ struct WSXCommand: AsyncParsableCommand {
         abstract: "wsx: a self-hosted team chat server.",
         discussion: "Every option also reads a WSX_* environment variable (shown in each option's help).",
         subcommands: [ServeCommand.self, MigrateCommand.self, UserCommand.self, CoinsCommand.self, SeedCommand.self,
-                      BackupCommand.self, RestoreCommand.self],
+                      BackupCommand.self, RestoreCommand.self, ImportCommand.self, ExportCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 

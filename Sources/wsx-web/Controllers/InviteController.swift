@@ -4,7 +4,8 @@ import Views
 /// `/invite/{token}`: an invitation. Its page names the workspace and who invited; signed in as
 /// the invited address, `POST /invite/{token}` (only `_csrf`) joins and `POST
 /// /invite/{token}/decline` declines. Without an account, the sign-up form (email fixed to the
-/// invited one) creates it and joins; with one, a link to sign in and come back.
+/// invited one) creates it and joins; with one, a link to sign in and come back; with one an
+/// import made (no password yet), a form to choose its password, which signs in.
 struct InviteController: Sendable {
     let invitations: Invitations
     let accounts: AccountService
@@ -23,8 +24,12 @@ struct InviteController: Sendable {
         let token = try token(context)
         guard let found = try invitations.find(token: token) else { throw AppError.notFound("invite_invalid") }
         let user = context.visitor.user
-        let page = Self.page(found, token: token, user: user, strings: context.visitor.strings,
+        var page = Self.page(found, token: token, user: user, strings: context.visitor.strings,
                              signup: user == nil ? SignupPage(email: found.invite.email, inviteToken: token) : nil)
+        if user == nil, let imported = try accounts.passwordlessAccount(email: found.invite.email) {
+            page.signup = nil
+            page.claim = InviteClaim(intro: context.visitor.strings.format("invite_claim_intro", imported.nickname))
+        }
         return try await pages.render(.invite, title: context.visitor.strings["invite_join_title"], page: page, request: request,
                                       context: context)
     }
@@ -36,9 +41,13 @@ struct InviteController: Sendable {
             let workspace = try await invitations.accept(token: token, userId: user.id!)
             return cookies.redirect(to: Paths.workspace(workspace.id!), flash: "invite_joined", for: request)
         }
+        let form = context.visitor.form ?? FormData(fields: [])
+        if let imported = try accounts.passwordlessAccount(email: found.invite.email) {
+            return try await claim(imported, found: found, token: token, form: form, request: request, context: context)
+        }
         // Signing up through the invitation: the address is the invited one, whatever was posted.
         // (Such sign-ups do not count against the per-address sign-up limit.)
-        var input = SignupInput(form: context.visitor.form ?? FormData(fields: []))
+        var input = SignupInput(form: form)
         input.email = found.invite.email
         input.lang = RequestCookies(request)[CookiePolicy.language].flatMap { Lang(rawValue: $0)?.rawValue }
         let user: User
@@ -52,6 +61,29 @@ struct InviteController: Sendable {
             return try await pages.render(.invite, title: strings["invite_join_title"], page: page, request: request,
                                           context: context, status: .unprocessableContent)
         }
+        return try await joinAndSignIn(user, token: token, request: request)
+    }
+
+    /// An account an import made: following its invitation (sent to its address), its person
+    /// chooses its first password, joins (a member already: the invitation is used) and is in.
+    private func claim(_ imported: User, found: Invitations.Found, token: String, form: FormData, request: Request,
+                       context: AppRequestContext) async throws -> Response {
+        let user: User
+        do {
+            user = try await accounts.choosePassword(userId: imported.id!, password: form["password"] ?? "",
+                                                     confirmation: form["password_confirm"] ?? "")
+        } catch let problems as FormProblems {
+            let strings = context.visitor.strings
+            var page = Self.page(found, token: token, user: nil, strings: strings, signup: nil)
+            page.claim = InviteClaim(intro: strings.format("invite_claim_intro", imported.nickname),
+                                     errors: FieldErrors(problems, strings))
+            return try await pages.render(.invite, title: strings["invite_join_title"], page: page, request: request,
+                                          context: context, status: .unprocessableContent)
+        }
+        return try await joinAndSignIn(user, token: token, request: request)
+    }
+
+    private func joinAndSignIn(_ user: User, token: String, request: Request) async throws -> Response {
         let workspace = try await invitations.accept(token: token, userId: user.id!)
         let (sessionToken, _) = try await sessions.create(userId: user.id!, userAgent: request.headers[.userAgent])
         var response = cookies.redirect(to: Paths.workspace(workspace.id!), flash: "invite_joined", for: request)

@@ -95,7 +95,7 @@ struct DigestMailer: Service {
             JOIN rooms r ON r.id = rm.room_id AND r.archived_at IS NULL
             JOIN messages m ON m.room_id = rm.room_id
             LEFT JOIN users a ON a.id = m.author_id
-            WHERE u.mail_digest = 1 AND m.id > u.digest_through AND m.id > rm.last_read_message_id
+            WHERE u.mail_digest = 1 AND u.password_hash <> '' AND m.id > u.digest_through AND m.id > rm.last_read_message_id
               AND m.deleted_at IS NULL AND (m.author_id IS NULL OR m.author_id <> u.id)
               AND m.created_at <= ? AND m.created_at >= ?
               AND (r.kind IN ('dm', 'group') OR EXISTS (SELECT 1 FROM mentions WHERE mentions.user_id = u.id AND mentions.message_id = m.id))

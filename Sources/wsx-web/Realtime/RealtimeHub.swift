@@ -93,6 +93,21 @@ actor RealtimeHub: Service {
         }
     }
 
+    /// Reads who is in which room afresh, after another process (an import) wrote rooms and
+    /// members without events. Events committed before this read and delivered after it change
+    /// nothing more: adding someone already in a room, or taking out someone already out.
+    func reloadMemberships(from database: AppDatabase) {
+        guard let rows = try? database.read({ db in
+            try Row.fetchAll(db, sql: "SELECT room_id, user_id FROM room_members").map { ($0[0] as Int64, $0[1] as Int64) }
+        }) else { return }
+        membersByRoom = [:]
+        roomsByUser = [:]
+        for (room, user) in rows {
+            membersByRoom[room, default: []].insert(user)
+            roomsByUser[user, default: []].insert(room)
+        }
+    }
+
     /// The newest event id delivered to subscribers.
     nonisolated var latestEventId: Int64 { latest.withLock { $0 } }
 

@@ -120,6 +120,14 @@ final class AppDatabase: Sendable {
         }
     }
 
+    /// Another process (an import) committed to the file: every cache of reads is stale.
+    func noteOutsideWrites() {
+        for version in [version, accountsVersion, messagesVersion, savedVersion, readMarkersVersion, membershipVersion,
+                        directoryVersion, threadsVersion] {
+            version.countOutsideChange()
+        }
+    }
+
     /// Names of the migrations already applied, oldest first.
     func appliedMigrations() throws -> [String] {
         try read { db in try Self.migrator.appliedIdentifiers(db).sorted() }
@@ -128,5 +136,13 @@ final class AppDatabase: Sendable {
     /// Whether the database answers a trivial query (the health check).
     func isReachable() async -> Bool {
         (try? read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
+    }
+}
+
+extension AppDatabase {
+    /// A write transaction run on the calling thread, for operator commands (an import) whose
+    /// writes capture state they change; the server's requests use the writer's async `write`.
+    func writeBlocking<T>(_ updates: (Database) throws -> T) throws -> T {
+        try writer.write(updates)
     }
 }

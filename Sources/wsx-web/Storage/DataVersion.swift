@@ -29,6 +29,11 @@ final class DataVersion: TransactionObserver, Sendable {
     /// The number of counted commits so far.
     var current: UInt64 { value.load(ordering: .acquiring) }
 
+    /// Counts a change this observer could not see: another process committed to the file.
+    func countOutsideChange() {
+        value.add(1, ordering: .releasing)
+    }
+
     // Changes are counted per statement, from the kinds of change SQLite's authorizer says the
     // statement may make (those of its triggers and foreign-key actions included), as GRDB asks
     // before running each one, and never per row: a post's trigger updates every member's

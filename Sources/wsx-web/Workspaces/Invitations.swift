@@ -56,11 +56,8 @@ struct Invitations: Sendable {
                let token = pending.tokenNonce.map({ key.code("invite", $0) }) {
                 return token
             }
-            let nonce = SecretToken.generate()
-            let token = key.code("invite", nonce)
-            let invite = try Invite(id: nil, workspaceId: access.workspaceId, email: email, emailKey: emailKey,
-                                    tokenHash: SecretToken.hash(token), tokenNonce: nonce, invitedBy: access.userId, createdAt: now,
-                                    expiresAt: now.addingTimeInterval(Self.lifetime), usedAt: nil, declinedAt: nil).inserted(db)
+            let (invite, token) = try Self.insert(db, workspaceId: access.workspaceId, email: email, invitedBy: access.userId,
+                                                  key: key, at: now)
             try AuditTrail.record(db, workspaceId: access.workspaceId, actor: access.userId, action: "member.invite",
                                   detail: email, at: now)
             if let user {
@@ -72,6 +69,18 @@ struct Invitations: Sendable {
             }
             return token
         }
+    }
+
+    /// Writes a new invitation (its token made from a fresh nonce with the server's key);
+    /// answers it and its token.
+    static func insert(_ db: Database, workspaceId: Int64, email: String, invitedBy: Int64, key: ServerKey,
+                       at now: Date) throws -> (Invite, String) {
+        let nonce = SecretToken.generate()
+        let token = key.code("invite", nonce)
+        let invite = try Invite(id: nil, workspaceId: workspaceId, email: email, emailKey: User.key(forEmail: email),
+                                tokenHash: SecretToken.hash(token), tokenNonce: nonce, invitedBy: invitedBy, createdAt: now,
+                                expiresAt: now.addingTimeInterval(lifetime), usedAt: nil, declinedAt: nil).inserted(db)
+        return (invite, token)
     }
 
     /// The pending invitations for `user`'s address, newest first.

@@ -1,0 +1,152 @@
+import Foundation
+import GRDB
+import SlackFormat
+
+/// The people of an export as accounts here, found or made inside the import's transactions.
+///
+/// - Someone whose e-mail has an account here is that account, and becomes a member.
+/// - Someone else active with an e-mail gets an account without a password (it cannot sign in),
+///   becomes a member (so their channels and conversations are theirs already), and an
+///   invitation: following it, they choose a password.
+/// - Deleted people, bots, Slackbot, people without an e-mail and authors the export does not
+///   list get an account without a password and an address under `.invalid` (RFC 2606: it can
+///   never receive mail), are not members, and keep their names on what they wrote.
+struct SlackPeople {
+    /// One person of the export, as imported.
+    struct Person: Sendable {
+        let id: Int64
+        let nickname: String
+        /// In the workspace (so in its rooms); the others only wrote, reacted or are mentioned.
+        let isMember: Bool
+    }
+
+    let workspaceId: Int64
+    let ownerId: Int64
+    /// The export's team, for the made-up addresses of people without one.
+    let team: String
+    private(set) var bySlackId: [String: Person] = [:]
+    /// Which person each bot id (`B…`) is, where `users.json` says.
+    private var botUsers: [String: String] = [:]
+    /// People with accounts made now who are invited, by address.
+    private(set) var invited: [(email: String, userId: Int64)] = []
+
+    init(workspaceId: Int64, ownerId: Int64, team: String) {
+        (self.workspaceId, self.ownerId, self.team) = (workspaceId, ownerId, team)
+    }
+
+    /// Brings over everyone in `users.json`; answers what happened for the summary.
+    mutating func bring(_ db: Database, _ users: [SlackUser], at now: Date) throws -> (matched: Int, created: Int, members: Int) {
+        var matched = 0, created = 0, members = 0
+        let known = try SlackIds.all(db, workspaceId: workspaceId, kind: .user)
+        let defaultRoom = try Int64.fetchOne(db, sql: "SELECT id FROM rooms WHERE workspace_id = ? AND is_default = 1",
+                                             arguments: [workspaceId])
+        for user in users {
+            if let bot = user.profile?.botId { botUsers[bot] = user.id }
+            let email = Self.usableEmail(user.profile?.email)
+            let active = !user.isDeleted && !user.isBotAccount && user.id != "USLACKBOT" && email != nil
+            let nickname = Self.nickname(user.shownName)
+            var account: (id: Int64, passwordless: Bool, made: Bool)
+            if let id = known[user.id], let existing = try Self.account(db, id: id) {
+                account = (id, existing.passwordless, false)
+            } else if let email, let existing = try Self.account(db, email: email) {
+                account = (existing.id, existing.passwordless, false)
+                matched += 1
+            } else {
+                let id = try Self.makeAccount(db, email: email ?? syntheticEmail(user.id), nickname: nickname, at: now)
+                account = (id, true, true)
+                created += 1
+            }
+            try SlackIds.remember(db, workspaceId: workspaceId, kind: .user, slackId: user.id, localId: account.id)
+            let member = active || account.id == ownerId
+            if member {
+                members += 1
+                if try Self.join(db, workspaceId: workspaceId, defaultRoom: defaultRoom, userId: account.id, at: now),
+                   account.passwordless, let email {
+                    invited.append((email, account.id))
+                }
+            }
+            let shown = try String.fetchOne(db, sql: "SELECT nickname FROM users WHERE id = ?", arguments: [account.id]) ?? nickname
+            bySlackId[user.id] = Person(id: account.id, nickname: shown, isMember: member)
+        }
+        return (matched, created, members)
+    }
+
+    /// The person a message's author is: its `user`, or its bot, or (not in `users.json`) an
+    /// account made for the name the message carries.
+    mutating func author(_ db: Database, of message: SlackMessage, at now: Date) throws -> Person? {
+        if let user = message.user, user != "USLACKBOT" || message.subtype != "tombstone" {
+            return try person(db, slackId: user, name: message.userProfile.flatMap { $0.displayName ?? $0.realName ?? $0.name }, at: now)
+        }
+        if let bot = message.botId {
+            if let user = botUsers[bot] { return try person(db, slackId: user, name: nil, at: now) }
+            return try person(db, slackId: bot, name: message.username ?? message.botProfile?.name, at: now)
+        }
+        return nil
+    }
+
+    /// The person behind a Slack id, made (not a member) when the export does not list them.
+    mutating func person(_ db: Database, slackId: String, name: String?, at now: Date) throws -> Person {
+        if let known = bySlackId[slackId] { return known }
+        let id: Int64
+        if let earlier = try SlackIds.local(db, workspaceId: workspaceId, kind: .user, slackId: slackId),
+           try Self.account(db, id: earlier) != nil {
+            id = earlier
+        } else {
+            let shown = name.map(\.cleanedLine).flatMap { $0.isEmpty ? nil : $0 } ?? slackId
+            id = try Self.makeAccount(db, email: syntheticEmail(slackId), nickname: Self.nickname(shown), at: now)
+            try SlackIds.remember(db, workspaceId: workspaceId, kind: .user, slackId: slackId, localId: id)
+        }
+        let nickname = try String.fetchOne(db, sql: "SELECT nickname FROM users WHERE id = ?", arguments: [id]) ?? slackId
+        let person = Person(id: id, nickname: nickname, isMember: false)
+        bySlackId[slackId] = person
+        return person
+    }
+
+    /// A made-up address that can never receive mail, the same for the same person of the same team.
+    private func syntheticEmail(_ slackId: String) -> String {
+        "\(slackId.lowercased())@\(team.lowercased()).slack.invalid"
+    }
+
+    // MARK: SQL
+
+    private static func account(_ db: Database, id: Int64) throws -> (id: Int64, passwordless: Bool)? {
+        try Row.fetchOne(db, sql: "SELECT id, password_hash = '' FROM users WHERE id = ?", arguments: [id]).map { ($0[0], $0[1]) }
+    }
+
+    private static func account(_ db: Database, email: String) throws -> (id: Int64, passwordless: Bool)? {
+        try Row.fetchOne(db, sql: "SELECT id, password_hash = '' FROM users WHERE email_key = ?",
+                         arguments: [User.key(forEmail: email)]).map { ($0[0], $0[1]) }
+    }
+
+    /// An account without a password: nobody signs in to it until its person sets one.
+    private static func makeAccount(_ db: Database, email: String, nickname: String, at now: Date) throws -> Int64 {
+        try User(email: email, emailKey: User.key(forEmail: email), nickname: nickname, phone: nil, passwordHash: "", lang: nil,
+                 createdAt: now, updatedAt: now).inserted(db).id!
+    }
+
+    /// Makes someone a member and puts them in the default channel; false when they were one.
+    private static func join(_ db: Database, workspaceId: Int64, defaultRoom: Int64?, userId: Int64, at now: Date) throws -> Bool {
+        try db.execute(sql: "INSERT OR IGNORE INTO workspace_members (workspace_id, user_id, role, joined_at) VALUES (?, ?, 'member', ?)",
+                       arguments: [workspaceId, userId, now])
+        guard db.changesCount > 0 else { return false }
+        if let defaultRoom {
+            try db.execute(sql: """
+                INSERT OR IGNORE INTO room_members (room_id, user_id, joined_at, last_read_message_id)
+                VALUES (?, ?, ?, (SELECT COALESCE(MAX(id), 0) FROM messages WHERE room_id = ?))
+                """, arguments: [defaultRoom, userId, now, defaultRoom])
+        }
+        return true
+    }
+
+    private static func usableEmail(_ raw: String?) -> String? {
+        guard let email = raw?.cleanedLine, !email.isEmpty else { return nil }
+        var problems = FormProblems()
+        AccountRules.checkEmail(email, into: &problems)
+        return problems.isEmpty ? email : nil
+    }
+
+    static func nickname(_ raw: String) -> String {
+        let cleaned = raw.cleanedLine
+        return AccountRules.nickname.clamped(cleaned.isEmpty ? "?" : cleaned)
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+@testable import wsx_web
+
+/// `wsx-web import slack` run as an operator runs it, as its own process, on the data folder of
+/// a server that is running: the server is told, and shows the workspace at once (its caches
+/// read afresh) and delivers new messages of imported rooms to imported members live (its
+/// room memberships read afresh), without a restart.
+@Suite("Slack import into a running server")
+struct SlackLiveImportTests {
+    /// Runs the built binary to its end without holding a thread of the pool the server answers on.
+    static func runBinary(_ arguments: [String], in folder: URL) async throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: WSXBinary.builtPath)
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        let status = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do { try process.run() } catch { continuation.resume(throwing: error) }
+        }
+        return (status, String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+    }
+
+    @Test("the server running on the folder shows the import at once, and delivers the imported rooms' new messages live")
+    func importIntoRunningServer() async throws {
+        let work = try SlackFixture.workFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let zip = try SlackFixture.zip(into: work)
+        try await TestApp().run(.live) { app in
+            let (mina, bob) = try await SlackImportTests.accounts(app)
+            #expect(try await bob.get("/workspaces").text.contains("Acme") == false)
+            try await EventStreamClient.connect(port: app.client.port!, headers: RealtimeTests.headers(bob)) { stream in
+                _ = try await stream.readHead()
+                #expect(await eventually { await app.services.hub.subscriberCount == 1 })
+
+                let imported = try await Self.runBinary(["import", "slack", zip.path, "--workspace", "Acme", "--owner", "mina@example.com",
+                                                   "--data-dir", app.services.config.dataDirectory], in: work)
+                #expect(imported.status == 0, "\(imported.output)")
+                #expect(imported.output.contains("the server running on"), "\(imported.output)")
+
+                #expect(try await bob.get("/workspaces").text.contains("Acme"))
+                let wid = try await app.count("SELECT id FROM workspaces WHERE name = 'Acme'")
+                let dev = try await app.count("SELECT id FROM rooms WHERE name = '개발'")
+                #expect(try await bob.get("/w/\(wid)/c/\(dev)").text.contains("코드 리뷰 부탁드려요"))
+                try await mina.get("/w/\(wid)/c/\(dev)")
+                #expect(try await mina.post("/w/\(wid)/c/\(dev)/messages", [("content", "가져온 채널의 새 소식")]).status == .seeOther)
+                var delivered = false
+                while let event = try await stream.next() {
+                    if event.type == "message.created", event.data.contains("가져온 채널의 새 소식") {
+                        delivered = true
+                        break
+                    }
+                }
+                #expect(delivered)
+            }
+        }
+    }
+
+    @Test("without a server on the folder, the import says so; the server started afterwards shows it")
+    func importWithoutServer() async throws {
+        let work = try SlackFixture.workFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let zip = try SlackFixture.zip(into: work)
+        let binary = WSXBinary(path: WSXBinary.builtPath)
+        try binary.createAccount(email: "mina@example.com", password: "correct horse", in: work)
+        let imported = try await Self.runBinary(["import", "slack", zip.path, "--workspace", "Acme", "--owner", "mina@example.com",
+                                           "--data-dir", "data"], in: work)
+        #expect(imported.status == 0 && imported.output.contains("no server is running on data"), "\(imported.output)")
+        #expect(imported.output.contains("messages: 23 new (3 replies in threads)"), "\(imported.output)")
+        let refused = try await Self.runBinary(["import", "slack", work.appendingPathComponent("missing.zip").path, "--workspace", "Acme",
+                                          "--owner", "mina@example.com", "--data-dir", "data"], in: work)
+        #expect(refused.status != 0 && refused.output.contains("cannot read"), "\(refused.output)")
+        let data = work.appendingPathComponent("data").path
+        let server = TestApp { $0.dataDirectory = data }
+        try await server.run { (app: TestSession) async throws -> Void in
+            let mina = app.browser()
+            #expect(try await mina.logIn(email: "mina@example.com", password: "correct horse").status == .seeOther)
+            #expect(try await mina.get("/workspaces").text.contains("Acme"))
+        }
+    }
+}
