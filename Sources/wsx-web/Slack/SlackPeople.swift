@@ -51,6 +51,9 @@ struct SlackPeople {
             } else if let email, let existing = try Self.account(db, email: email) {
                 account = (existing.id, existing.passwordless, false)
                 matched += 1
+            } else if email == nil, let earlier = try Self.account(db, email: syntheticEmail(user.id)) {
+                // The same person of the same team, brought into another workspace before.
+                account = (earlier.id, earlier.passwordless, false)
             } else {
                 let id = try Self.makeAccount(db, email: email ?? syntheticEmail(user.id), nickname: nickname, at: now)
                 account = (id, true, true)
@@ -93,7 +96,8 @@ struct SlackPeople {
             id = earlier
         } else {
             let shown = name.map(\.cleanedLine).flatMap { $0.isEmpty ? nil : $0 } ?? slackId
-            id = try Self.makeAccount(db, email: syntheticEmail(slackId), nickname: Self.nickname(shown), at: now)
+            id = try Self.account(db, email: syntheticEmail(slackId))?.id
+                ?? Self.makeAccount(db, email: syntheticEmail(slackId), nickname: Self.nickname(shown), at: now)
             try SlackIds.remember(db, workspaceId: workspaceId, kind: .user, slackId: slackId, localId: id)
         }
         let nickname = try String.fetchOne(db, sql: "SELECT nickname FROM users WHERE id = ?", arguments: [id]) ?? slackId

@@ -151,6 +151,26 @@ struct SlackImportTests {
         }
     }
 
+    @Test("the same export into a second workspace: the people are the same accounts, authors without an address included")
+    func secondWorkspace() async throws {
+        let work = try SlackFixture.workFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let zip = try SlackFixture.zip(into: work)
+        try await TestApp().run { app in
+            _ = try await Self.accounts(app)
+            let first = try await SlackFixture.importAcme(app, zip)
+            let users = try await app.count("SELECT COUNT(*) FROM users")
+            let second = try await SlackFixture.importAcme(app, zip, workspace: "Acme 2")
+            #expect(second.isNew && second.created == 0 && second.messages + second.replies == 23)
+            #expect(try await app.count("SELECT COUNT(*) FROM users") == users)
+            var firstCounts = try await SlackFixture.counts(app, workspace: first.workspaceId)
+            firstCounts["users"] = nil
+            var secondCounts = try await SlackFixture.counts(app, workspace: second.workspaceId)
+            secondCounts["users"] = nil
+            #expect(secondCounts == firstCounts)
+        }
+    }
+
     @Test("when the server sends mail, the import queues each invitation's mail, once")
     func mailsInvitations() async throws {
         let work = try SlackFixture.workFolder()
