@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes docs/screenshots/: the main pages at 390 and 1280 px wide, in Korean and English,
 from a server started on an empty data folder and filled through its own pages (two people,
-a workspace, messages with a photo and a PDF, a DM). Run by `make screenshots`:
+a workspace, messages with a photo and a PDF, a DM); and, in Korean, a Slack export imported
+into it while it runs (Tests/Fixtures/slack-export). Run by `make screenshots`:
 
     .venv/bin/python tools/screenshots.py --binary .build/debug/wsx-web --out docs/screenshots
 """
@@ -13,6 +14,7 @@ import re
 import subprocess
 import tempfile
 import threading
+import zipfile
 
 from playwright.sync_api import Page, sync_playwright
 
@@ -66,14 +68,15 @@ def serve_article(locale: str) -> str:
     return f"http://127.0.0.1:{server.server_address[1]}"
 
 
-def start(binary: str) -> tuple[subprocess.Popen, str]:
+def start(binary: str) -> tuple[subprocess.Popen, str, str]:
+    """Starts the server on an empty data folder; returns it, its base URL and the folder."""
     data = tempfile.mkdtemp(prefix="wsx-screenshots-")
     process = subprocess.Popen([binary, "serve", "--port", "0", "--data-dir", data, "--bcrypt-cost", "4",
                                 "--workspace-price", "0", "--payments", "sandbox", "--link-preview-hosts", "127.0.0.1"],
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     for line in process.stdout:
         if match := re.search(r"listening on (http://\S+)", line):
-            return process, match.group(1)
+            return process, match.group(1), data
     raise RuntimeError("the server did not start")
 
 
@@ -241,6 +244,60 @@ def take(browser, base: str, locale: str, out: pathlib.Path) -> None:
         owner.screenshot(path=str(out / f"picker-{lang}-{width}.png"))
 
 
+def take_slack_import(browser, base: str, binary: str, data: str, out: pathlib.Path) -> None:
+    """민아 (mina@example.com in the fixture export) signs up, then `wsx-web import slack` brings
+    the export into the running server: its #general, the release checklist's thread in the
+    side panel, and the page where 이지호 (who had no account) follows the invitation to choose
+    a password. Korean only, in Korean time (the export's messages are from March 2024)."""
+    owner = browser.new_context(locale="ko-KR", timezone_id="Asia/Seoul").new_page()
+    signup(owner, base, "mina@example.com", "민아")
+    with tempfile.TemporaryDirectory() as folder:
+        archive = pathlib.Path(folder) / "slack-export.zip"
+        export = FIXTURES / "slack-export"
+        with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as export_zip:
+            for file in sorted(export.rglob("*")):
+                if file.is_file():
+                    export_zip.write(file, file.relative_to(export).as_posix())
+        result = subprocess.run([binary, "import", "slack", str(archive), "--workspace", "하늘팀", "--owner", "mina@example.com",
+                                 "--data-dir", data], stdin=subprocess.DEVNULL, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError(f"the import failed:\n{result.stdout}{result.stderr}")
+    workspace = re.search(r'into workspace (\d+) "', result.stdout).group(1)
+    owner.goto(f"{base}/w/{workspace}")
+    general = owner.locator("#home-channels a", has_text=re.compile(r"^general$")).get_attribute("href")
+    owner.goto(base + general)
+    first = owner.locator("#message-list li.message").first.get_attribute("data-message")
+    root = owner.locator("#message-list li.message", has_text="Release checklist").get_attribute("data-message")
+    owner.goto(f"{base}/w/{workspace}/members")
+    link = owner.locator("#pending-invites li", has_text="jiho@example.com").locator("input[readonly]").input_value()
+    invited = browser.new_context(locale="ko-KR", timezone_id="Asia/Seoul").new_page()
+    for width in WIDTHS:
+        size = {"width": width, "height": 844 if width < 800 else 800}
+        owner.set_viewport_size(size)
+        owner.goto(base + general)
+        owner.wait_for_load_state("networkidle")
+        # From the beginning of the history: the welcome, the checklist with its reactions and thread.
+        owner.locator(f"#m-{first}").evaluate("""(message) => {
+            // The room's scrolling part on a desktop; on a phone, the page itself.
+            let list = message.parentElement;
+            while (list && !(list.scrollHeight > list.clientHeight && /auto|scroll/.test(getComputedStyle(list).overflowY))) {
+                list = list.parentElement;
+            }
+            (list || document.scrollingElement).scrollTop = 0;
+        }""")
+        owner.locator(f"#m-{root} .thread-summary").wait_for()
+        owner.screenshot(path=str(out / f"slack-import-ko-{width}.png"))
+        owner.locator(f"#m-{root} .thread-summary").click()
+        owner.frame_locator("#thread-panel iframe").locator("#thread-divider").wait_for()
+        owner.wait_for_load_state("networkidle")
+        owner.mouse.move(1, 1)  # no message's actions shown on hover
+        owner.screenshot(path=str(out / f"slack-thread-ko-{width}.png"))
+        invited.set_viewport_size(size)
+        invited.goto(base + re.sub(r"^https?://[^/]+", "", link))
+        invited.wait_for_load_state("networkidle")
+        invited.screenshot(path=str(out / f"invite-claim-ko-{width}.png"))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--binary", default=str(REPO / ".build/debug/wsx-web"))
@@ -248,12 +305,13 @@ def main() -> None:
     arguments = parser.parse_args()
     out = pathlib.Path(arguments.out)
     out.mkdir(parents=True, exist_ok=True)
-    process, base = start(arguments.binary)
+    process, base, data = start(arguments.binary)
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True)
             for locale in NAMES:
                 take(browser, base, locale, out)
+            take_slack_import(browser, base, arguments.binary, data, out)
             browser.close()
     finally:
         process.terminate()

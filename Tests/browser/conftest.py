@@ -32,6 +32,7 @@ LOGIN_FAILURE_WINDOW = 60
 SIGNUP_MAX_PER_IP = 100_000
 
 SERVER_LOG = pytest.StashKey[pathlib.Path]()
+SERVER_DATA = pytest.StashKey[pathlib.Path]()
 LOG_OFFSET = pytest.StashKey[int]()
 
 
@@ -74,10 +75,15 @@ def _wait_for_ready_line(process: subprocess.Popen, timeout: float) -> str:
         raise RuntimeError(f"wsx-web did not say it was listening within {timeout} s; stdout: {seen}") from None
 
 
+def wsx_binary() -> pathlib.Path:
+    """The wsx-web binary under test: $WSX_BINARY, else the debug build."""
+    return pathlib.Path(os.environ.get("WSX_BINARY") or REPO / ".build/debug/wsx-web")
+
+
 @pytest.fixture(scope="session")
 def server(request, tmp_path_factory) -> str:
     """Starts wsx-web on a free port with an empty data directory; yields its base URL."""
-    binary = pathlib.Path(os.environ.get("WSX_BINARY") or REPO / ".build/debug/wsx-web")
+    binary = wsx_binary()
     if not binary.is_file():
         pytest.exit(f"wsx-web binary not found at {binary}: build it (swift build) or set WSX_BINARY", returncode=2)
 
@@ -88,6 +94,7 @@ def server(request, tmp_path_factory) -> str:
     data.mkdir()
     log_path = root / "wsx-web.log"
     request.config.stash[SERVER_LOG] = log_path
+    request.config.stash[SERVER_DATA] = data
 
     with open(log_path, "wb") as log:
         process = subprocess.Popen(
@@ -112,6 +119,13 @@ def server(request, tmp_path_factory) -> str:
 
     yield base_url
     _stop(process)
+
+
+@pytest.fixture(scope="session")
+def server_data(request, server) -> pathlib.Path:
+    """The data folder the session's server runs on, for commands that work on it beside the
+    server (`wsx-web import slack … --data-dir`)."""
+    return request.config.stash[SERVER_DATA]
 
 
 def _stop(process: subprocess.Popen) -> None:
