@@ -151,7 +151,7 @@ struct SlackImportTests {
         }
     }
 
-    @Test("the same export into a second workspace: the people are the same accounts, authors without an address included")
+    @Test("the same export into a second workspace: the people are the same accounts, authors without an address included; lines in the language asked for")
     func secondWorkspace() async throws {
         let work = try SlackFixture.workFolder()
         defer { try? FileManager.default.removeItem(at: work) }
@@ -160,7 +160,10 @@ struct SlackImportTests {
             _ = try await Self.accounts(app)
             let first = try await SlackFixture.importAcme(app, zip)
             let users = try await app.count("SELECT COUNT(*) FROM users")
-            let second = try await SlackFixture.importAcme(app, zip, workspace: "Acme 2")
+            // In English this time: the lines standing for files not kept are written in it.
+            let second = try await SlackFixture.importer(app).run(.init(archive: zip, workspaceName: "Acme 2",
+                                                                        ownerEmail: "mina@example.com", lang: .en))
+            #expect(try await app.count("SELECT COUNT(*) FROM messages WHERE body LIKE '%📎 설계안.pdf — not in the export'") == 1)
             #expect(second.isNew && second.created == 0 && second.messages + second.replies == 23)
             #expect(try await app.count("SELECT COUNT(*) FROM users") == users)
             var firstCounts = try await SlackFixture.counts(app, workspace: first.workspaceId)

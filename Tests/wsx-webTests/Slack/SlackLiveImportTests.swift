@@ -73,6 +73,18 @@ struct SlackLiveImportTests {
         let refused = try await Self.runBinary(["import", "slack", work.appendingPathComponent("missing.zip").path, "--workspace", "Acme",
                                           "--owner", "mina@example.com", "--data-dir", "data"], in: work)
         #expect(refused.status != 0 && refused.output.contains("cannot read"), "\(refused.output)")
+
+        // And out again, by name, with the private conversations; never over an existing file.
+        let exported = try await Self.runBinary(["export", "--workspace", "Acme", "--to", "acme.zip", "--include-private",
+                                                 "--data-dir", "data"], in: work)
+        #expect(exported.status == 0 && exported.output.contains("23 messages, 1 files"),
+                "\(exported.output)")
+        let written = work.appendingPathComponent("acme.zip").path
+        #expect(((try FileManager.default.attributesOfItem(atPath: written)[.posixPermissions]) as? Int) == 0o600)
+        let again = try await Self.runBinary(["export", "--workspace", "Acme", "--to", "acme.zip", "--data-dir", "data"], in: work)
+        #expect(again.status != 0 && again.output.contains("exists already"), "\(again.output)")
+        let unknown = try await Self.runBinary(["export", "--workspace", "Nope", "--to", "nope.zip", "--data-dir", "data"], in: work)
+        #expect(unknown.status != 0 && unknown.output.contains("no such workspace"), "\(unknown.output)")
         let data = work.appendingPathComponent("data").path
         let server = TestApp { $0.dataDirectory = data }
         try await server.run { (app: TestSession) async throws -> Void in
