@@ -55,7 +55,7 @@ struct ImportCommand: AsyncParsableCommand {
             var folder = stat()
             if stat(directory, &folder) == 0, folder.st_uid != geteuid() {
                 throw ValidationError("\(directory) belongs to another user (uid \(folder.st_uid)): run the import as that user, "
-                                      + "e.g. sudo -u wsx wsx-web import slack …")
+                                      + "e.g. runuser -u wsx -- wsx-web import slack …")
             }
             let database = try AppDatabase.open(dataDirectory: directory)
             var logger = Logger(label: "wsx-web import")

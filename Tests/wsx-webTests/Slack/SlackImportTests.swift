@@ -174,6 +174,18 @@ struct SlackImportTests {
         }
     }
 
+    @Test("a message longer than one here may be comes over in pieces, cut at line ends, nothing lost")
+    func longMessagesInPieces() {
+        let line = String(repeating: "가나다라마바사 ", count: 20)
+        let text = (0..<60).map { "\($0) \(line)" }.joined(separator: "\n")
+        let parts = SlackConversationImport.parts(text)
+        #expect(parts.count == 2 && parts.allSatisfy { MessageText.limit.check($0) == .fits })
+        #expect(parts.joined(separator: "\n") == text)
+        #expect(SlackConversationImport.parts("짧은 글") == ["짧은 글"])
+        let unbroken = String(repeating: "가", count: 12_000)
+        #expect(SlackConversationImport.parts(unbroken).joined() == unbroken)
+    }
+
     @Test("when the server sends mail, the import queues each invitation's mail, once")
     func mailsInvitations() async throws {
         let work = try SlackFixture.workFolder()
