@@ -96,11 +96,7 @@ struct OutgoingMailOptions: ParsableArguments {
         let env = EnvironmentDefaults()
         guard let url = smtpURL ?? env.string("WSX_SMTP_URL"), !url.isEmpty else { return nil }
         let base = (baseURL ?? env.string("WSX_BASE_URL")).map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
-        let host = base.flatMap { URLComponents(string: $0)?.host } ?? "localhost"
-        let fromText = mailFrom ?? env.string("WSX_MAIL_FROM") ?? "wsx <wsx@\(host)>"
-        guard let from = MailAddress.parse(fromText) else {
-            throw ValidationError("--mail-from: \(fromText) is not an address like 'wsx <chat@example.com>'")
-        }
-        return MailComposer(from: from, site: SiteAddress(configured: base, port: AppConfig().port), clock: .system)
+        return MailComposer(from: try MailOptions.sender(mailFrom, baseURL: base, environment: env),
+                            site: SiteAddress(configured: base, port: AppConfig().port), clock: .system)
     }
 }

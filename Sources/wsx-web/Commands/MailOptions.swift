@@ -32,13 +32,8 @@ struct MailOptions: ParsableArguments {
         if let file = smtp.trustedCAFile, !FileManager.default.isReadableFile(atPath: file) {
             throw ValidationError("--smtp-ca-file: cannot read \(file)")
         }
-        let host = config.baseURL.flatMap { URLComponents(string: $0)?.host } ?? "localhost"
-        smtp.heloName = host
-        let fromText = mailFrom ?? env.string("WSX_MAIL_FROM") ?? "wsx <wsx@\(host)>"
-        guard let from = MailAddress.parse(fromText) else {
-            throw ValidationError("--mail-from: \(fromText) is not an address like 'wsx <chat@example.com>'")
-        }
-        var mail = MailSettings(smtp: smtp, from: from)
+        smtp.heloName = Self.host(of: config.baseURL)
+        var mail = MailSettings(smtp: smtp, from: try Self.sender(mailFrom, baseURL: config.baseURL, environment: env))
         if let delay = try mailRetryDelay ?? env.string("WSX_MAIL_RETRY_DELAY").map({ text in
             guard let value = Double(text) else { throw ValidationError("WSX_MAIL_RETRY_DELAY=\(text) is not a number") }
             return value
@@ -53,6 +48,22 @@ struct MailOptions: ParsableArguments {
             mail.digestAfter = seconds
         }
         config.mail = mail
+    }
+}
+
+extension MailOptions {
+    /// The host of the site's address, which mail is sent from (`localhost` without one).
+    static func host(of baseURL: String?) -> String {
+        baseURL.flatMap { URLComponents(string: $0)?.host } ?? "localhost"
+    }
+
+    /// Who mail is from: `--mail-from` (or `WSX_MAIL_FROM`), else wsx at the site's host.
+    static func sender(_ flag: String?, baseURL: String?, environment env: EnvironmentDefaults) throws -> MailAddress {
+        let text = flag ?? env.string("WSX_MAIL_FROM") ?? "wsx <wsx@\(host(of: baseURL))>"
+        guard let from = MailAddress.parse(text) else {
+            throw ValidationError("--mail-from: \(text) is not an address like 'wsx <chat@example.com>'")
+        }
+        return from
     }
 }
 

@@ -79,33 +79,35 @@ actor RealtimeHub: Service {
         self.settings = settings
         self.logger = logger
         let (latestId, memberships) = try database.read { db -> (Int64, [(Int64, Int64)]) in
-            let latest = try EventLog(database: database, clock: .system).latestId(db)
-            let rows = try db.tableExists("room_members")
-                ? try Row.fetchAll(db, sql: "SELECT room_id, user_id FROM room_members").map { ($0[0] as Int64, $0[1] as Int64) }
-                : []
-            return (latest, rows)
+            (try EventLog(database: database, clock: .system).latestId(db), try Self.memberships(db))
         }
         handledThrough = latestId
         latest = Mutex(latestId)
+        (membersByRoom, roomsByUser) = Self.index(memberships)
+    }
+
+    /// Every (room, member) pair in the database.
+    private static func memberships(_ db: Database) throws -> [(Int64, Int64)] {
+        guard try db.tableExists("room_members") else { return [] }
+        return try Row.fetchAll(db, sql: "SELECT room_id, user_id FROM room_members").map { ($0[0] as Int64, $0[1] as Int64) }
+    }
+
+    /// The pairs as members by room and rooms by member.
+    private static func index(_ memberships: [(Int64, Int64)]) -> ([Int64: Set<Int64>], [Int64: Set<Int64>]) {
+        var members: [Int64: Set<Int64>] = [:], rooms: [Int64: Set<Int64>] = [:]
         for (room, user) in memberships {
-            membersByRoom[room, default: []].insert(user)
-            roomsByUser[user, default: []].insert(room)
+            members[room, default: []].insert(user)
+            rooms[user, default: []].insert(room)
         }
+        return (members, rooms)
     }
 
     /// Reads who is in which room afresh, after another process (an import) wrote rooms and
     /// members without events. Events committed before this read and delivered after it change
     /// nothing more: adding someone already in a room, or taking out someone already out.
     func reloadMemberships(from database: AppDatabase) {
-        guard let rows = try? database.read({ db in
-            try Row.fetchAll(db, sql: "SELECT room_id, user_id FROM room_members").map { ($0[0] as Int64, $0[1] as Int64) }
-        }) else { return }
-        membersByRoom = [:]
-        roomsByUser = [:]
-        for (room, user) in rows {
-            membersByRoom[room, default: []].insert(user)
-            roomsByUser[user, default: []].insert(room)
-        }
+        guard let rows = try? database.read(Self.memberships) else { return }
+        (membersByRoom, roomsByUser) = Self.index(rows)
     }
 
     /// The newest event id delivered to subscribers.

@@ -127,7 +127,7 @@ struct SlackConversationImport {
             case .placeholder(let note)?:
                 notes.append(note)
             case nil:
-                notes.append(files.strings.format("slack_file_missing", file.shownName))
+                notes.append(files.missing(file))
             }
         }
         if !notes.isEmpty { text += (text.isEmpty ? "" : "\n") + notes.joined(separator: "\n") }

@@ -66,7 +66,7 @@ struct SlackExport {
     }
 
     private func write(_ db: Database, _ request: Request, ids: inout SlackExportIds, into writer: SlackArchiveWriter) throws -> Summary {
-        guard let workspace = try Workspace.fetchOne(db, key: request.workspaceId) else { throw SlackExportError.noWorkspace }
+        guard try Workspace.fetchOne(db, key: request.workspaceId) != nil else { throw SlackExportError.noWorkspace }
         var summary = Summary()
         let kinds = request.includePrivate ? "('channel', 'dm', 'group')" : "('channel')"
         let rooms = try Room.fetchAll(db, sql: """
@@ -81,8 +81,9 @@ struct SlackExport {
             members[row[0], default: []].append(row[1])
         }
         let messages = SlackExportMessages(database: database, store: store, catalog: catalog, baseURL: request.baseURL)
-        var people: Set<Int64> = Set(try Int64.fetchAll(db, sql: "SELECT user_id FROM workspace_members WHERE workspace_id = ?",
-                                                        arguments: [request.workspaceId]))
+        let workspaceMembers = Set(try Int64.fetchAll(db, sql: "SELECT user_id FROM workspace_members WHERE workspace_id = ?",
+                                                      arguments: [request.workspaceId]))
+        var people = workspaceMembers
         var listed: [String: [SlackConversation]] = ["channels.json": [], "groups.json": [], "mpims.json": [], "dms.json": []]
         var folders: Set<String> = []
         for room in rooms {
@@ -117,10 +118,10 @@ struct SlackExport {
         }
         let users = try User.fetchAll(db, keys: people.sorted())
         try writer.add(json: "users.json", users.map { user in
-            let isMember = (try? WorkspaceMember.fetchOne(db, key: ["workspace_id": workspace.id!, "user_id": user.id!])) != nil
-            return SlackUser(id: ids.user(user.id!), teamId: ids.team, name: user.nickname, deleted: !isMember, isBot: false,
-                             realName: user.nickname,
-                             profile: .init(email: user.email, displayName: user.nickname, realName: user.nickname))
+            SlackUser(id: ids.user(user.id!), teamId: ids.team, name: user.nickname, deleted: !workspaceMembers.contains(user.id!),
+                      isBot: false,
+                      realName: user.nickname,
+                      profile: .init(email: user.email, displayName: user.nickname, realName: user.nickname))
         })
         summary.people = users.count
         for (file, list) in listed.sorted(by: { $0.key < $1.key }) where request.includePrivate || file == "channels.json" {
@@ -131,8 +132,9 @@ struct SlackExport {
 
     /// The people of a group by nickname, for its Slack-style name (`mpdm-a--b--c-1`).
     private func groupNames(_ db: Database, _ ids: [Int64]) throws -> [String] {
-        try String.fetchAll(db, sql: "SELECT nickname FROM users WHERE id IN (\(databaseQuestionMarks(count: max(ids.count, 1)))) ORDER BY id",
-                            arguments: StatementArguments(ids.isEmpty ? [0] : ids))
+        guard !ids.isEmpty else { return [] }
+        return try String.fetchAll(db, sql: "SELECT nickname FROM users WHERE id IN (\(databaseQuestionMarks(count: ids.count))) ORDER BY id",
+                                   arguments: StatementArguments(ids))
     }
 
     /// A conversation's folder: its name, made safe for a path and unique in the zip.

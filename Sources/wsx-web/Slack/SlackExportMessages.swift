@@ -35,9 +35,9 @@ struct SlackExportMessages {
             """, arguments: [room.id!]).map {
             Stored(id: $0[0], author: $0[1], html: $0[2], created: $0[3], edited: $0[4], root: $0[5], inTimeline: $0[6], deleted: $0[7])
         }
-        let pinned = Set(try Int64.fetchAll(db, sql: "SELECT message_id FROM pins WHERE room_id = ?", arguments: [room.id!]))
-        let pinners = try Dictionary(Row.fetchAll(db, sql: "SELECT message_id, pinned_by, created_at FROM pins WHERE room_id = ?",
-                                                  arguments: [room.id!]).map { ($0[0] as Int64, ($0[1] as Int64?, $0[2] as Date)) }) { a, _ in a }
+        // Who pinned each pinned message, and when.
+        let pins = try Dictionary(Row.fetchAll(db, sql: "SELECT message_id, pinned_by, created_at FROM pins WHERE room_id = ?",
+                                               arguments: [room.id!]).map { ($0[0] as Int64, ($0[1] as Int64?, $0[2] as Date)) }) { a, _ in a }
         let authorOf = Dictionary(rows.map { ($0.id, $0.author) }) { first, _ in first }
         var replies: [Int64: [Stored]] = [:]
         for row in rows { if let root = row.root { replies[root, default: []].append(row) } }
@@ -87,9 +87,8 @@ struct SlackExportMessages {
                     }
                 }
                 message.files = files.isEmpty ? nil : files
-                if pinned.contains(row.id) {
+                if let (by, at) = pins[row.id] {
                     message.pinnedTo = [conversation]
-                    let (by, at) = pinners[row.id] ?? (nil, row.created)
                     written.pins.append(.init(id: stamp.text, type: "C", created: SlackNumber(Int64(at.timeIntervalSince1970)),
                                               user: by.map { ids.user($0) }))
                 }

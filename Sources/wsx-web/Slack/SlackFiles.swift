@@ -32,7 +32,7 @@ struct SlackFiles {
         } catch {
             return .placeholder(strings.format("slack_file_too_large", name, FileService.megabytes(policy.maximumFileBytes)))
         }
-        guard let data else { return .placeholder(strings.format("slack_file_missing", name)) }
+        guard let data else { return .placeholder(missing(file)) }
         do {
             let received = try files.receiver.receive(bytes: Array(data), name: name, field: "files", kind: nil)
             return .kept(try await files.prepare(ReceivedForm(files: [received]))[0])
@@ -42,6 +42,11 @@ struct SlackFiles {
             // Not a type wsx keeps, or an image that does not decode within the limits.
             return .placeholder(strings.format("slack_file_type", name, UploadPolicy.allowedDescription))
         }
+    }
+
+    /// The line for a file the export does not hold.
+    func missing(_ file: SlackFile) -> String {
+        strings.format("slack_file_missing", FileName.clean(file.shownName))
     }
 
     /// The line for a file past the number a message may carry.

@@ -48,14 +48,9 @@ final class AppDatabase: Sendable {
         self.writer = writer
         outbox = EventOutbox(clock: clock)
         groupCommit = GroupCommit(writer: writer, outbox: outbox, timings: writeTimes)
-        writer.add(transactionObserver: version, extent: .databaseLifetime)
-        writer.add(transactionObserver: accountsVersion, extent: .databaseLifetime)
-        writer.add(transactionObserver: membershipVersion, extent: .databaseLifetime)
-        writer.add(transactionObserver: messagesVersion, extent: .databaseLifetime)
-        writer.add(transactionObserver: directoryVersion, extent: .databaseLifetime)
-        writer.add(transactionObserver: readMarkersVersion, extent: .databaseLifetime)
-        writer.add(transactionObserver: savedVersion, extent: .databaseLifetime)
-        writer.add(transactionObserver: threadsVersion, extent: .databaseLifetime)
+        for counter in versions {
+            writer.add(transactionObserver: counter, extent: .databaseLifetime)
+        }
         try Self.migrator.migrate(writer)
     }
 
@@ -120,12 +115,15 @@ final class AppDatabase: Sendable {
         }
     }
 
+    /// Every change counter, each observing the writer.
+    private var versions: [DataVersion] {
+        [version, accountsVersion, membershipVersion, messagesVersion, directoryVersion, readMarkersVersion, savedVersion,
+         threadsVersion]
+    }
+
     /// Another process (an import) committed to the file: every cache of reads is stale.
     func noteOutsideWrites() {
-        for version in [version, accountsVersion, messagesVersion, savedVersion, readMarkersVersion, membershipVersion,
-                        directoryVersion, threadsVersion] {
-            version.countOutsideChange()
-        }
+        for counter in versions { counter.countOutsideChange() }
     }
 
     /// Names of the migrations already applied, oldest first.
