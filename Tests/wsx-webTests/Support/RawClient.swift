@@ -45,15 +45,37 @@ final class RawClient: Sendable {
         try await channel.writeAndFlush(ByteBuffer(string: text)).get()
     }
 
-    /// Sends `text` a few bytes at a time, `pause` apart.
-    func trickle(_ text: String, bytes: Int = 1, pause: Duration) async throws {
+    /// Sends `text` a few bytes at a time, `pause` apart, after `head` (written with the first
+    /// piece, so no pause falls between them). The pieces are timed by the connection's event
+    /// loop, not by the calling task: with the whole suite on two cores, the cooperative pool
+    /// once left a test's task unscheduled for over a second between two pieces, and the
+    /// server rightly read that as a stalled client. Returns when the last piece is written;
+    /// throws when the server closed the connection first.
+    func trickle(_ text: String, bytes: Int = 1, pause: Duration, after head: String = "") async throws {
+        var texts: [String] = []
         var rest = Substring(text)
-        while !rest.isEmpty, channel.isActive {
-            let piece = rest.utf8.prefix(bytes)
-            try await send(String(decoding: piece, as: UTF8.self))
-            rest = rest.dropFirst(String(decoding: piece, as: UTF8.self).count)
-            try await Task.sleep(for: pause)
+        while !rest.isEmpty {
+            let piece = String(decoding: rest.utf8.prefix(bytes), as: UTF8.self)
+            texts.append(piece)
+            rest = rest.dropFirst(piece.count)
         }
+        texts = [head + (texts.first ?? "")] + texts.dropFirst()
+        let pieces = texts.map { ByteBuffer(string: $0) }
+        let (seconds, attoseconds) = pause.components
+        let gap = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        let channel = self.channel
+        let sent = channel.eventLoop.makePromise(of: Void.self)
+        @Sendable func write(_ index: Int) {
+            channel.writeAndFlush(pieces[index]).whenComplete { result in
+                switch result {
+                case .failure(let error): sent.fail(error)
+                case .success where index == pieces.count - 1: sent.succeed()
+                case .success: channel.eventLoop.scheduleTask(in: gap) { write(index + 1) }
+                }
+            }
+        }
+        channel.eventLoop.execute { write(0) }
+        try await sent.futureResult.get()
     }
 
     /// What the server has sent so far, as text.
