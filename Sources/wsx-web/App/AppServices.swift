@@ -90,6 +90,9 @@ struct AppServices: Sendable {
         devices = DeviceCookie(key: serverKey)
         cookies = CookiePolicy(alwaysSecure: config.secureCookies, trustProxy: config.trustProxy)
         events = EventLog(database: database, clock: clock)
+        // Events a command wrote while no server ran: in the stream before the hub starts
+        // (tabs that were open before the restart replay them when they reconnect).
+        try database.relayOutsideEvents()
         hub = try RealtimeHub(database: database, outbox: database.outbox, settings: config.realtime, logger: logger)
         let renderer = try PageRenderer(source: config.templatesDirectory.map { .directory($0) }
             ?? .files(EmbeddedFiles.files(in: "Templates")))
@@ -169,9 +172,16 @@ struct AppServices: Sendable {
         var services: [any Service] = [hub, Housekeeper(events: events, sessions: sessions, files: files, retention: config.eventRetention,
                                                         interval: config.housekeepingInterval, logger: logger)]
         let (database, hub, mailSender) = (self.database, self.hub, self.mailSender)
+        let logger = self.logger
         services.append(OutsideWritesListener(dataDirectory: config.dataDirectory, logger: logger) {
             database.noteOutsideWrites()
+            // Memberships first: a relayed event may be for a room the command made.
             await hub.reloadMemberships(from: database)
+            do {
+                try database.relayOutsideEvents()
+            } catch {
+                logger.error("cannot relay the events another command wrote", metadata: ["error": "\(error)"])
+            }
             mailSender?.wake()
         })
         if let mailSender, let mailComposer, let mail = config.mail {

@@ -7,16 +7,17 @@ import ServiceLifecycle
 import Glibc
 #endif
 
-/// How a command that wrote to the database of a running server (`wsx-web import slack`) tells
-/// that server, which otherwise learns of writes only from its own commits: caches of reads
-/// would stay for their lifetime, and the real-time hub, which keeps who is in which room in
-/// memory, would not deliver messages of rooms it never saw made.
+/// How a command that wrote to the database of a running server (`wsx-web import slack`,
+/// `coins grant`, `user create`) tells that server, which otherwise learns of writes only from
+/// its own commits: caches of reads would stay for their lifetime, the real-time hub, which
+/// keeps who is in which room in memory, would not deliver messages of rooms it never saw
+/// made, and the events the command queued (`OutsideEvents`) would wait.
 ///
 /// The server listens on a Unix socket in its data folder (`wsx.sock`, the server user's alone:
 /// files there are made 0600); a command connects and writes `changed`, the server forgets its
-/// caches, reloads room memberships and looks for queued mail, then answers `ok`. Nothing
-/// listens when no server runs: the command is told so, and a server starting later reads
-/// everything afresh anyway.
+/// caches, reloads room memberships, relays the queued events and looks for queued mail, then
+/// answers `ok`. Nothing listens when no server runs: the command is told so, and a server
+/// starting later reads everything afresh and relays the queue anyway.
 enum OutsideWrites {
     static let socketName = "wsx.sock"
 
@@ -60,7 +61,7 @@ enum OutsideWrites {
 struct OutsideWritesListener: Service {
     let dataDirectory: String
     let logger: Logger
-    /// What the server does when told (forget caches, reload memberships, wake the mail).
+    /// What the server does when told (forget caches, reload memberships, relay events, wake the mail).
     let onChange: @Sendable () async -> Void
 
     func run() async throws {

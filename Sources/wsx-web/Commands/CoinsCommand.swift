@@ -17,7 +17,7 @@ struct CoinsCommand: AsyncParsableCommand {
 
         func run() async throws {
             guard amount != 0 else { throw ValidationError("--amount must not be 0") }
-            let database = try AppDatabase.open(dataDirectory: data.resolved)
+            let database = try AppDatabase.open(dataDirectory: data.resolved, events: .runningServer)
             let key = User.key(forEmail: email.cleanedLine)
             let ledger = CoinLedger(outbox: database.outbox)
             let (amount, reason) = (self.amount, self.reason.cleanedLine)
@@ -29,6 +29,10 @@ struct CoinsCommand: AsyncParsableCommand {
                     return try ledger.change(db, userId: user.id!, by: amount, reason: reason, reference: "operator", at: Date())
                 }
                 print("\(email): balance \(balance) coins")
+                // The server, when one runs on the folder, shows the balance on the account's open pages at once.
+                if OutsideWrites.tell(dataDirectory: data.resolved) {
+                    print("the server running on \(data.resolved) shows it now")
+                }
             } catch CoinError.insufficient(let balance, _) {
                 throw ValidationError("the balance is \(balance): it cannot go below zero")
             }

@@ -27,7 +27,7 @@ struct ExportCommand: ParsableCommand {
         let destination = URL(fileURLWithPath: to)
         guard !FileManager.default.fileExists(atPath: destination.path) else { throw SlackExportError.exists(to) }
         let directory = data.resolved
-        let database = try AppDatabase.open(dataDirectory: directory)
+        let database = try AppDatabase.open(dataDirectory: directory, events: .runningServer)
         let wanted = workspace
         let workspaceId = try database.read { db -> Int64 in
             if let id = Int64(wanted), try Workspace.fetchOne(db, key: id) != nil { return id }

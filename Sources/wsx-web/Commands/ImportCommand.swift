@@ -57,7 +57,7 @@ struct ImportCommand: AsyncParsableCommand {
                 throw ValidationError("\(directory) belongs to another user (uid \(folder.st_uid)): run the import as that user, "
                                       + "e.g. runuser -u wsx -- wsx-web import slack …")
             }
-            let database = try AppDatabase.open(dataDirectory: directory)
+            let database = try AppDatabase.open(dataDirectory: directory, events: .runningServer)
             var logger = Logger(label: "wsx-web import")
             logger.logLevel = .warning
             let files = FileService(database: database,

@@ -8,7 +8,7 @@ struct MigrateCommand: AsyncParsableCommand {
     @OptionGroup var data: DataDirectoryOption
 
     func run() async throws {
-        let database = try AppDatabase.open(dataDirectory: data.resolved)
+        let database = try AppDatabase.open(dataDirectory: data.resolved, events: .runningServer)
         let applied = try database.appliedMigrations()
         print("database \(AppDatabase.path(inDataDirectory: data.resolved)) is up to date; migrations applied:")
         for name in applied { print("  \(name)") }

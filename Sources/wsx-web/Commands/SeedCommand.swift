@@ -17,7 +17,7 @@ struct SeedCommand: AsyncParsableCommand {
     @Option(help: "bcrypt cost of the generated accounts.") var bcryptCost = 4
 
     func run() async throws {
-        let database = try AppDatabase.open(dataDirectory: data.resolved)
+        let database = try AppDatabase.open(dataDirectory: data.resolved, events: .runningServer)
         let accounts = AccountService(database: database, hasher: PasswordHasher(cost: UInt8(bcryptCost)), clock: .system,
                                       signupCoins: 10)
         var ids: [Int64] = []

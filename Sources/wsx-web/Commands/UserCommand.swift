@@ -28,6 +28,8 @@ struct UserCommand: AsyncParsableCommand {
             do {
                 let user = try await accounts.signUp(SignupInput(form: form))
                 print("created user \(user.id!) <\(user.email)>")
+                // A server running on the folder forgets what it kept of accounts.
+                _ = OutsideWrites.tell(dataDirectory: data.resolved)
             } catch let problems as FormProblems {
                 let english = problems.messages.map { "\($0.key.rawValue): \(Views.Lang.en.strings[$0.value])" }
                 throw ValidationError(english.sorted().joined(separator: "\n"))
@@ -67,7 +69,7 @@ struct OperatorAccounts {
     let accounts: AccountService
 
     init(dataDirectory: String) throws {
-        let database = try AppDatabase.open(dataDirectory: dataDirectory)
+        let database = try AppDatabase.open(dataDirectory: dataDirectory, events: .runningServer)
         accounts = AccountService(database: database, hasher: PasswordHasher(cost: AppConfig().bcryptCost), clock: .system,
                                   signupCoins: AppConfig().signupCoins)
     }

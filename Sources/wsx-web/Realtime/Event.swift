@@ -77,6 +77,14 @@ struct EventType: RawRepresentable, Hashable, Sendable, CaseIterable {
 enum Audience: Sendable, Equatable {
     case room(Int64)
     case user(Int64)
+
+    /// As stored: a room id or a user id, the other nil.
+    var columns: (roomId: Int64?, userId: Int64?) {
+        switch self {
+        case .room(let id): (id, nil)
+        case .user(let id): (nil, id)
+        }
+    }
 }
 
 /// A change of room membership an event carries, applied by the hub in memory so fan-out needs

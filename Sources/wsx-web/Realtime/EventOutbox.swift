@@ -11,7 +11,20 @@ import Synchronization
 /// commit order.
 /// A savepoint that rolls back while its transaction goes on must drop the events published in
 /// it (`pendingCount` before, `discardPending(after:)` on rollback), as `GroupCommit` does.
+///
+/// In a command run beside the server (`Destination.runningServer`), there is no hub: events
+/// are queued in the same transaction for the server to relay (`OutsideEvents`).
 final class EventOutbox: Sendable {
+    /// Who takes the events this process publishes.
+    enum Destination: Sendable {
+        /// This process's hub (the server, and tests).
+        case hub
+        /// The server running on the same data folder, when it is told (`OutsideWrites`), or
+        /// the next one to start.
+        case runningServer
+    }
+
+    let destination: Destination
     /// The events of each committed transaction (never empty), in id order. Unbounded: the hub
     /// drains it as fast as commits happen.
     let committed: AsyncStream<[CommittedEvent]>
@@ -20,18 +33,20 @@ final class EventOutbox: Sendable {
     /// Events of the transaction in progress; touched only on the writer's queue.
     private let pending = Mutex<[CommittedEvent]>([])
 
-    init(clock: WallClock) {
+    init(clock: WallClock, destination: Destination = .hub) {
         (committed, continuation) = AsyncStream.makeStream(of: [CommittedEvent].self, bufferingPolicy: .unbounded)
         self.clock = clock
+        self.destination = destination
     }
 
-    /// Records `event` in the current transaction and returns its id.
+    /// Records `event` in the current transaction and returns its id (in a command, its place
+    /// in the queue for the server).
     @discardableResult
     func publish(_ event: OutgoingEvent, in db: Database) throws -> Int64 {
-        let (roomId, userId): (Int64?, Int64?) = switch event.audience {
-        case .room(let id): (id, nil)
-        case .user(let id): (nil, id)
+        if destination == .runningServer {
+            return try OutsideEvents.queue(event, in: db, at: clock.now())
         }
+        let (roomId, userId) = event.audience.columns
         try db.cachedStatement(sql: "INSERT INTO events (type, room_id, user_id, payload, created_at, message_id) VALUES (?, ?, ?, ?, ?, ?)")
             .execute(arguments: [event.type.rawValue, roomId, userId, event.payload, Timestamps.database(clock.now()),
                                  event.messageId])

@@ -43,10 +43,12 @@ final class AppDatabase: Sendable {
         return ["workspaces", "workspace_members", "rooms", "room_members"].contains(change.tableName)
     }
 
-    /// Wraps `writer` and brings its schema up to date.
-    init(_ writer: any DatabaseWriter, clock: WallClock = .system, writeTimes: DurationHistogram? = nil) throws {
+    /// Wraps `writer` and brings its schema up to date. `events` says who takes the real-time
+    /// events of its writes: the hub of this process, or (in a command) the running server.
+    init(_ writer: any DatabaseWriter, clock: WallClock = .system, writeTimes: DurationHistogram? = nil,
+         events: EventOutbox.Destination = .hub) throws {
         self.writer = writer
-        outbox = EventOutbox(clock: clock)
+        outbox = EventOutbox(clock: clock, destination: events)
         groupCommit = GroupCommit(writer: writer, outbox: outbox, timings: writeTimes)
         for counter in versions {
             writer.add(transactionObserver: counter, extent: .databaseLifetime)
@@ -66,12 +68,13 @@ final class AppDatabase: Sendable {
     /// `synchronous` says what a commit survives; the shared transactions of message posts
     /// (`GroupCommit`) are timed into `timingWritesInto` when given (the server's metrics).
     static func open(dataDirectory: String, clock: WallClock = .system, synchronous: DatabaseSync = .normal,
-                     timingWritesInto writeTimes: DurationHistogram? = nil) throws -> AppDatabase {
+                     timingWritesInto writeTimes: DurationHistogram? = nil,
+                     events: EventOutbox.Destination = .hub) throws -> AppDatabase {
         try DataFolder.prepare(dataDirectory)
         let file = path(inDataDirectory: dataDirectory)
         if !FileManager.default.fileExists(atPath: file) { _ = DataFolder.createFile(file) }
         let pool = try DatabasePool(path: file, configuration: configuration(synchronous: synchronous))
-        return try AppDatabase(pool, clock: clock, writeTimes: writeTimes)
+        return try AppDatabase(pool, clock: clock, writeTimes: writeTimes, events: events)
     }
 
     /// Connection settings: foreign keys on (GRDB's default), wait for a busy writer instead of
@@ -124,6 +127,14 @@ final class AppDatabase: Sendable {
     /// Another process (an import) committed to the file: every cache of reads is stale.
     func noteOutsideWrites() {
         for counter in versions { counter.countOutsideChange() }
+    }
+
+    /// Publishes the events other processes queued (`OutsideEvents`) through this one's outbox;
+    /// answers how many.
+    @discardableResult
+    func relayOutsideEvents() throws -> Int {
+        let outbox = self.outbox
+        return try writer.write { db in try OutsideEvents.relay(db, through: outbox) }
     }
 
     /// Names of the migrations already applied, oldest first.

@@ -21,5 +21,6 @@ extension AppDatabase {
                 CREATE INDEX slack_ids_by_local ON slack_ids(workspace_id, kind, local_id);
                 """)
         }
+        registerOutsideMigrations(&migrator)
     }
 }

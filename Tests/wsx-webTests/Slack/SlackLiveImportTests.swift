@@ -8,22 +8,6 @@ import Testing
 /// room memberships read afresh), without a restart.
 @Suite("Slack import into a running server")
 struct SlackLiveImportTests {
-    /// Runs the built binary to its end without holding a thread of the pool the server answers on.
-    static func runBinary(_ arguments: [String], in folder: URL) async throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: WSXBinary.builtPath)
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        let status = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
-        }
-        return (status, String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
-    }
-
     @Test("the server running on the folder shows the import at once, and delivers the imported rooms' new messages live")
     func importIntoRunningServer() async throws {
         let work = try SlackFixture.workFolder()
@@ -36,7 +20,7 @@ struct SlackLiveImportTests {
                 _ = try await stream.readHead()
                 #expect(await eventually { await app.services.hub.subscriberCount == 1 })
 
-                let imported = try await Self.runBinary(["import", "slack", zip.path, "--workspace", "Acme", "--owner", "mina@example.com",
+                let imported = try await WSXBinary.runBeside(["import", "slack", zip.path, "--workspace", "Acme", "--owner", "mina@example.com",
                                                    "--data-dir", app.services.config.dataDirectory], in: work)
                 #expect(imported.status == 0, "\(imported.output)")
                 #expect(imported.output.contains("the server running on"), "\(imported.output)")
@@ -66,24 +50,24 @@ struct SlackLiveImportTests {
         let zip = try SlackFixture.zip(into: work)
         let binary = WSXBinary(path: WSXBinary.builtPath)
         try binary.createAccount(email: "mina@example.com", password: "correct horse", in: work)
-        let imported = try await Self.runBinary(["import", "slack", zip.path, "--workspace", "Acme", "--owner", "mina@example.com",
+        let imported = try await WSXBinary.runBeside(["import", "slack", zip.path, "--workspace", "Acme", "--owner", "mina@example.com",
                                            "--data-dir", "data"], in: work)
         #expect(imported.status == 0 && imported.output.contains("no server is running on data"), "\(imported.output)")
         #expect(imported.output.contains("messages: 23 new (3 replies in threads)"), "\(imported.output)")
-        let refused = try await Self.runBinary(["import", "slack", work.appendingPathComponent("missing.zip").path, "--workspace", "Acme",
+        let refused = try await WSXBinary.runBeside(["import", "slack", work.appendingPathComponent("missing.zip").path, "--workspace", "Acme",
                                           "--owner", "mina@example.com", "--data-dir", "data"], in: work)
         #expect(refused.status != 0 && refused.output.contains("cannot read"), "\(refused.output)")
 
         // And out again, by name, with the private conversations; never over an existing file.
-        let exported = try await Self.runBinary(["export", "--workspace", "Acme", "--to", "acme.zip", "--include-private",
+        let exported = try await WSXBinary.runBeside(["export", "--workspace", "Acme", "--to", "acme.zip", "--include-private",
                                                  "--data-dir", "data"], in: work)
         #expect(exported.status == 0 && exported.output.contains("23 messages, 1 files"),
                 "\(exported.output)")
         let written = work.appendingPathComponent("acme.zip").path
         #expect(((try FileManager.default.attributesOfItem(atPath: written)[.posixPermissions]) as? Int) == 0o600)
-        let again = try await Self.runBinary(["export", "--workspace", "Acme", "--to", "acme.zip", "--data-dir", "data"], in: work)
+        let again = try await WSXBinary.runBeside(["export", "--workspace", "Acme", "--to", "acme.zip", "--data-dir", "data"], in: work)
         #expect(again.status != 0 && again.output.contains("exists already"), "\(again.output)")
-        let unknown = try await Self.runBinary(["export", "--workspace", "Nope", "--to", "nope.zip", "--data-dir", "data"], in: work)
+        let unknown = try await WSXBinary.runBeside(["export", "--workspace", "Nope", "--to", "nope.zip", "--data-dir", "data"], in: work)
         #expect(unknown.status != 0 && unknown.output.contains("no such workspace"), "\(unknown.output)")
         let data = work.appendingPathComponent("data").path
         let server = TestApp { $0.dataDirectory = data }

@@ -34,6 +34,23 @@ struct WSXBinary {
         return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
     }
 
+    /// Runs the built binary to its end, stdout and stderr together, without holding a thread of
+    /// the cooperative pool (which an in-process server beside it answers on).
+    static func runBeside(_ arguments: [String], in folder: URL) async throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: WSXBinary.builtPath)
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        let status = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do { try process.run() } catch { continuation.resume(throwing: error) }
+        }
+        return (status, String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+    }
+
     /// Creates an account in `folder`'s `data` with the `user create` command, as an operator
     /// would before starting the server; fails the caller when the command does.
     func createAccount(email: String, password: String, in folder: URL) throws {
