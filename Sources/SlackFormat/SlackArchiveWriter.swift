@@ -1,19 +1,16 @@
 import Foundation
-import ZIPFoundation
 
 /// Writes an export in Slack's layout into a new zip: JSON files deflated, files under
-/// `__uploads/<file id>/<name>` stored as they are (pictures and PDFs do not shrink).
+/// `__uploads/<file id>/<name>` stored as they are (pictures and PDFs do not shrink). The zip is
+/// whole once `finish()` has written its directory.
 public final class SlackArchiveWriter {
-    private let archive: Archive
-    private let modified: Date
+    private let zip: ZipStreamWriter
 
     /// Creates the zip at `url` (which must not exist yet), readable by its owner alone (an
     /// export holds people's addresses and, when asked, their private conversations); every
     /// member is dated `modified`.
     public init(url: URL, modified: Date) throws {
-        archive = try Archive(url: url, accessMode: .create, pathEncoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
-        self.modified = modified
+        zip = try ZipStreamWriter(url: url, modified: modified)
     }
 
     /// Adds `value` as the JSON file `path`.
@@ -23,10 +20,12 @@ public final class SlackArchiveWriter {
 
     /// Adds a member with these bytes.
     public func add(_ path: String, data: Data, compressed: Bool) throws {
-        try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count), modificationDate: modified,
-                             permissions: 0o644, compressionMethod: compressed ? .deflate : .none) { position, size in
-            data.subdata(in: Int(position)..<Int(position) + size)
-        }
+        try zip.add(path, data: data, compressed: compressed)
+    }
+
+    /// Writes the zip's directory and closes it.
+    public func finish() throws {
+        try zip.finish()
     }
 
     /// Zips an unpacked export folder again (every file below it, by its path there), as Slack
@@ -44,6 +43,7 @@ public final class SlackArchiveWriter {
         for (path, file) in files.sorted(by: { $0.0 < $1.0 }) {
             try writer.add(path, data: try Data(contentsOf: file), compressed: path.hasSuffix(".json"))
         }
+        try writer.finish()
     }
 
     /// The folder a file shared in a message is put in, as export tools lay it out.

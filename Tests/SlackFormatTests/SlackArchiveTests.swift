@@ -53,6 +53,7 @@ struct SlackArchiveTests {
         let other = Self.temporary("other.zip")
         let writer = try SlackArchiveWriter(url: other, modified: Date())
         try writer.add("readme.txt", data: Data("hello".utf8), compressed: false)
+        try writer.finish()
         defer { try? FileManager.default.removeItem(at: other) }
         #expect(throws: SlackArchiveError.missing("users.json")) { try SlackArchiveReader(url: other) }
 
@@ -60,6 +61,7 @@ struct SlackArchiveTests {
         let brokenWriter = try SlackArchiveWriter(url: broken, modified: Date())
         try brokenWriter.add("users.json", data: Data(#"[{"id": "U1", "profile": {"email": 5}}]"#.utf8), compressed: true)
         try brokenWriter.add("channels.json", data: Data(repeating: UInt8(ascii: " "), count: 4 << 20), compressed: true)
+        try brokenWriter.finish()
         defer { try? FileManager.default.removeItem(at: broken) }
         let archive = try SlackArchiveReader(url: broken, limits: .init(jsonBytes: 1 << 20))
         #expect(throws: SlackArchiveError.badJSON("users.json", "[0].profile.email: expected text")) { try archive.users() }
@@ -74,11 +76,60 @@ struct SlackArchiveTests {
         let writer = try SlackArchiveWriter(url: url, modified: Date())
         let users = Data(#"[{"id": "U1", "name": "a", "profile": {"email": "a@example.com"}}]"#.utf8)
         try writer.add("users.json", data: users, compressed: false)
+        try writer.finish()
         defer { try? FileManager.default.removeItem(at: url) }
         var bytes = try Data(contentsOf: url)
         let at = try #require(bytes.range(of: Data("a@example.com".utf8)))
         bytes[at.lowerBound] = UInt8(ascii: "b")
         try bytes.write(to: url)
         #expect(throws: SlackArchiveError.damaged("users.json")) { try SlackArchiveReader(url: url).users() }
+    }
+
+    @Test("an export of more than 65,535 files is one zip (zip64) that reads back whole, here and with Python's zipfile")
+    func manyMembers() throws {
+        let url = Self.temporary("big.zip")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let writer = try SlackArchiveWriter(url: url, modified: Date(timeIntervalSince1970: 1_709_542_800))
+        try writer.add(json: "users.json", [SlackUser(id: "U1", name: "mina", profile: .init(email: "mina@example.com"))])
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let first = Date(timeIntervalSince1970: 946_684_800)
+        let (folders, daysEach) = (10, 7_000)
+        for day in 0..<daysEach {
+            let date = calendar.date(byAdding: .day, value: day, to: first)!
+            let parts = calendar.dateComponents([.year, .month, .day], from: date)
+            let name = String(format: "%04d-%02d-%02d.json", parts.year!, parts.month!, parts.day!)
+            for folder in 0..<folders {
+                let ts = "\(Int(date.timeIntervalSince1970) + folder).000100"
+                try writer.add(json: "채널\(folder)/\(name)", [SlackMessage(ts: ts, user: "U1", text: "\(folder)번 채널 \(day)일째")])
+            }
+        }
+        try writer.add(SlackArchiveWriter.uploadPath(fileId: "F1", name: "사진.png"), data: Data([0x89, 0x50, 0x4E, 0x47]), compressed: false)
+        try writer.finish()
+        #expect(((try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions]) as? Int) == 0o600)
+
+        let archive = try SlackArchiveReader(url: url)
+        #expect(try archive.users().map(\.id) == ["U1"])
+        #expect(archive.dayFiles(of: "채널7").count == daysEach)
+        let messages = try archive.messages(of: "채널7")
+        #expect(messages.count == daysEach)
+        #expect(messages.last?.text == "7번 채널 \(daysEach - 1)일째")
+        #expect(try archive.upload(fileId: "F1") == Data([0x89, 0x50, 0x4E, 0x47]))
+
+        // Another reader: every member's CRC checked, the count past 65,535, names in UTF-8, the date.
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        python.arguments = ["-c", """
+            import sys, zipfile
+            z = zipfile.ZipFile(sys.argv[1])
+            names = z.namelist()
+            print(len(names), z.testzip(), names[-1], z.infolist()[0].date_time)
+            """, url.path]
+        let output = Pipe()
+        python.standardOutput = output
+        try python.run()
+        python.waitUntilExit()
+        let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(said == "\(folders * daysEach + 2) None __uploads/F1/사진.png (2024, 3, 4, 9, 0, 0)\n")
     }
 }

@@ -48,7 +48,9 @@ struct SlackExport {
         let summary = try database.read { db in
             try ids.load(db)
             let writer = try SlackArchiveWriter(url: temporary, modified: now)
-            return try write(db, request, ids: &ids, into: writer)
+            let summary = try write(db, request, ids: &ids, into: writer)
+            try writer.finish()
+            return summary
         }
         try FileManager.default.moveItem(at: temporary, to: request.destination)
         var result = summary
