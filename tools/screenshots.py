@@ -25,7 +25,7 @@ WIDTHS = (390, 1280)
 NAMES = {
     "ko-KR": {"owner": "김민아", "mate": "박지수", "workspace": "디자인팀", "channel": "리뉴얼",
               "messages": ["오늘 회의는 오후 3시입니다. 안건은 새 홈 화면 시안이에요.",
-                           "@김민아님 시안 확인했어요. **좋아요!**", "고마워요 👍\n- 홈 화면: 확정\n- 설정 화면: `다음 주`"],
+                           "@김민아님 시안 확인했어요. **좋아요!**", "고마워요 👍 나머지는 #리뉴얼에서 이어가요.\n- 홈 화면: 확정\n- 설정 화면: `다음 주`"],
               "dm": "회의 자료 미리 공유드려요.", "search": "회의", "status": "외근 중, 4시 복귀",
               "third": "이서준", "group": "세 명이서 점심 메뉴 정해요 🍜",
               "replies": ["3시 회의실은 어디인가요?", "7층 큰 회의실이에요. **노트북** 챙겨 오세요!"],
@@ -34,7 +34,7 @@ NAMES = {
                           "디자인팀 위키")},
     "en-US": {"owner": "Mina Kim", "mate": "Jisoo Park", "workspace": "Design", "channel": "redesign",
               "messages": ["Today's meeting is at 3 pm: the new home screen drafts.",
-                           "@Mina Kim looked at the drafts: **love it!**", "Thanks 👍\n- home screen: done\n- settings: `next week`"],
+                           "@Mina Kim looked at the drafts: **love it!**", "Thanks 👍 More in #redesign.\n- home screen: done\n- settings: `next week`"],
               "dm": "Sharing the meeting notes ahead of time.", "search": "meeting", "status": "Out until 4pm",
               "third": "Seojun Lee", "group": "Lunch plans for the three of us 🍜",
               "replies": ["Which room is the 3 pm meeting in?", "The big one on floor 7. Bring your **laptop**!"],

@@ -1,15 +1,19 @@
 /// A wsx message's HTML (what its Markdown rendered to: only `strong em del code pre
 /// blockquote ul ol li br a span.mention`, text escaped) as Slack's markup, for exports:
 /// `*bold*`, `_italic_`, `~strike~`, `` `code` ``, ```` ``` ```` blocks, `&gt; ` quotes, `• `
-/// bullets, `<url|label>` links and `<@U…>` / `<!here>` mentions, with `&`, `<`, `>` escaped as
+/// bullets, `<url|label>` links, `<#C…|name>` channel links and `<@U…>` / `<!here>` mentions, with `&`, `<`, `>` escaped as
 /// Slack escapes them. Reading the rendered HTML rather than the Markdown source means the
 /// export says what the message showed, with no second Markdown parser to keep in step.
 public struct MessageHTMLToSlack: Sendable {
     /// The Slack id of a wsx user id, for mentions; nil writes the mention's text.
     public var slackUser: @Sendable (Int64) -> String?
+    /// The Slack id of a wsx room id, for `#channel` links; nil writes the link's text.
+    public var slackChannel: @Sendable (Int64) -> String?
 
-    public init(slackUser: @escaping @Sendable (Int64) -> String?) {
+    public init(slackUser: @escaping @Sendable (Int64) -> String?,
+                slackChannel: @escaping @Sendable (Int64) -> String? = { _ in nil }) {
         self.slackUser = slackUser
+        self.slackChannel = slackChannel
     }
 
     public func convert(_ html: String) -> String {
@@ -29,8 +33,13 @@ public struct MessageHTMLToSlack: Sendable {
                 // The link's text runs to its `</a>`; it holds text only.
                 let end = html.range(of: "</a>", range: index..<html.endIndex)
                 let label = Self.decode(html[index..<(end?.lowerBound ?? html.endIndex)])
-                let address = tag.attributes["href"] ?? label
-                writer.raw(label == address ? "<\(Self.escape(address))>" : "<\(Self.escape(address))|\(Self.escape(label))>")
+                if tag.attributes["class"] == "channel-ref" {
+                    let channel = tag.attributes["data-room"].flatMap(Int64.init).flatMap(slackChannel)
+                    writer.raw(channel.map { "<#\($0)|\(Self.escape(String(label.dropFirst())))>" } ?? Self.escape(label))
+                } else {
+                    let address = tag.attributes["href"] ?? label
+                    writer.raw(label == address ? "<\(Self.escape(address))>" : "<\(Self.escape(address))|\(Self.escape(label))>")
+                }
                 index = end?.upperBound ?? html.endIndex
             case ("span", false) where tag.attributes["class"] == "mention":
                 let end = html.range(of: "</span>", range: index..<html.endIndex)

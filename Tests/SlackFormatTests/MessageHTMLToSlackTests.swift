@@ -4,7 +4,7 @@ import Testing
 /// A message's HTML written as Slack's markup, for exports.
 @Suite("Message HTML to Slack markup")
 struct MessageHTMLToSlackTests {
-    static let converter = MessageHTMLToSlack(slackUser: { [2: "U02BOB"][$0] })
+    static let converter = MessageHTMLToSlack(slackUser: { [2: "U02BOB"][$0] }, slackChannel: { [5: "C02DEV"][$0] })
 
     @Test("each construct", arguments: [
         ("<strong>bold</strong> <em>it</em> <del>gone</del> <code>a &lt; b</code>", "*bold* _it_ ~gone~ `a &lt; b`"),
@@ -12,6 +12,8 @@ struct MessageHTMLToSlackTests {
          "<@U02BOB>님 <!here> @Nobody"),
         (#"see <a href="https://example.com/wiki" rel="noopener noreferrer nofollow" target="_blank">the wiki</a> or <a href="https://x.org/?a=1&amp;b=2" rel="noopener noreferrer nofollow" target="_blank">https://x.org/?a=1&amp;b=2</a>"#,
          "see <https://example.com/wiki|the wiki> or <https://x.org/?a=1&amp;b=2>"),
+        (#"<a class="channel-ref" href="/w/1/c/5" data-room="5">#개발</a>에서 <a class="channel-ref" href="/w/1/c/9" data-room="9">#a&amp;b</a>"#,
+         "<#C02DEV|개발>에서 #a&amp;b"),
         ("line<br>next", "line\nnext"),
         ("<blockquote>quoted<br>still</blockquote>after", "&gt; quoted\n&gt; still\nafter"),
         ("intro<ul><li>one</li><li><strong>two</strong></li></ul>after", "intro\n• one\n• *two*\nafter"),

@@ -8,8 +8,14 @@ import Testing
 @Suite("Message Markdown")
 struct MarkdownTests {
     static let members = MentionDirectory(["박지수": 1, "Bob": 2])
+    static let channels = ChannelDirectory(["개발": .init(roomId: 5, href: "/w/1/c/5"), "Design-Team": .init(roomId: 6, href: "/w/1/c/6"),
+                                            "foo": .init(roomId: 7, href: "/w/1/c/7")])
 
-    static func html(_ text: String) -> String { MessageHTML.render(text, members: members).html }
+    static func html(_ text: String) -> String { MessageHTML.render(text, members: members, channels: channels).html }
+
+    static func channelLink(_ room: Int64, _ shown: String) -> String {
+        #"<a class="channel-ref" href="/w/1/c/\#(room)" data-room="\#(room)">#\#(shown)</a>"#
+    }
 
     @Test("each construct", arguments: [
         ("**bold** and *italic* and _italic_", "<strong>bold</strong> and <em>italic</em> and <em>italic</em>"),
@@ -55,6 +61,25 @@ struct MarkdownTests {
     ])
     func korean(text: String, expected: String) {
         #expect(Self.html(text) == expected)
+    }
+
+    @Test("#name links a public channel by its name, as typed, Korean particles after it; nothing else is a link", arguments: [
+        ("#개발 봐주세요", channelLink(5, "개발") + " 봐주세요"),
+        ("자세한 건 #개발에서, 디자인은 #design-team.", "자세한 건 " + channelLink(5, "개발") + "에서, 디자인은 " + channelLink(6, "design-team") + "."),
+        ("**#개발**", "<strong>" + channelLink(5, "개발") + "</strong>"),
+        ("(#foo)", "(" + channelLink(7, "foo") + ")"),
+        ("#food #design #없는채널 C#foo ##foo", "#food #design #없는채널 C#foo ##foo"),
+        ("`#개발` https://example.com/#개발", #"<code>#개발</code> <a href="https://example.com/#개발" rel="noopener noreferrer nofollow" target="_blank">https://example.com/#개발</a>"#),
+        ("\\#개발", "#개발"),
+    ])
+    func channelReferences(text: String, expected: String) {
+        #expect(Self.html(text) == expected)
+    }
+
+    @Test("without the channel directory a #name is text; search reads it as typed")
+    func channelReferenceText() {
+        #expect(MessageHTML.render("#개발 봐주세요", members: Self.members).html == "#개발 봐주세요")
+        #expect(MessageHTML.render("#개발에서 봐요", members: Self.members, channels: Self.channels).plain == "#개발에서 봐요")
     }
 
     @Test("search reads the words, not the markup; editing keeps the source")

@@ -1,5 +1,5 @@
 /// The inline part of a message's Markdown: code spans, backslash escapes, links (bare
-/// `http(s)://` addresses, and `[label](https://…)`), mentions, line breaks, and `**strong**`, `*em*` / `_em_`, `~~del~~` matched by CommonMark's delimiter
+/// `http(s)://` addresses, and `[label](https://…)`), mentions, `#channel` references, line breaks, and `**strong**`, `*em*` / `_em_`, `~~del~~` matched by CommonMark's delimiter
 /// algorithm ("process emphasis"), with its flanking rules extended for Korean, Chinese and
 /// Japanese the way the CommonMark CJK-friendly proposal does: a closing `**` after
 /// punctuation may be followed directly by a Hangul particle (`**"공지"**는`), and `_` may
@@ -11,13 +11,15 @@
 /// fruitless search of its kind stopped (`openersBottom`).
 struct MarkdownInline {
     let members: MentionDirectory
+    let channels: ChannelDirectory
     /// Who was mentioned so far (each once, in order of first mention), over every call.
     private(set) var mentioned: [Int64] = []
     /// The groups mentioned (`@here`, `@channel`, `@all`).
     private(set) var groups: Set<MentionGroup> = []
 
-    init(members: MentionDirectory) {
+    init(members: MentionDirectory, channels: ChannelDirectory = .none) {
         self.members = members
+        self.channels = channels
     }
 
     /// One piece of the output: text or an atom (HTML already), or a run of `*`, `_` or `~`
@@ -130,6 +132,15 @@ struct MarkdownInline {
                         groups.insert(group)
                     }
                     index = mention.end
+                    continue
+                }
+            case "#" where Self.startsWord(previous):
+                if let reference = channels.channel(in: chars, after: index + 1) {
+                    let typed = String(chars[(index + 1)..<reference.end])
+                    let href = HTMLEscaping.escape(reference.channel.href)
+                    atom(#"<a class="channel-ref" href="\#(href)" data-room="\#(reference.channel.roomId)">#\#(HTMLEscaping.escape(typed))</a>"#,
+                         plain: "#" + typed)
+                    index = reference.end
                     continue
                 }
             default:

@@ -1,9 +1,9 @@
 /// Turns what someone typed into the HTML of a message body, from a Markdown subset: blocks
 /// (fenced code with an optional language, `>` quotes, `-`/`*` and `1.` lists, lines kept as
 /// `<br>`) by `MarkdownBlocks`, and inside them code spans, `**strong**`, `*em*`/`_em_`,
-/// `~~del~~`, `http(s)://` links (`rel="noopener noreferrer nofollow"`) and `@nickname`
-/// mentions of members by `MarkdownInline`. Raw HTML is text: everything is escaped, and the
-/// output uses only `MessageHTML.allowedTags`.
+/// `~~del~~`, `http(s)://` links (`rel="noopener noreferrer nofollow"`), `@nickname`
+/// mentions of members and `#channel` links to public channels by `MarkdownInline`. Raw HTML
+/// is text: everything is escaped, and the output uses only `MessageHTML.allowedTags`.
 ///
 /// Rendered once per post, before the write transaction, in time linear in the text's length
 /// (a fuzz target with a per-input time limit holds it to that).
@@ -21,11 +21,12 @@ public enum MessageHTML {
     /// Every tag the HTML may contain, with the attributes each may carry.
     public static let allowedTags: [String: Set<String>] = [
         "strong": [], "em": [], "del": [], "code": [], "pre": ["data-lang"], "blockquote": [], "ul": [], "ol": ["start"],
-        "li": [], "br": [], "a": ["href", "rel", "target"], "span": ["class", "data-user"],
+        "li": [], "br": [], "a": ["href", "rel", "target", "class", "data-room"], "span": ["class", "data-user"],
     ]
 
-    public static func render(_ text: String, members: MentionDirectory) -> Rendered {
-        var inline = MarkdownInline(members: members)
+    /// `channels`: the public channels `#name` links to (none by default).
+    public static func render(_ text: String, members: MentionDirectory, channels: ChannelDirectory = .none) -> Rendered {
+        var inline = MarkdownInline(members: members, channels: channels)
         let (html, plain) = MarkdownBlocks.render(Array(text), inline: &inline)
         return Rendered(html: html, plain: plain, mentioned: inline.mentioned, groups: inline.groups)
     }

@@ -5,11 +5,32 @@ import Views
 extension MessageService {
     /// The HTML of a message's text, rendered before its write transaction begins: every post
     /// waits for the single writer, so nothing that grows with a text's length runs on its turn.
-    /// The room's members a text can mention are read first (none without an `@`); a rename
-    /// committed between that read and the write shows the name the author saw.
+    /// The room's members a text can mention (none without an `@`) and the channels it can
+    /// link to (none without a `#`) are read first; a rename committed between that read and
+    /// the write shows the name the author saw.
     func render(_ text: String, roomId: Int64) throws -> MessageHTML.Rendered {
-        let members = text.contains("@") ? try database.read { db in try Self.nicknames(db, roomId: roomId) } : [:]
-        return MessageHTML.render(text, members: MentionDirectory(members))
+        guard text.contains("@") || text.contains("#") else { return MessageHTML.render(text, members: .none) }
+        let (members, channels) = try database.read { db in
+            (text.contains("@") ? try Self.nicknames(db, roomId: roomId) : [:],
+             text.contains("#") ? try Self.publicChannels(db, besideRoom: roomId) : .none)
+        }
+        return MessageHTML.render(text, members: MentionDirectory(members), channels: channels)
+    }
+
+    /// The public channels of the room's workspace, archived ones too (their history stays
+    /// readable), for `#name` links.
+    static func publicChannels(_ db: Database, besideRoom roomId: Int64) throws -> ChannelDirectory {
+        let rows = try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT id, workspace_id, name FROM rooms
+            WHERE workspace_id = (SELECT workspace_id FROM rooms WHERE id = ?) AND kind = 'channel' AND visibility = 'public'
+            """), arguments: [roomId])
+        return ChannelDirectory(channelsNamed(rows.map { (id: $0["id"], workspaceId: $0["workspace_id"], name: $0["name"]) }))
+    }
+
+    /// Channels by name as `ChannelDirectory` takes them.
+    static func channelsNamed(_ rooms: [(id: Int64, workspaceId: Int64, name: String)]) -> [String: ChannelDirectory.Channel] {
+        Dictionary(rooms.map { ($0.name, ChannelDirectory.Channel(roomId: $0.id, href: Paths.channel($0.workspaceId, $0.id))) },
+                   uniquingKeysWith: { first, _ in first })
     }
 
     /// Nicknames of the room's members, for mentions.

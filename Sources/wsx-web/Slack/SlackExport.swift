@@ -82,7 +82,11 @@ struct SlackExport {
             """, arguments: [request.workspaceId]) {
             members[row[0], default: []].append(row[1])
         }
-        let messages = SlackExportMessages(database: database, store: store, catalog: catalog, baseURL: request.baseURL)
+        // Public channels by Slack id, for `#name` links (every one of them is in the export).
+        var channels: [Int64: String] = [:]
+        for room in rooms where room.kind == .channel && !room.isPrivate { channels[room.id!] = ids.room(room) }
+        let messages = SlackExportMessages(database: database, store: store, catalog: catalog, baseURL: request.baseURL,
+                                           channels: channels)
         let workspaceMembers = Set(try Int64.fetchAll(db, sql: "SELECT user_id FROM workspace_members WHERE workspace_id = ?",
                                                       arguments: [request.workspaceId]))
         var people = workspaceMembers

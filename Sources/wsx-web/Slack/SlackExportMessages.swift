@@ -12,6 +12,8 @@ struct SlackExportMessages {
     let store: FileStore
     let catalog: EmojiCatalog
     let baseURL: String
+    /// The Slack ids of the workspace's public channels, for `#name` links.
+    let channels: [Int64: String]
 
     /// What one room wrote: its messages and files, the people they name, its pins.
     struct Written {
@@ -116,7 +118,8 @@ struct SlackExportMessages {
             mentioned[id] = ids.user(id)
             written.people.insert(id)
         }
-        let text = MessageHTMLToSlack(slackUser: { [mentioned] in mentioned[$0] }).convert(row.html)
+        let text = MessageHTMLToSlack(slackUser: { [mentioned] in mentioned[$0] },
+                                      slackChannel: { [channels] in channels[$0] }).convert(row.html)
         let user = row.author.map { ids.user($0) }
         if let author = row.author { written.people.insert(author) }
         var message = SlackMessage(ts: stamp.text, user: user, text: text)

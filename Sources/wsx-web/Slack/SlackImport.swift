@@ -89,6 +89,7 @@ struct SlackImport {
         let converter = SlackToMarkdown(person: { nicknames[$0] }, channel: { channelNames[$0] },
                                         emoji: { catalog.entry(forShortcode: $0)?.emoji })
         let bringer = SlackFiles(files: files, archive: archive, strings: lang.strings)
+        let lastMessageBefore = try database.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM messages") ?? 0 }
         for plan in plans {
             let list = try archive.messages(of: plan.conversation.folder)
             let counts = try await importConversation(plan, list, workspace: workspace, people: &people, converter: converter,
@@ -98,6 +99,7 @@ struct SlackImport {
         }
         let detail = summary.auditDetail
         try await database.writer.write { db in
+            try SlackRooms.linkChannels(db, workspaceId: workspace.id!, after: lastMessageBefore)
             try AuditTrail.record(db, workspaceId: workspace.id!, actor: owner.id!, action: "workspace.import", detail: detail,
                                   at: now)
         }

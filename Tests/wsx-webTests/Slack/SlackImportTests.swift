@@ -70,6 +70,8 @@ struct SlackImportTests {
             #expect(page.contains("<strong>환영합니다</strong> 👋"))
             #expect(page.contains(#"<span class="mention" data-user="here">@here</span>"#))
             #expect(page.contains(#"<a href="https://example.com/wiki/release" rel="noopener noreferrer nofollow" target="_blank">the wiki</a>"#))
+            // A channel imported after the message that names it is linked all the same.
+            #expect(page.contains(#"and <a class="channel-ref" href="/w/\#(wid)/c/\#(dev)" data-room="\#(dev)">#개발</a>"#))
             #expect(page.contains("2 &lt; 3 &amp;&amp; 5 &gt; 4"))
             #expect(page.contains("Deploy Bot") && page.contains("oldtimer") && page.contains("<strong>v1.2.3</strong>"))
             #expect(page.contains("📎 설계안.pdf — 내보낸 파일에 들어 있지 않습니다"))

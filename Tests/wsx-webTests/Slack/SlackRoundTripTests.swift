@@ -52,7 +52,7 @@ struct SlackRoundTripTests {
             #expect(first.pinnedTo == ["C01GENERAL"])
             let root = try #require(messages.first { $0.ts == "1709514165.129839" })
             #expect(root.replyCount == 2 && root.threadTs == root.ts)
-            #expect(root.text == "Release checklist for <!here>: see <https://example.com/wiki/release|the wiki> and #개발")
+            #expect(root.text == "Release checklist for <!here>: see <https://example.com/wiki/release|the wiki> and <#C02DEV|개발>")
             #expect(Set(root.reactions?.map(\.name) ?? []) == ["thumbsup", "tada"])
             #expect(messages.first { $0.ts == "1709514303.771219" }?.text == "<@U02BOB> 확인했어요 ~잠깐만~")
             #expect(messages.first { $0.ts == "1709514451.402659" }?.subtype == "thread_broadcast")

@@ -20,11 +20,13 @@ func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<Int32>,
                          _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32) -> Int32
 
 let directory = MentionDirectory(["민아": 1, "Kim Lee": 2, "bob": 3, "bobby": 4, "a": 5, "김": 6])
+let channels = ChannelDirectory(["개발": .init(roomId: 1, href: "/w/1/c/1"), "a": .init(roomId: 2, href: "/w/1/c/2"),
+                                 "design team": .init(roomId: 3, href: "/w/1/c/3"), "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa": .init(roomId: 4, href: "/w/1/c/4")])
 
 func fuzzMessageText(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     guard let data else { return 0 }
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
-    let rendered = MessageHTML.render(text, members: directory)
+    let rendered = MessageHTML.render(text, members: directory, channels: channels)
     let shown = textOf(rendered.html)
     if !keepsEveryLetter(typed: text, shown: shown) {
         fatalError("the HTML does not keep the text: \(text.debugDescription) -> \(rendered.html.debugDescription)")
