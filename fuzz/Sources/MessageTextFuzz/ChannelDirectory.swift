@@ -1,0 +1,1 @@
+../../../Sources/Views/Text/ChannelDirectory.swift
