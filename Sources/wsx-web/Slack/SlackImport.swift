@@ -97,9 +97,16 @@ struct SlackImport {
             summary.add(plan, counts: counts.counts, isNew: counts.isNew, closed: counts.closed)
             progress("\(plan.conversation.name ?? plan.slackId): \(counts.counts.messages + counts.counts.replies) new messages")
         }
+        // `#name` links, once every channel exists, in short transactions like the messages'.
+        let naming = try database.read { db in
+            try SlackRooms.messagesNamingChannels(db, workspaceId: workspace.id!, after: lastMessageBefore)
+        }
+        for start in stride(from: 0, to: naming.count, by: 200) {
+            let chunk = Array(naming[start..<min(start + 200, naming.count)])
+            try await database.writer.write { db in try SlackRooms.linkChannels(db, workspaceId: workspace.id!, messageIds: chunk) }
+        }
         let detail = summary.auditDetail
         try await database.writer.write { db in
-            try SlackRooms.linkChannels(db, workspaceId: workspace.id!, after: lastMessageBefore)
             try AuditTrail.record(db, workspaceId: workspace.id!, actor: owner.id!, action: "workspace.import", detail: detail,
                                   at: now)
         }

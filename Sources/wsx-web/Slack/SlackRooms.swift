@@ -76,18 +76,24 @@ enum SlackRooms {
         return (room, true)
     }
 
-    /// Renders again the workspace's messages written after `lastMessageId` that may name a
-    /// channel (`#개발`), now that every channel of the export exists: a message may name one
-    /// imported after its own conversation. Their mentions are read as when they were written.
-    static func linkChannels(_ db: Database, workspaceId: Int64, after lastMessageId: Int64) throws {
+    /// The workspace's messages written after `lastMessageId` that may name a channel (`#개발`).
+    static func messagesNamingChannels(_ db: Database, workspaceId: Int64, after lastMessageId: Int64) throws -> [Int64] {
+        try Int64.fetchAll(db, sql: """
+            SELECT id FROM messages
+            WHERE id > ? AND room_id IN (SELECT id FROM rooms WHERE workspace_id = ?) AND deleted_at IS NULL AND body LIKE '%#%'
+            ORDER BY id
+            """, arguments: [lastMessageId, workspaceId])
+    }
+
+    /// Renders these messages again now that every channel of the export exists: a message may
+    /// name one imported after its own conversation. Their mentions are read as when they were
+    /// written.
+    static func linkChannels(_ db: Database, workspaceId: Int64, messageIds: [Int64]) throws {
         let channels = try Row.fetchAll(db, sql: """
             SELECT id, workspace_id, name FROM rooms WHERE workspace_id = ? AND kind = 'channel' AND visibility = 'public'
             """, arguments: [workspaceId]).map { (id: $0["id"] as Int64, workspaceId: $0["workspace_id"] as Int64, name: $0["name"] as String) }
         let directory = ChannelDirectory(MessageService.channelsNamed(channels))
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT id, room_id, body, body_html FROM messages
-            WHERE id > ? AND room_id IN (SELECT id FROM rooms WHERE workspace_id = ?) AND deleted_at IS NULL AND body LIKE '%#%'
-            """, arguments: [lastMessageId, workspaceId])
+        let rows = try Row.fetchAll(db, sql: "SELECT id, room_id, body, body_html FROM messages WHERE id IN (\(messageIds.map(String.init).joined(separator: ",")))")
         var mentions: [Int64: MentionDirectory] = [:]
         for row in rows {
             let roomId: Int64 = row["room_id"]
