@@ -10,27 +10,25 @@ extension MessageService {
     /// the write shows the name the author saw.
     func render(_ text: String, roomId: Int64) throws -> MessageHTML.Rendered {
         guard text.contains("@") || text.contains("#") else { return MessageHTML.render(text, members: .none) }
-        let (members, channels) = try database.read { db in
-            (text.contains("@") ? try Self.nicknames(db, roomId: roomId) : [:],
-             text.contains("#") ? try Self.publicChannels(db, besideRoom: roomId) : .none)
+        let (members, channels) = try database.read { db -> ([String: Int64], ChannelDirectory) in
+            let members = text.contains("@") ? try Self.nicknames(db, roomId: roomId) : [:]
+            guard text.contains("#"),
+                  let workspaceId = try Int64.fetchOne(db.cachedStatement(sql: "SELECT workspace_id FROM rooms WHERE id = ?"),
+                                                       arguments: [roomId]) else { return (members, .none) }
+            return (members, try Self.publicChannels(db, workspaceId: workspaceId))
         }
         return MessageHTML.render(text, members: MentionDirectory(members), channels: channels)
     }
 
-    /// The public channels of the room's workspace, archived ones too (their history stays
-    /// readable), for `#name` links.
-    static func publicChannels(_ db: Database, besideRoom roomId: Int64) throws -> ChannelDirectory {
+    /// The workspace's public channels, archived ones too (their history stays readable), for
+    /// `#name` links.
+    static func publicChannels(_ db: Database, workspaceId: Int64) throws -> ChannelDirectory {
         let rows = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT id, workspace_id, name FROM rooms
-            WHERE workspace_id = (SELECT workspace_id FROM rooms WHERE id = ?) AND kind = 'channel' AND visibility = 'public'
-            """), arguments: [roomId])
-        return ChannelDirectory(channelsNamed(rows.map { (id: $0["id"], workspaceId: $0["workspace_id"], name: $0["name"]) }))
-    }
-
-    /// Channels by name as `ChannelDirectory` takes them.
-    static func channelsNamed(_ rooms: [(id: Int64, workspaceId: Int64, name: String)]) -> [String: ChannelDirectory.Channel] {
-        Dictionary(rooms.map { ($0.name, ChannelDirectory.Channel(roomId: $0.id, href: Paths.channel($0.workspaceId, $0.id))) },
-                   uniquingKeysWith: { first, _ in first })
+            SELECT id, name FROM rooms WHERE workspace_id = ? AND kind = 'channel' AND visibility = 'public'
+            """), arguments: [workspaceId])
+        return ChannelDirectory(Dictionary(rows.map { row in
+            (row["name"] as String, ChannelDirectory.Channel(roomId: row["id"], href: Paths.channel(workspaceId, row["id"])))
+        }, uniquingKeysWith: { first, _ in first }))
     }
 
     /// Nicknames of the room's members, for mentions.

@@ -98,12 +98,13 @@ struct SlackImport {
             progress("\(plan.conversation.name ?? plan.slackId): \(counts.counts.messages + counts.counts.replies) new messages")
         }
         // `#name` links, once every channel exists, in short transactions like the messages'.
-        let naming = try database.read { db in
-            try SlackRooms.messagesNamingChannels(db, workspaceId: workspace.id!, after: lastMessageBefore)
+        let (naming, channels) = try database.read { db in
+            (try SlackRooms.messagesNamingChannels(db, workspaceId: workspace.id!, after: lastMessageBefore),
+             try MessageService.publicChannels(db, workspaceId: workspace.id!))
         }
         for start in stride(from: 0, to: naming.count, by: 200) {
             let chunk = Array(naming[start..<min(start + 200, naming.count)])
-            try await database.writer.write { db in try SlackRooms.linkChannels(db, workspaceId: workspace.id!, messageIds: chunk) }
+            try await database.writer.write { db in try SlackRooms.linkChannels(db, messageIds: chunk, channels: channels) }
         }
         let detail = summary.auditDetail
         try await database.writer.write { db in

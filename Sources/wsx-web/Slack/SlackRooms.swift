@@ -85,20 +85,16 @@ enum SlackRooms {
             """, arguments: [lastMessageId, workspaceId])
     }
 
-    /// Renders these messages again now that every channel of the export exists: a message may
-    /// name one imported after its own conversation. Their mentions are read as when they were
-    /// written.
-    static func linkChannels(_ db: Database, workspaceId: Int64, messageIds: [Int64]) throws {
-        let channels = try Row.fetchAll(db, sql: """
-            SELECT id, workspace_id, name FROM rooms WHERE workspace_id = ? AND kind = 'channel' AND visibility = 'public'
-            """, arguments: [workspaceId]).map { (id: $0["id"] as Int64, workspaceId: $0["workspace_id"] as Int64, name: $0["name"] as String) }
-        let directory = ChannelDirectory(MessageService.channelsNamed(channels))
+    /// Renders these messages again now that every channel of the export exists (`channels`):
+    /// a message may name one imported after its own conversation. Their mentions are read as
+    /// when they were written.
+    static func linkChannels(_ db: Database, messageIds: [Int64], channels: ChannelDirectory) throws {
         let rows = try Row.fetchAll(db, sql: "SELECT id, room_id, body, body_html FROM messages WHERE id IN (\(messageIds.map(String.init).joined(separator: ",")))")
         var mentions: [Int64: MentionDirectory] = [:]
         for row in rows {
             let roomId: Int64 = row["room_id"]
             if mentions[roomId] == nil { mentions[roomId] = MentionDirectory(try MessageService.nicknames(db, roomId: roomId)) }
-            let html = MessageHTML.render(row["body"], members: mentions[roomId]!, channels: directory).html
+            let html = MessageHTML.render(row["body"], members: mentions[roomId]!, channels: channels).html
             if html != row["body_html"] {
                 try db.execute(sql: "UPDATE messages SET body_html = ? WHERE id = ?", arguments: [html, row["id"] as Int64])
             }
