@@ -3,6 +3,7 @@ import NIOCore
 import NIOExtras
 import NIOPosix
 import NIOSSL
+import Synchronization
 
 /// Hands messages to an SMTP server (RFC 5321), one connection per message.
 ///
@@ -27,7 +28,7 @@ public struct SMTPClient: Sendable {
         let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
         do {
             channel = try await ClientBootstrap(group: group)
-                .connectTimeout(.seconds(10))
+                .connectTimeout(.nanoseconds(Int64(settings.connectTimeout / .nanoseconds(1))))
                 .connect(host: settings.host, port: settings.port) { channel in
                     channel.eventLoop.makeCompletedFuture {
                         if settings.security == .implicitTLS {
@@ -37,14 +38,13 @@ public struct SMTPClient: Sendable {
                         return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                     }
                 }
+        } catch {
+            throw SMTPError.unreachable("\(settings.host):\(settings.port): \(error)")
         }
         let raw = channel.channel
-        let deadline = raw.eventLoop.scheduleTask(in: .nanoseconds(Int64(settings.timeout.components.seconds * 1_000_000_000))) {
-            raw.close(promise: nil)
-        }
-        defer { deadline.cancel() }
         try await channel.executeThenClose { inbound, outbound in
-            var talk = Conversation(lines: inbound.makeAsyncIterator(), outbound: outbound)
+            var talk = Conversation(lines: inbound.makeAsyncIterator(), outbound: outbound, channel: raw,
+                                    stepTimeout: .nanoseconds(Int64(settings.stepTimeout / .nanoseconds(1))))
             _ = try await talk.reply(expecting: [220], step: "the greeting")
             var features = try await talk.command("EHLO \(settings.heloName)", expecting: [250])
             var secure = settings.security == .implicitTLS
@@ -76,8 +76,7 @@ public struct SMTPClient: Sendable {
                 _ = try await talk.command("RCPT TO:<\(recipient)>", expecting: [250, 251], shown: "RCPT TO")
             }
             _ = try await talk.command("DATA", expecting: [354])
-            try await outbound.write(ByteBuffer(string: Self.dotStuffed(message) + ".\r\n"))
-            _ = try await talk.reply(expecting: [250], step: "DATA")
+            _ = try await talk.command(Self.dotStuffed(message) + ".", expecting: [250], shown: "DATA")
             _ = try? await talk.command("QUIT", expecting: [221])
         }
     }
@@ -106,22 +105,59 @@ public struct SMTPClient: Sendable {
     }
 }
 
-/// One side of an SMTP exchange: commands out, replies (perhaps of several lines) in.
+/// One side of an SMTP exchange: commands out, replies (perhaps of several lines) in, each step
+/// (a command and its reply) within `stepTimeout`, after which the connection is closed and the
+/// step reported as timed out.
 private struct Conversation {
     var lines: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
     let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+    let channel: any Channel
+    let stepTimeout: TimeAmount
 
     /// Sends `line`, then reads the reply; answers the reply's lines after the first (EHLO's
     /// features). `shown` names the step in errors instead of the line (which may hold secrets).
     mutating func command(_ line: String, expecting codes: Set<Int>, shown: String? = nil) async throws -> [String] {
-        try await outbound.write(ByteBuffer(string: line + "\r\n"))
-        return try await reply(expecting: codes, step: shown ?? line)
+        let step = shown ?? line
+        return try await timed(step) { talk in
+            try await talk.outbound.write(ByteBuffer(string: line + "\r\n"))
+            return try await talk.read(expecting: codes, step: step)
+        }
     }
 
     mutating func reply(expecting codes: Set<Int>, step: String) async throws -> [String] {
+        try await timed(step) { talk in try await talk.read(expecting: codes, step: step) }
+    }
+
+    /// Runs one step; past `stepTimeout` the connection is closed, which ends the step's read or
+    /// write, and the step is reported as timed out rather than as a closed connection.
+    private mutating func timed(_ step: String, _ body: (inout Conversation) async throws -> [String]) async throws -> [String] {
+        let expired = Expiry()
+        let channel = self.channel
+        let timer = channel.eventLoop.scheduleTask(in: stepTimeout) {
+            expired.flag.store(true, ordering: .relaxed)
+            channel.close(promise: nil)
+        }
+        defer { timer.cancel() }
+        do {
+            return try await body(&self)
+        } catch let error as SMTPError {
+            if expired.flag.load(ordering: .relaxed) { throw SMTPError.timedOut(step: step) }
+            throw error
+        } catch {
+            if expired.flag.load(ordering: .relaxed) { throw SMTPError.timedOut(step: step) }
+            if error is NIOSSLError { throw SMTPError.tls("\(error)") }
+            throw SMTPError.connectionClosed(step: step)
+        }
+    }
+
+    private final class Expiry: Sendable {
+        let flag = Atomic<Bool>(false)
+    }
+
+    private mutating func read(expecting codes: Set<Int>, step: String) async throws -> [String] {
         var texts: [String] = []
         while true {
-            guard let buffer = try await lines.next() else { throw SMTPError.connectionClosed }
+            guard let buffer = try await lines.next() else { throw SMTPError.connectionClosed(step: step) }
             let line = String(buffer: buffer)
             guard line.utf8.count >= 3, let code = Int(line.prefix(3)) else { throw SMTPError.refused(step: step, code: 0, text: line) }
             texts.append(String(line.dropFirst(4)))

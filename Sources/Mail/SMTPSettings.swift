@@ -20,8 +20,11 @@ public struct SMTPSettings: Sendable, Equatable {
     public var trustedCAFile: String?
     /// The name this server gives itself in `EHLO`.
     public var heloName = "localhost"
-    /// How long one message may take, connection to `QUIT`.
-    public var timeout: Duration = .seconds(60)
+    /// How long connecting may take.
+    public var connectTimeout: Duration = .seconds(10)
+    /// How long each step may take: the greeting, each command's reply (the message's too). A
+    /// stalled server used to hold the queue a minute per message and read as a closed connection.
+    public var stepTimeout: Duration = .seconds(30)
 
     public init(host: String, port: Int, username: String? = nil, password: String? = nil, security: Security,
                 trustedCAFile: String? = nil) {

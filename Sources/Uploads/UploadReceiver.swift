@@ -149,9 +149,12 @@ public struct UploadReceiver: Sendable {
             }
             throw error
         } catch {
-            // A broken-off body or a parse error: nothing stays.
+            // A broken-off body, a parse error or a disk that cannot take the file: nothing stays.
             current?.discard()
             form.discardTemporaries()
+            // A disk that filled up mid-upload: the rest is read and dropped, so the browser gets
+            // the answer rather than a reset connection.
+            if error is POSIXError { try? await drain(&iterator) }
             throw error is MultipartParser.ParseError ? UploadError.malformed : error
         }
     }
@@ -205,9 +208,8 @@ final class FileSink {
         self.field = field
         self.name = FileName.clean(name)
         url = store.temporaryFile()
-        guard DataFolder.createFile(url.path) else {
-            throw CocoaError(.fileWriteUnknown)
-        }
+        // The reason (no space, a read-only disk) is kept: it decides what the person is told.
+        guard DataFolder.createFile(url.path) else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         handle = try FileHandle(forWritingTo: url)
     }
 
@@ -225,7 +227,7 @@ final class FileSink {
                 let written = Foundation.write(handle.fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    throw CocoaError(.fileWriteUnknown)
+                    throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
                 }
                 offset += written
             }

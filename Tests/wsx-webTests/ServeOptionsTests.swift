@@ -75,3 +75,22 @@ import Testing
         }
     }
 }
+
+@Suite struct OperatorOptionsTests {
+    @Test("coins grant takes a negative --amount as a number, with or without =")
+    func negativeAmount() throws {
+        #expect(try CoinsCommand.Grant.parse(["--email", "a@example.com", "--amount", "-1000"]).amount == -1000)
+        #expect(try CoinsCommand.Grant.parse(["--email", "a@example.com", "--amount=-5"]).amount == -5)
+        #expect(try CoinsCommand.Grant.parse(["--amount", "-7", "--email", "a@example.com"]).email == "a@example.com")
+    }
+
+    @Test("--min-free-space: 64MB unless the flag or WSX_MIN_FREE_SPACE says otherwise; nonsense is refused")
+    func minimumFreeSpace() throws {
+        let none = EnvironmentDefaults(values: [:])
+        #expect(try ServeCommand.parse([]).resolvedConfig(environment: none).minimumFreeBytes == 64 << 20)
+        #expect(try ServeCommand.parse(["--min-free-space", "1GB"]).resolvedConfig(environment: none).minimumFreeBytes == 1 << 30)
+        let env = EnvironmentDefaults(values: ["WSX_MIN_FREE_SPACE": "512KB"])
+        #expect(try ServeCommand.parse([]).resolvedConfig(environment: env).minimumFreeBytes == 512 << 10)
+        #expect(throws: ValidationError.self) { try ServeCommand.parse(["--min-free-space", "lots"]).resolvedConfig(environment: none) }
+    }
+}

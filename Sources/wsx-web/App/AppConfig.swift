@@ -45,6 +45,9 @@ struct AppConfig: Sendable {
     /// What an acknowledged write survives (`--sync`): `normal`, a crashed process; `full`, a
     /// power loss too.
     var synchronous = DatabaseSync.normal
+    /// Free space the data folder's disk keeps (`--min-free-space`): below it `/healthz` answers
+    /// 503 and uploads are refused.
+    var minimumFreeBytes = 64 << 20
     /// How long events stay in the outbox for reconnecting clients to replay.
     var eventRetention: TimeInterval = 7 * 24 * 60 * 60
     var realtime = RealtimeHub.Settings()
@@ -75,6 +78,14 @@ enum DatabaseSync: String, Sendable {
     case normal
     /// `synchronous = FULL`: every commit is on disk before it is acknowledged.
     case full
+
+    /// The statement that sets it on a connection.
+    var pragma: String {
+        switch self {
+        case .normal: "PRAGMA synchronous = NORMAL"
+        case .full: "PRAGMA synchronous = FULL"
+        }
+    }
 }
 
 /// How coins are sold (`--payments`, `--coin-packs`, …).

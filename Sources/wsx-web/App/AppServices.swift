@@ -15,7 +15,12 @@ import Views
 /// controllers explicitly (no globals).
 struct AppServices: Sendable {
     let config: AppConfig
+    /// This server's hold on its data folder, for its whole life: a second server, or a restore,
+    /// is refused while it runs.
+    let folderLock: DataFolderLock
     let database: AppDatabase
+    /// What `/healthz` answers: free space, the writer, failed writes.
+    let health: HealthCheck
     let accounts: AccountService
     let workspaces: WorkspaceService
     let members: MembershipService
@@ -74,8 +79,12 @@ struct AppServices: Sendable {
         self.clock = clock
         self.logger = logger
         metrics = ServerMetrics()
+        try DataFolder.prepare(config.dataDirectory)
+        folderLock = try DataFolderLock.acquire(dataDirectory: config.dataDirectory)
         database = try AppDatabase.open(dataDirectory: config.dataDirectory, clock: clock, synchronous: config.synchronous,
                                         timingWritesInto: metrics.databaseWrites)
+        let disk = DiskSpace(dataDirectory: config.dataDirectory, minimumFreeBytes: config.minimumFreeBytes)
+        health = HealthCheck(database: database, disk: disk)
         let hasher = PasswordHasher(cost: config.bcryptCost)
         accounts = AccountService(database: database, hasher: hasher, clock: clock, signupCoins: config.signupCoins)
         workspaces = WorkspaceService(database: database, clock: clock, price: config.workspacePrice)
@@ -126,14 +135,15 @@ struct AppServices: Sendable {
         mailOutbox = MailOutbox(database: database, clock: clock)
         if let mail = config.mail {
             mailSender = MailSender(outbox: mailOutbox, client: SMTPClient(settings: mail.smtp), sender: mail.from.address,
-                                    retryDelay: mail.retryDelay, clock: clock, logger: logger)
+                                    retryDelay: mail.retryDelay, clock: clock, logger: logger,
+                                    failedAttempts: metrics.mailAttemptsFailed)
             mailComposer = MailComposer(from: mail.from, site: site, clock: clock)
         } else {
             mailSender = nil
             mailComposer = nil
         }
         resetRequests = AttemptLimiter(clock: clock)
-        files = FileService(database: database, receiver: receiver,
+        files = FileService(database: database, receiver: receiver, disk: disk,
                             thumbnailer: Thumbnailer(library: try ImageLibrary(), policy: config.uploads), clock: clock,
                             logger: logger, rateLimiter: rateLimiter)
         linkPreviews = LinkPreviewService(

@@ -68,11 +68,11 @@ func httpServer(_ services: AppServices, logger: Logger) -> HTTPServerBuilder {
 /// layers; pages also get the session, error pages and the CSRF check.
 func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
-    router.add(middleware: RequestLogMiddleware(.info, metrics: services.metrics))
+    router.add(middleware: RequestLogMiddleware(.info, metrics: services.metrics, trustProxy: services.config.trustProxy))
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: LastResortMiddleware())
 
-    let home = HomeController(database: services.database)
+    let home = HomeController(health: services.health)
     home.addProbeRoutes(to: router)
     MetricsController(metrics: services.metrics, hub: services.hub, database: services.database, events: services.events,
                       mail: services.mailOutbox, token: services.config.metricsToken).addRoutes(to: router)
@@ -80,7 +80,7 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
 
     router.add(middleware: SessionMiddleware(sessions: services.sessions, cookies: services.cookies,
                                              trustProxy: services.config.trustProxy))
-    router.add(middleware: ErrorPageMiddleware(pages: services.pages))
+    router.add(middleware: ErrorPageMiddleware(pages: services.pages, health: services.health))
     let webhook = Paths.paymentWebhook()
     router.add(middleware: CSRFMiddleware(isExempt: { $0 == webhook || Paths.unsubscribe.matches($0) }, multipartPaths: { path in
         Paths.multipart.contains { $0.matches(path) }

@@ -18,11 +18,26 @@ struct DataRestore {
         + DataBackup.secretFiles
 
     func run() throws -> BackupManifest {
-        let manager = FileManager.default
         guard let input = FileHandle(forReadingAtPath: archive) else { throw BackupError("cannot read \(archive)") }
         defer { try? input.close() }
         try DataFolder.createFolder(dataDirectory)
-        let present = try manager.contentsOfDirectory(atPath: dataDirectory).filter { !$0.hasPrefix(".wsx-restore-") }
+        // Held until the data is in place: a server running on the folder refuses the restore,
+        // and none starts on a half-restored one.
+        let lock = try DataFolderLock.acquire(dataDirectory: dataDirectory)
+        return try withExtendedLifetime(lock) {
+            do {
+                return try restore(from: input)
+            } catch {
+                lock.removeIfCreated()
+                throw error
+            }
+        }
+    }
+
+    private func restore(from input: FileHandle) throws -> BackupManifest {
+        let manager = FileManager.default
+        let present = try manager.contentsOfDirectory(atPath: dataDirectory)
+            .filter { !$0.hasPrefix(".wsx-restore-") && $0 != DataFolderLock.fileName }
         guard present.isEmpty || replacing else {
             throw BackupError("\(dataDirectory) is not empty: restore into an empty folder, or add --force to replace the data there (stop its server first)")
         }

@@ -12,7 +12,8 @@ struct CoinsCommand: AsyncParsableCommand {
 
         @OptionGroup var data: DataDirectoryOption
         @Option(help: "Email address of the account.") var email: String
-        @Option(help: "Coins to add (a negative number takes coins away, never below zero).") var amount: Int
+        // `.unconditional`: `--amount -1000` is a number, not an unknown option named `-1000`.
+        @Option(parsing: .unconditional, help: "Coins to add (a negative number takes coins away, never below zero).") var amount: Int
         @Option(help: "Why, for the ledger.") var reason: String = "grant"
 
         func run() async throws {

@@ -63,6 +63,7 @@ struct ImportCommand: AsyncParsableCommand {
             let files = FileService(database: database,
                                     receiver: UploadReceiver(policy: policy, store: try FileStore(dataDirectory: directory),
                                                              sniffer: try ContentSniffer()),
+                                    disk: DiskSpace(dataDirectory: directory, minimumFreeBytes: 0),
                                     thumbnailer: Thumbnailer(library: try ImageLibrary(), policy: policy), clock: .system,
                                     logger: logger, rateLimiter: AccountRateLimiter(limits: .off, clock: .system))
             let importer = SlackImport(database: database, files: files,

@@ -63,6 +63,8 @@ struct ServeCommand: AsyncParsableCommand {
     var metricsToken: String?
     @Option(name: .customLong("sync"), help: "normal: an acknowledged write survives a crash of the server; full: a power loss too, at some cost in write speed (env WSX_SYNC, default normal).")
     var sync: String?
+    @Option(name: .customLong("min-free-space"), help: "Free space the data folder's disk keeps: below it /healthz answers 503 and uploads are refused, e.g. 64MB, 1GB (env WSX_MIN_FREE_SPACE, default 64MB).")
+    var minFreeSpace: String?
 
     /// The configuration these flags, the environment and the defaults add up to.
     func resolvedConfig(environment env: EnvironmentDefaults = EnvironmentDefaults()) throws -> AppConfig {
@@ -157,6 +159,12 @@ struct ServeCommand: AsyncParsableCommand {
         let syncText = sync ?? env.string("WSX_SYNC") ?? "normal"
         guard let parsedSync = DatabaseSync(rawValue: syncText) else { throw ValidationError("--sync: \(syncText) is not normal or full") }
         config.synchronous = parsedSync
+        if let text = minFreeSpace ?? env.string("WSX_MIN_FREE_SPACE") {
+            guard let bytes = ByteSizeText.bytes(text), bytes >= 0 else {
+                throw ValidationError("--min-free-space: \(text) is not a size like 64MB or 1GB")
+            }
+            config.minimumFreeBytes = bytes
+        }
         return config
     }
 
@@ -187,9 +195,17 @@ struct ServeCommand: AsyncParsableCommand {
         }
         // A missing template or folder throws here; ArgumentParser prints its description
         // ("template login.mustache is missing") and exits non-zero.
+        let format = config.logFormat
         let app = try buildApplication(config: config) { port in
-            // One line on stdout that scripts and tests wait for.
-            print("wsx-web listening on http://\(host):\(port)")
+            // One line on stdout that scripts and tests wait for, whatever the log level; with
+            // `--log-format json` a JSON object like every other line.
+            let text = "wsx-web listening on http://\(host):\(port)"
+            switch format {
+            case .text: print(text)
+            case .json:
+                JSONLogHandler.line(level: .notice, message: text, label: "wsx-web", source: "wsx_web",
+                                    metadata: ["address": "http://\(host):\(port)"]).map(JSONLogHandler.standardOutput)
+            }
             fflush(nil)
         }
         try await app.runService()

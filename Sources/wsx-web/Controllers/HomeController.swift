@@ -2,7 +2,7 @@ import Hummingbird
 
 /// The front door and the health probe.
 struct HomeController: Sendable {
-    let database: AppDatabase
+    let health: HealthCheck
 
     /// `/healthz` is registered before the session middleware: probes carry no cookies and must
     /// not touch the sessions table.
@@ -18,11 +18,12 @@ struct HomeController: Sendable {
         Pages.redirect(to: context.visitor.user == nil ? Paths.login() : Paths.workspaces())
     }
 
-    /// 200 `ok` once the database answers; 503 otherwise.
+    /// 200 `ok` while the server can do its work; 503 with the reason when it cannot (a full
+    /// disk, a database that cannot be written).
     @Sendable func health(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let reachable = await database.isReachable()
-        return Response(status: reachable ? .ok : .serviceUnavailable,
+        let problem = await health.problem()
+        return Response(status: problem == nil ? .ok : .serviceUnavailable,
                         headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
-                        body: .init(byteBuffer: ByteBuffer(string: reachable ? "ok\n" : "database unavailable\n")))
+                        body: .init(byteBuffer: ByteBuffer(string: (problem ?? "ok") + "\n")))
     }
 }

@@ -120,8 +120,9 @@ struct MembersController: Sendable {
         page.linkNeedsBaseURL = inviteLink != nil && !site.isConfigured
         if access.isOwner {
             page.mailFailures = try mail.outbox.failures(workspaceId: access.workspaceId).map { failure in
-                MailFailureRow(recipient: failure.recipient, error: failure.error, timestamp: Timestamps.iso(failure.failedAt),
-                               timeText: Timestamps.utcText(failure.failedAt))
+                MailFailureRow(recipient: failure.recipient,
+                               error: strings.format("mail_failure_\(failure.reason.rawValue)", failure.recipient),
+                               timestamp: Timestamps.iso(failure.failedAt), timeText: Timestamps.utcText(failure.failedAt))
             }
             page.hasMailFailures = !page.mailFailures.isEmpty
             try ownersPart(of: &page, access, strings, maxUses: maxUses, expiry: expiry)

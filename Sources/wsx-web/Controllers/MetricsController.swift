@@ -4,7 +4,8 @@ import NIOCore
 
 /// `GET /metrics`: the server's numbers in Prometheus' text format, for a scraper that shows the
 /// bearer token (`--metrics-token`), or for a client on this machine that did not come through a
-/// proxy (loopback, no `X-Forwarded-For`). Anyone else gets a 404: the page is not advertised.
+/// proxy (loopback, and no forwarding header of any proxy: `X-Forwarded-For`, `X-Real-IP`,
+/// `Forwarded`, …). Anyone else gets a 404: the page is not advertised.
 struct MetricsController: Sendable {
     let metrics: ServerMetrics
     let hub: RealtimeHub
@@ -25,17 +26,19 @@ struct MetricsController: Sendable {
             return Response(status: .notFound)
         }
         let lag = max(0, try database.read { try events.latestId($0) } - hub.latestEventId)
-        let text = metrics.exposition(openStreams: await hub.subscriberCount, outboxLag: lag, mailQueue: try mail.queueLength())
+        let text = metrics.exposition(openStreams: await hub.subscriberCount, outboxLag: lag, mailQueue: try mail.queueLength(),
+                                      mailFailed: try mail.failedCount())
         return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
                         body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
     /// Whether this request may read the numbers.
     func allows(_ request: Request, peer: String?) -> Bool {
-        if let token, let offered = request.headers[.authorization], offered.hasPrefix("Bearer ") {
-            return SecretToken.constantTimeEquals(String(offered.dropFirst(7)), token)
+        // The scheme's name is case-insensitive (RFC 9110 11.1): `bearer` is `Bearer`.
+        if let token, let offered = request.headers[.authorization], offered.lowercased().hasPrefix("bearer ") {
+            return SecretToken.constantTimeEquals(offered.dropFirst(7).trimmingCharacters(in: .whitespaces), token)
         }
-        guard request.headers[.init("X-Forwarded-For")!] == nil, let peer else { return false }
+        guard !ClientAddress.cameThroughProxy(request), let peer else { return false }
         return peer == "::1" || peer.hasPrefix("127.") || peer.hasPrefix("::ffff:127.")
     }
 }

@@ -10,6 +10,8 @@ import Uploads
 struct FileService: Sendable {
     let database: AppDatabase
     let receiver: UploadReceiver
+    /// Uploads that would leave less than `--min-free-space` are refused before a byte is written.
+    let disk: DiskSpace
     let thumbnailer: Thumbnailer
     let clock: WallClock
     let logger: Logger
@@ -36,6 +38,8 @@ struct FileService: Sendable {
             // More than every file at its limit: some file is over it, the more useful thing to say.
             throw Self.refusal(UploadError.fileTooLarge(limit: policy.maximumFileBytes), policy: policy)
         }
+        // The same 503 as a post on a full disk, before anything is written.
+        guard disk.hasRoom(for: length ?? 0) else { throw POSIXError(.ENOSPC) }
         let uploader = visitor.user?.id
         if let uploader, let length { try rateLimiter.charge(.upload, userId: uploader, cost: Double(length)) }
         let expected = visitor.csrfToken

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Mail
 
 /// The queue of mail to send (`mail_outbox`): what is due, what was sent, what keeps failing.
 /// SQL about mail lives here, so another storage backend replaces this one file.
@@ -18,10 +19,11 @@ struct MailOutbox: Sendable {
         let attempts: Int
     }
 
-    /// A mail that will not be tried again, for the owner of its workspace.
+    /// A mail that will not be tried again, for the owner of its workspace or an administrator.
     struct Failure: Sendable {
+        let kind: Kind
         let recipient: String
-        let error: String
+        let reason: SMTPFailureReason
         let failedAt: Date
     }
 
@@ -78,40 +80,81 @@ struct MailOutbox: Sendable {
         }
     }
 
-    /// Sent: its text goes (a reset link is a secret), the row stays as a record.
+    /// Mail given up on and not since sent again (for `/metrics`).
+    func failedCount() throws -> Int {
+        try database.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM mail_outbox WHERE failed_at IS NOT NULL AND cleared_at IS NULL") ?? 0
+        }
+    }
+
+    /// Sent: its text goes (a reset link is a secret), the row stays as a record. Earlier mail
+    /// of the same kind to the same address (and workspace) that was given up on is cleared: the
+    /// resend reached them, and the failure no longer asks anyone to act.
     func markSent(_ id: Int64) async throws {
         let now = Timestamps.database(clock.now())
         try await database.writer.write { db in
             try db.execute(sql: "UPDATE mail_outbox SET sent_at = ?, message = '', attempts = attempts + 1 WHERE id = ?",
                            arguments: [now, id])
+            try db.execute(sql: """
+                UPDATE mail_outbox SET cleared_at = ?
+                WHERE failed_at IS NOT NULL AND cleared_at IS NULL AND id < ?
+                  AND (kind, recipient, IFNULL(workspace_id, 0)) = (SELECT kind, recipient, IFNULL(workspace_id, 0) FROM mail_outbox WHERE id = ?)
+                """, arguments: [now, id, id])
         }
     }
 
-    /// Not sent this time: tried again at `next`, or given up on (`next` nil) with its error kept.
-    func markFailed(_ id: Int64, error: String, next: Date?) async throws {
+    /// Not sent this time: tried again at `next`, or given up on (`next` nil). The error's text
+    /// (host, port, the server's reply) is kept for operators; people see only `reason`.
+    func markFailed(_ id: Int64, error: String, reason: SMTPFailureReason, next: Date?) async throws {
         let now = clock.now()
         try await database.writer.write { db in
             if let next {
-                try db.execute(sql: "UPDATE mail_outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE id = ?",
-                               arguments: [error, Timestamps.database(next), id])
+                try db.execute(sql: """
+                    UPDATE mail_outbox SET attempts = attempts + 1, last_error = ?, failure = ?, next_attempt_at = ? WHERE id = ?
+                    """, arguments: [error, reason.rawValue, Timestamps.database(next), id])
             } else {
                 try db.execute(sql: """
-                    UPDATE mail_outbox SET attempts = attempts + 1, last_error = ?, failed_at = ?, message = '' WHERE id = ?
-                    """, arguments: [error, Timestamps.database(now), id])
+                    UPDATE mail_outbox SET attempts = attempts + 1, last_error = ?, failure = ?, failed_at = ?, message = ''
+                    WHERE id = ?
+                    """, arguments: [error, reason.rawValue, Timestamps.database(now), id])
             }
         }
     }
 
-    /// Invitation mail of this workspace that could not be delivered, newest first.
+    /// Mail that was due waits until `time` without a try counted (its server is out of reach).
+    func postpone(_ ids: [Int64], until time: Date) async throws {
+        try await database.writer.write { db in
+            try db.execute(sql: """
+                UPDATE mail_outbox SET next_attempt_at = ? WHERE id IN (\(databaseQuestionMarks(count: ids.count)))
+                  AND sent_at IS NULL AND failed_at IS NULL
+                """, arguments: StatementArguments([Timestamps.database(time)] + ids.map { $0 as (any DatabaseValueConvertible) }))
+        }
+    }
+
+    /// Invitation mail of this workspace that could not be delivered and was not delivered
+    /// since, newest first.
     func failures(workspaceId: Int64) throws -> [Failure] {
         try database.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT recipient, last_error, failed_at FROM mail_outbox
-                WHERE workspace_id = ? AND failed_at IS NOT NULL ORDER BY failed_at DESC, id DESC LIMIT 20
-                """, arguments: [workspaceId]).map { row in
-                Failure(recipient: row["recipient"], error: row["last_error"] ?? "",
-                        failedAt: row["failed_at"] ?? .distantPast)
-            }
+                SELECT kind, recipient, failure, failed_at FROM mail_outbox
+                WHERE workspace_id = ? AND failed_at IS NOT NULL AND cleared_at IS NULL ORDER BY failed_at DESC, id DESC LIMIT 20
+                """, arguments: [workspaceId]).map(Self.failure)
         }
+    }
+
+    /// Every kind of mail given up on and not delivered since, newest first (server administrators).
+    func failures(limit: Int = 50) throws -> [Failure] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT kind, recipient, failure, failed_at FROM mail_outbox
+                WHERE failed_at IS NOT NULL AND cleared_at IS NULL ORDER BY failed_at DESC, id DESC LIMIT ?
+                """, arguments: [limit]).map(Self.failure)
+        }
+    }
+
+    private static func failure(_ row: Row) -> Failure {
+        Failure(kind: Kind(rawValue: row["kind"]) ?? .invitation, recipient: row["recipient"],
+                reason: (row["failure"] as String?).flatMap(SMTPFailureReason.init(rawValue:)) ?? .refused,
+                failedAt: row["failed_at"] ?? .distantPast)
     }
 }

@@ -21,21 +21,24 @@ struct JSONLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        var fields: [String: Any] = [
-            "time": Self.timestamp(Date()),
-            "level": event.level.rawValue,
-            "message": event.message.description,
-            "logger": label,
-            "source": event.source,
-        ]
-        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-        for (key, value) in merged {
-            // Hummingbird names a request's id `hb.request.id`; shippers expect a plain name.
-            fields[key == "hb.request.id" ? "request_id" : key] = Self.json(value)
-        }
-        guard let data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes]),
-              let line = String(data: data, encoding: .utf8) else { return }
+        guard let line = Self.line(level: event.level, message: event.message.description, label: label, source: event.source,
+                                   metadata: metadata.merging(event.metadata ?? [:]) { $1 }) else { return }
         output(line)
+    }
+
+    /// One line's JSON object: time, level, message, logger, source and the metadata.
+    static func line(level: Logger.Level, message: String, label: String, source: String, metadata: Logger.Metadata) -> String? {
+        var fields: [String: Any] = [
+            "time": timestamp(Date()), "level": level.rawValue, "message": message, "logger": label, "source": source,
+        ]
+        for (key, value) in metadata {
+            // Hummingbird names a request's id `hb.request.id`; shippers expect a plain name.
+            fields[key == "hb.request.id" ? "request_id" : key] = json(value)
+        }
+        guard let data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+            return nil
+        }
+        return String(data: data, encoding: .utf8)
     }
 
     /// Writes one line to standard output in one system call, so lines of different threads

@@ -9,6 +9,8 @@ import Views
 struct ErrorPageMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let pages: Pages
+    /// Told of writes that failed for want of storage, so `/healthz` says so.
+    let health: HealthCheck
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         // Only the call and the catch live in this frame: a long-lived response (an event
@@ -40,6 +42,7 @@ struct ErrorPageMiddleware: RouterMiddleware {
                                      visitor: context.visitor)
         case _ where StorageFailure.explains(error):
             context.logger.warning("a write failed: the disk is full or cannot be written", metadata: ["error": "\(error)"])
+            health.noteStorageFailure(error)
             return await pages.error(status: .serviceUnavailable, messageKey: "error_storage", requestId: nil, request: request,
                                      visitor: context.visitor, headers: [.retryAfter: "30"])
         case _ where ClientDisconnects.explains(error):

@@ -32,7 +32,7 @@ struct SessionMiddleware: RouterMiddleware {
         var outgoing: [Cookie] = []
         let jar = RequestCookies(request)
 
-        visitor.address = clientAddress(request, peer: context.peerAddress)
+        visitor.address = ClientAddress.of(request, peer: context.peerAddress, trustProxy: trustProxy)
         if let token = jar[CookiePolicy.session], !token.isEmpty {
             if let (session, user) = try sessions.find(token: token) {
                 visitor.session = session
@@ -66,15 +66,6 @@ struct SessionMiddleware: RouterMiddleware {
 
         context.visitor = visitor
         return (context, outgoing)
-    }
-
-    /// The peer address, or with a trusted proxy the last address it appended to `X-Forwarded-For`.
-    private func clientAddress(_ request: Request, peer: String?) -> String {
-        if trustProxy, let forwarded = request.headers[.init("X-Forwarded-For")!],
-           let last = forwarded.split(separator: ",").last?.trimmingCharacters(in: .whitespaces), !last.isEmpty {
-            return last
-        }
-        return peer ?? "unknown"
     }
 
     /// Whether a request is a page the browser shows, and so takes the one-time notice a

@@ -53,7 +53,12 @@ final class AppDatabase: Sendable {
         for counter in versions {
             writer.add(transactionObserver: counter, extent: .databaseLifetime)
         }
-        try Self.migrator.migrate(writer)
+        let migrator = Self.migrator
+        let unknown = try writer.writeWithoutTransaction { db in
+            try migrator.appliedIdentifiers(db).subtracting(migrator.migrations).sorted()
+        }
+        guard unknown.isEmpty else { throw NewerDatabase(unknownMigrations: unknown) }
+        try migrator.migrate(writer)
     }
 
     /// The database file inside `dataDirectory` (created if missing).
@@ -73,24 +78,30 @@ final class AppDatabase: Sendable {
         try DataFolder.prepare(dataDirectory)
         let file = path(inDataDirectory: dataDirectory)
         if !FileManager.default.fileExists(atPath: file) { _ = DataFolder.createFile(file) }
-        let pool = try DatabasePool(path: file, configuration: configuration(synchronous: synchronous))
+        let pool = try DatabasePool(path: file, configuration: configuration())
+        // GRDB's pool sets `synchronous = NORMAL` on its writer when it turns WAL on, after
+        // `prepareDatabase` ran: the setting is made here, on the writer, once the pool is up.
+        // Readers never commit, so theirs does not matter.
+        try pool.writeWithoutTransaction { db in try db.execute(sql: synchronous.pragma) }
         return try AppDatabase(pool, clock: clock, writeTimes: writeTimes, events: events)
     }
 
+    /// The writer's `PRAGMA synchronous`: 1 for NORMAL, 2 for FULL.
+    func synchronousSetting() throws -> Int {
+        try writer.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
+    }
+
     /// Connection settings: foreign keys on (GRDB's default), wait for a busy writer instead of
-    /// failing, `synchronous = NORMAL` unless `--sync full` asks for FULL (NORMAL in WAL mode
-    /// survives a crashed process, and is much faster; FULL survives a power loss too), and
-    /// `temp_store = MEMORY`: every post runs in a savepoint of a shared transaction
+    /// failing, and `temp_store = MEMORY`: every post runs in a savepoint of a shared transaction
     /// (`GroupCommit`), and a savepoint keeps the original of each page it changes in a
     /// statement journal; in a temporary file that was 9 pages per post, three quarters of all
     /// the server's writes to disk (strace), for a journal that lives a few microseconds.
-    static func configuration(synchronous: DatabaseSync = .normal) -> Configuration {
+    /// `synchronous` is the writer's alone, set by `open` once the pool is up.
+    static func configuration() -> Configuration {
         var config = Configuration()
         config.busyMode = .timeout(10)
         config.maximumReaderCount = 8
-        let pragma = synchronous == .full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL"
         config.prepareDatabase { db in
-            try db.execute(sql: pragma)
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
         return config
@@ -141,10 +152,18 @@ final class AppDatabase: Sendable {
     func appliedMigrations() throws -> [String] {
         try read { db in try Self.migrator.appliedIdentifiers(db).sorted() }
     }
+}
 
-    /// Whether the database answers a trivial query (the health check).
-    func isReachable() async -> Bool {
-        (try? read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
+/// The database was brought up to date by a newer wsx-web than this one: opening it would run
+/// code that does not know its tables (and say "up to date"), so it is refused, naming what
+/// this binary does not know.
+struct NewerDatabase: Error, CustomStringConvertible {
+    let unknownMigrations: [String]
+
+    var description: String {
+        "the database was updated by a newer wsx-web (migrations this one does not know: "
+            + unknownMigrations.joined(separator: ", ")
+            + "): run that version or a later one, or restore a backup made before the upgrade"
     }
 }
 

@@ -22,5 +22,6 @@ extension AppDatabase {
                 );
                 """)
         }
+        registerTrustMigrations(&migrator)
     }
 }

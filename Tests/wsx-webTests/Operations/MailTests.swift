@@ -4,7 +4,9 @@ import HTTPTypes
 import HummingbirdTesting
 @testable import Mail
 import NIOCore
+import Synchronization
 import Testing
+import Views
 @testable import wsx_web
 
 /// Mail without a mail server: the messages as they are written (MIME, encoded Korean words,
@@ -232,14 +234,102 @@ struct MailTests {
             // The sender's own first try (nothing listens on port 9) is recorded first, so it
             // cannot land after the failure this test writes and replace its error.
             #expect(await eventually { (try? await app.count("SELECT attempts FROM mail_outbox WHERE id = ?", [id])) ?? 0 >= 1 })
-            try await app.services.mailOutbox.markFailed(Int64(id), error: "the mail server answered 550 to RCPT TO: no such user", next: nil)
+            try await app.services.mailOutbox.markFailed(Int64(id), error: "the mail server answered 550 to RCPT TO: no such user",
+                                                         reason: .refused, next: nil)
             let page = try await a.get("/w/\(wid)/members")
             #expect(page.text.contains("Invitation mail that could not be delivered"))
             #expect(page.text.contains("<strong>bounce@example.com</strong>"))
-            #expect(page.text.contains("the mail server answered 550 to RCPT TO: no such user"))
+            #expect(page.text.contains("Could not deliver to bounce@example.com: the mail server refused it."))
+            // The server's own words (its reply, its host and port) stay in the log.
+            #expect(!page.text.contains("answered 550") && !page.text.contains("RCPT TO"))
             #expect(!(try await b.get("/w/\(wid)/members")).text.contains("bounce@example.com"))
             // Given up on: its text is gone (a reset link would be a secret).
             #expect(try await app.count("SELECT LENGTH(message) FROM mail_outbox WHERE id = ?", [id]) == 0)
+            #expect(try app.services.mailOutbox.failures().map(\.recipient) == ["bounce@example.com"])
+
+            // Resent, and this time delivered: the failure is no longer listed, here or for administrators.
+            _ = try await a.post("/w/\(wid)/members", [("email", "bounce@example.com")])
+            let resent = try await app.count("SELECT MAX(id) FROM mail_outbox")
+            #expect(resent > id)
+            try await app.services.mailOutbox.markSent(Int64(resent))
+            #expect(!(try await a.get("/w/\(wid)/members")).text.contains("Could not deliver"))
+            #expect(try app.services.mailOutbox.failures().isEmpty)
         }
+    }
+
+    @Test("a mail server that cannot be reached, stalls, or hangs up: each told apart, a stall within the step's time",
+          .timeLimit(.minutes(1)))
+    func failureReasons() async throws {
+        var settings = SMTPSettings(host: "127.0.0.1", port: 9, security: .startTLSWhenOffered)
+        settings.stepTimeout = .milliseconds(500)
+        #expect(await Self.reason(SMTPClient(settings: settings)) == .unreachable)
+        let stalled = try SilentListener(greeting: nil)
+        settings.port = stalled.port
+        let started = ContinuousClock.now
+        let error = await Self.failure(SMTPClient(settings: settings))
+        #expect(error?.reason == .timedOut)
+        #expect(error?.description == "the mail server did not answer the greeting in time")
+        #expect(ContinuousClock.now - started < .seconds(5))
+        let hangsUp = try SilentListener(greeting: "220 mail.internal.example ESMTP\r\n", thenClose: true)
+        settings.port = hangsUp.port
+        #expect(await Self.reason(SMTPClient(settings: settings)) == .closed)
+        for reason in SMTPFailureReason.allCases {
+            for lang in [Lang.ko, .en] {
+                let text = lang.strings.format("mail_failure_\(reason.rawValue)", "x@example.com")
+                #expect(text.contains("x@example.com") && !text.contains("mail_failure"), "\(lang) \(reason)")
+            }
+        }
+    }
+
+    static func failure(_ client: SMTPClient) async -> SMTPError? {
+        do {
+            try await client.send("Subject: x\r\n\r\nx", from: "a@example.com", to: ["b@example.com"])
+            return nil
+        } catch {
+            return error as? SMTPError
+        }
+    }
+
+    static func reason(_ client: SMTPClient) async -> SMTPFailureReason? { await failure(client)?.reason }
+}
+
+/// A TCP listener on loopback that takes one connection and says `greeting` (or nothing), then
+/// hangs up or keeps silent: a mail server gone wrong.
+final class SilentListener: @unchecked Sendable {
+    let port: Int
+    private let descriptor: Int32
+    private let accepted = Accepted()
+
+    private final class Accepted: Sendable {
+        let descriptor = Mutex<Int32>(-1)
+    }
+
+    init(greeting: String?, thenClose: Bool = false) throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.descriptor = descriptor
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
+        listen(descriptor, 4)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        let (listening, kept) = (descriptor, accepted)
+        Thread.detachNewThread {
+            let client = accept(listening, nil, nil)
+            guard client >= 0 else { return }
+            if let greeting { _ = greeting.utf8CString.withUnsafeBufferPointer { write(client, $0.baseAddress, greeting.utf8.count) } }
+            if thenClose { close(client) } else { kept.descriptor.withLock { $0 = client } }
+        }
+    }
+
+    deinit {
+        let client = accepted.descriptor.withLock { $0 }
+        if client >= 0 { close(client) }
+        close(descriptor)
     }
 }

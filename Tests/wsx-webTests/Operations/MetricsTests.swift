@@ -78,6 +78,62 @@ struct MetricsTests {
         }
     }
 
+    @Test("process_* series, the build, mail given up on; `bearer` in any case; any proxy's forwarding header is a proxy")
+    func processBuildAndProxies() async throws {
+        try await TestApp().run(.live) { app in
+            let text = String(buffer: try await app.client.execute(uri: "/metrics", method: .get).body)
+            #expect(Self.value(text, "process_resident_memory_bytes") ?? 0 > 1_000_000)
+            #expect(Self.value(text, "process_open_fds") ?? 0 > 3)
+            #expect(Self.value(text, "process_max_fds") ?? 0 >= Self.value(text, "process_open_fds") ?? .infinity)
+            #expect(Self.value(text, "process_cpu_seconds_total") ?? 0 > 0)
+            let started = try #require(Self.value(text, "process_start_time_seconds"))
+            #expect(abs(started - Date().timeIntervalSince1970) < 24 * 3600)
+            #expect(text.contains("# TYPE process_cpu_seconds_total counter"))
+            #expect(Self.value(text, #"wsx_build_info{version="\#(BuildInfo.version)",swift="\#(BuildInfo.swift)"}"#) == 1)
+            #expect(Self.value(text, "wsx_mail_failed_messages") == 0)
+            #expect(Self.value(text, "wsx_mail_attempts_failed_total") == 0)
+            // A local proxy that names its client in any of the usual headers is still a proxy.
+            for header in ["X-Real-IP", "Forwarded", "CF-Connecting-IP", "True-Client-IP"] {
+                let proxied = try await app.client.execute(uri: "/metrics", method: .get, headers: [HTTPField.Name(header)!: "203.0.113.9"])
+                #expect(proxied.status == .notFound, "\(header)")
+            }
+        }
+        try await TestApp { $0.metricsToken = "scrape-secret-123" }.run(.router) { app in
+            for scheme in ["bearer", "BEARER", "Bearer"] {
+                let right = try await app.client.execute(uri: "/metrics", method: .get,
+                                                         headers: [.authorization: "\(scheme) scrape-secret-123"])
+                #expect(right.status == .ok, "\(scheme)")
+            }
+        }
+    }
+
+    @Test("request log lines carry the client's address: the peer, or the forwarded one only with --trust-proxy")
+    func clientAddressInRequestLines() async throws {
+        for trusted in [false, true] {
+            try await TestApp { $0.trustProxy = trusted }.run(.live) { app in
+                _ = try await app.client.execute(uri: "/login", method: .get, headers: [Self.forwardedFor: "198.51.100.7"])
+                let line = try #require(app.logs.all.last { $0.contains("route=/login") })
+                #expect(line.contains(trusted ? "client=198.51.100.7" : "client=127.0.0.1"), "\(line)")
+            }
+        }
+    }
+
+    @Test("serve --log-format json: every line it prints is a JSON object, the listening line too")
+    func jsonServeOutput() async throws {
+        let folder = try makeEmptyFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try WSXBinary(path: WSXBinary.builtPath).serveLogged(["--data-dir", "data", "--log-format", "json"], in: folder)
+        _ = try await fetch(server.base.appendingPathComponent("login"))
+        server.stop()
+        let lines = server.log.split(separator: "\n").filter { !$0.isEmpty }
+        #expect(lines.count >= 3)
+        for line in lines {
+            #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] != nil, "not JSON: \(line)")
+        }
+        #expect(lines.contains { $0.contains(#""message":"wsx-web listening on http://127.0.0.1:"#) })
+        #expect(lines.contains { $0.contains(#""route":"/login""#) && $0.contains(#""client":"127.0.0.1""#) })
+    }
+
     @Test("--log-format json: one JSON object per line, a request's lines carrying its id as request_id")
     func jsonLogs() throws {
         let lines = Mutex<[String]>([])
