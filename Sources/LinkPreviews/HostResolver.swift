@@ -10,14 +10,23 @@ import NIOPosix
 /// connects to one it checked, never to whatever a second lookup might answer.
 public struct HostResolver: Sendable {
     let pool: NIOThreadPool
+    let lookUp: @Sendable (String) throws -> [String]
 
     public init(pool: NIOThreadPool = .singleton) {
         self.pool = pool
+        lookUp = Self.lookUp
+    }
+
+    /// A resolver that answers from `lookUp` (tests: a name that answers differently each time).
+    public init(pool: NIOThreadPool = .singleton, lookUp: @escaping @Sendable (String) throws -> [String]) {
+        self.pool = pool
+        self.lookUp = lookUp
     }
 
     /// The addresses of `host` (IPv4 and IPv6, in the resolver's order, without repeats).
     public func addresses(of host: String) async throws -> [String] {
-        try await pool.runIfActive { try Self.lookUp(host) }
+        let lookUp = self.lookUp
+        return try await pool.runIfActive { try lookUp(host) }
     }
 
     static func lookUp(_ host: String) throws -> [String] {

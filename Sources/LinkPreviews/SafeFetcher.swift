@@ -33,7 +33,9 @@ public struct FetchedResource: Sendable, Equatable {
 /// Fetches a URL for a link preview without letting a message reach inside the server's
 /// network: only `http`/`https`; the host is looked up here and every address it has must be
 /// public (unless the operator listed the host), then the connection goes to one of those checked
-/// addresses (the client is told which, so TLS still checks the certificate against the name);
+/// addresses (the client is told which, so TLS still checks the certificate against the name,
+/// and the request goes out with the host written exactly as it was checked, so the client's
+/// own lookup of the override can never miss and resolve the name again);
 /// redirects are not followed by the client but checked and taken here, a few at most; the
 /// whole chain has one deadline; the body stops at a byte limit.
 public struct SafeFetcher: Sendable {
@@ -89,13 +91,18 @@ public struct SafeFetcher: Sendable {
               let rawHost = url.host(percentEncoded: false), !rawHost.isEmpty
         else { throw FetchRefusal.notHTTP }
         let host = rawHost.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        // The client finds its address override by the host of the URL it is given, spelled as
+        // it is there: `Rebind.example` missed the override of `rebind.example` and was looked up
+        // again, and a rebinding name answered loopback the second time. The URL it gets has the
+        // host as checked, and is refused if the client would read any other.
+        guard let pinned = Self.url(url, host: host) else { throw FetchRefusal.notHTTP }
         let address = try await withDeadline(deadline) { try await checkedAddress(of: host) }
         var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow,
                                                      timeout: .init(connect: .seconds(5), read: .seconds(5)))
         if address != host { configuration.dnsOverride = [host: address] }
         let client = HTTPClient(eventLoopGroupProvider: .shared(eventLoopGroup), configuration: configuration)
         do {
-            let answer = try await exchange(client, url: url, accept: accept, oversize: oversize, deadline: deadline)
+            let answer = try await exchange(client, url: pinned, accept: accept, oversize: oversize, deadline: deadline)
             try await client.shutdown()
             return answer
         } catch {
@@ -107,6 +114,18 @@ public struct SafeFetcher: Sendable {
             }
             throw error
         }
+    }
+
+    /// `url` with its host written as `host` (lowercased, as checked), or nil when the result
+    /// would be read back with any other host.
+    static func url(_ url: URL, host: String) -> URL? {
+        // An address literal is connected to as it is: there is nothing to look up.
+        if AddressPolicy.ipv4(host) != nil || AddressPolicy.ipv6(host) != nil { return url }
+        guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: true),
+              host.utf8.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "%") }) else { return nil }
+        parts.host = host
+        guard let rebuilt = parts.url, URL(string: rebuilt.absoluteString)?.host == host else { return nil }
+        return rebuilt
     }
 
     /// `body`'s answer, or `timedOut` at `deadline` (a lookup the system resolver is stuck in is

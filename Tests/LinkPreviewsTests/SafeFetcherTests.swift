@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Hummingbird
 import LocalTestSite
 import NIOCore
@@ -116,4 +117,58 @@ struct SafeFetcherTests {
             _ = try await fetcher(allowing: []).fetch(try #require(URL(string: url)), accept: "text/html")
         }
     }
+}
+
+/// DNS rebinding: the address the fetcher checked is the one it connects to, however the URL
+/// spells the host. A name given in capitals used to miss the client's address override (kept
+/// under the lower-cased name) and be looked up a second time, when a rebinding name answers
+/// loopback.
+@Suite("Safe fetcher and DNS rebinding")
+struct RebindingTests {
+    @Test("a host in any letter case connects to the address that was checked, with no second lookup",
+          arguments: ["pinned.test", "Pinned.Test", "PINNED.TEST"])
+    func connectsToCheckedAddress(spelling: String) async throws {
+        try await SafeFetcherTests.withSite { port, hits in
+            let lookups = LookupCount()
+            // The only resolver that knows the name is the fetcher's own: a second lookup, by the
+            // system's resolver, could not find it, and the fetch would fail.
+            let resolver = HostResolver { name in
+                lookups.add(name)
+                guard name == "pinned.test" else { throw FetchRefusal.unresolvable(name) }
+                return ["127.0.0.1"]
+            }
+            let fetcher = SafeFetcher(allowedHosts: ["pinned.test"], timeout: .seconds(30), resolver: resolver,
+                                      eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
+            let fetched = try await fetcher.fetch(URL(string: "http://\(spelling):\(port)/page")!, accept: "text/html")
+            #expect(PageMetadata.read(html: fetched.body, from: fetched.url).title == "회의 안내")
+            #expect(lookups.names == ["pinned.test"])
+            #expect(hits.value == 1)
+        }
+    }
+
+    @Test("a name that answers a public address first and loopback after is pinned to the public one it was checked for")
+    func rebindingNameStaysPinned() async throws {
+        try await SafeFetcherTests.withSite { port, hits in
+            let lookups = LookupCount()
+            let resolver = HostResolver { name in
+                lookups.add(name)
+                // First a public address (unreachable from here), loopback on any later lookup.
+                return lookups.names.count == 1 ? ["1.1.1.1"] : ["127.0.0.1"]
+            }
+            let fetcher = SafeFetcher(timeout: .milliseconds(1500), resolver: resolver,
+                                      eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
+            await #expect(throws: (any Error).self) {
+                _ = try await fetcher.fetch(URL(string: "http://Rebind-Upper.rebind.test:\(port)/page")!, accept: "text/html")
+            }
+            #expect(lookups.names == ["rebind-upper.rebind.test"])
+            #expect(hits.value == 0, "the loopback site was reached")
+        }
+    }
+}
+
+/// The names a test resolver was asked for, in order.
+final class LookupCount: Sendable {
+    private let asked = Mutex<[String]>([])
+    func add(_ name: String) { asked.withLock { $0.append(name) } }
+    var names: [String] { asked.withLock { $0 } }
 }

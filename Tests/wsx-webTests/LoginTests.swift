@@ -151,4 +151,25 @@ struct LoginTests {
             #expect(try await app.signedInBrowser().get("/").location == "/workspaces")
         }
     }
+
+    @Test("the throttle keeps no e-mail text: long addresses are cut and hashed, and refused attempts store nothing")
+    func throttleMemory() async throws {
+        let throttle = LoginThrottle(limits: .init(perAccountAndAddress: 10, perAccount: 100, perAddress: 3, window: 60), clock: .system)
+        let long = String(repeating: "가", count: 200_000) + "@example.com"   // 600 KB
+        #expect(LoginThrottle.capped(long).utf8.count <= 254)
+        #expect(LoginThrottle.capped("민아@example.com") == "민아@example.com")
+        for n in 0..<3 {
+            guard case .proceed(let ticket) = await throttle.begin(account: "\(n)\(long)", address: "198.51.100.1", trustedDevice: false)
+            else { Issue.record("attempt \(n) was refused"); return }
+            await throttle.end(ticket, account: "\(n)\(long)", address: "198.51.100.1", succeeded: false)
+        }
+        // Three failures: three account keys, three address-and-account keys, one address key.
+        #expect(await throttle.ledger.keyCount == 7)
+        for n in 3..<200 {
+            guard case .wait = await throttle.begin(account: "\(n)\(long)", address: "198.51.100.1", trustedDevice: false) else {
+                Issue.record("attempt \(n) went through the per-address limit"); return
+            }
+        }
+        #expect(await throttle.ledger.keyCount == 7, "a refused attempt stored something")
+    }
 }

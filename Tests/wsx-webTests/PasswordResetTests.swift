@@ -35,6 +35,24 @@ struct PasswordResetTests {
         }
     }
 
+    @Test("changing the password voids a reset link handed out before")
+    func passwordChangeVoidsResetLinks() async throws {
+        try await TestApp().run { app in
+            let person = try await app.signedInBrowser(email: "l1@example.com", password: "first password")
+            let token = try await app.services.accounts.createPasswordReset(email: "l1@example.com")
+            #expect(try await app.browser().get("/reset/\(token)").status == .ok)
+            try await person.get("/profile")
+            let changed = try await person.post("/profile/password", [("current_password", "first password"),
+                                                                      ("password", "second password"), ("password_confirm", "second password")])
+            #expect(changed.status == .seeOther)
+            let stale = app.browser()
+            #expect(try await stale.get("/reset/\(token)").status == .notFound)
+            let used = try await stale.post("/reset/\(token)", [("password", "attacker's choice"), ("password_confirm", "attacker's choice")])
+            #expect(used.status == .notFound)
+            #expect(try await app.browser().logIn(email: "l1@example.com", password: "second password").status == .seeOther)
+        }
+    }
+
     @Test("a reset link expires after one hour")
     func resetLinkExpires() async throws {
         try await TestApp().run { app in

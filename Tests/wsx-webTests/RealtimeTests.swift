@@ -193,6 +193,28 @@ struct RealtimeTests {
         }
     }
 
+    @Test("replay of large events comes in pages of about 256 KB, read off the event loop, every event once and in order")
+    func replaysLargeEventsInPages() async throws {
+        try await TestApp().run(.live) { app in
+            let browser = try await app.signedInBrowser(email: "big@example.com")
+            let me = try await Self.userId(app, "big@example.com")
+            let start = try await app.settledEventId()
+            let filler = String(repeating: "가", count: 30_000)   // 90 KB each
+            for index in 1...12 { try await Self.publish(app, Self.note("\(index) \(filler)", to: .user(me), type: .userUpdated)) }
+            let log = app.services.events
+            let through = try app.database.read { try log.latestId($0) }
+            let first = try log.replay(after: start, through: through, userId: me, rooms: [])
+            #expect(first.count == 3, "90 KB rows: the third passes 256 KB and closes the page")
+            let tiny = try log.replay(after: start, through: through, userId: me, rooms: [], maxBytes: 1)
+            #expect(tiny.count == 1, "a page always holds one row, however large")
+            try await EventStreamClient.connect(port: app.client.port!, headers: Self.headers(browser, lastEventId: "\(start)")) { reader in
+                let replayed = try await reader.next(12)
+                #expect(replayed.map { $0.data.split(separator: " ").first.map(String.init) } == (1...12).map { #"{"note":"\#($0)"# })
+                #expect(Set(replayed.compactMap(\.id)).count == 12)
+            }
+        }
+    }
+
     @Test("a reconnect storm: 10,000 events from 4 writers, the client dropping every few events, sees each once, in order")
     func reconnectStorm() async throws {
         try await TestApp().run(.live) { app in

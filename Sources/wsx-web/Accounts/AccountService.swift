@@ -141,6 +141,8 @@ struct AccountService: Sendable {
         return try await database.writer.write { db in
             try User.filter(key: userId).updateAll(db, User.CodingKeys.passwordHash.set(to: hash),
                                                    User.CodingKeys.updatedAt.set(to: now))
+            // A reset link mailed before the change would undo it: it stops working.
+            try PasswordReset.filter(PasswordReset.CodingKeys.userId == userId).deleteAll(db)
             let all = Session.filter(Session.CodingKeys.userId == userId)
             let ended = try all.select(Session.CodingKeys.id, as: Int64.self).fetchAll(db)
             try all.deleteAll(db)

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// Counts attempts per key in a sliding window, and reserves each attempt before the work it
@@ -9,8 +10,9 @@ import Foundation
 /// reservation is settled afterwards: `counted` keeps it as a dated attempt for the window
 /// (a failed sign-in, a sign-up made); otherwise it is released.
 ///
-/// In memory: a restart forgets, acceptable for one process. Keys are bounded so a flood of
-/// made-up ones cannot grow memory without end.
+/// In memory: a restart forgets, acceptable for one process. Keys are kept as their SHA-256
+/// (32 bytes, whatever the e-mail a guesser typed: 1,000 sign-ins with 1 MB addresses took
+/// 1.5 GB for good), a refused attempt stores nothing, and past `maximumKeys` old ones go.
 actor AttemptLimiter {
     /// At most `limit` attempts per `window` seconds.
     struct Rule: Sendable, Equatable {
@@ -41,7 +43,7 @@ actor AttemptLimiter {
     }
 
     private let clock: WallClock
-    private var records: [String: Record] = [:]
+    private var records: [SHA256Digest: Record] = [:]
     private static let maximumKeys = 100_000
 
     init(clock: WallClock) {
@@ -54,9 +56,10 @@ actor AttemptLimiter {
         if records.count > Self.maximumKeys { prune(now: now) }
         var wait = 0
         for check in checks {
-            var record = records[check.key] ?? Record()
+            let key = Self.key(check.key)
+            guard var record = records[key] else { continue }
             record.attempts.removeAll { now.timeIntervalSince($0) >= check.rule.window }
-            records[check.key] = record
+            records[key] = record.attempts.isEmpty && record.reserved == 0 ? nil : record
             let total = record.attempts.count + record.reserved
             guard total >= check.rule.limit else { continue }
             // How many must leave the window before one more fits; reserved ones may be released soon.
@@ -69,7 +72,7 @@ actor AttemptLimiter {
             }
         }
         if wait > 0 { return .wait(seconds: wait) }
-        for check in checks { records[check.key, default: Record()].reserved += 1 }
+        for check in checks { records[Self.key(check.key), default: Record()].reserved += 1 }
         return .proceed(Ticket(checks: checks))
     }
 
@@ -77,19 +80,28 @@ actor AttemptLimiter {
     func settle(_ ticket: Ticket, counted: Bool) {
         let now = clock.now()
         for check in ticket.checks {
-            guard var record = records[check.key] else { continue }
+            let key = Self.key(check.key)
+            guard var record = records[key] else { continue }
             record.reserved = max(0, record.reserved - 1)
             if counted { record.attempts.append(now) }
-            records[check.key] = record.attempts.isEmpty && record.reserved == 0 ? nil : record
+            records[key] = record.attempts.isEmpty && record.reserved == 0 ? nil : record
         }
     }
 
     /// Forgets the attempts of `keys` (a sign-in succeeded).
     func clear(_ keys: [String]) {
-        for key in keys {
+        for text in keys {
+            let key = Self.key(text)
             records[key]?.attempts = []
             if records[key]?.reserved == 0 { records[key] = nil }
         }
+    }
+
+    /// How many keys are remembered (tests: what a flood leaves behind).
+    var keyCount: Int { records.count }
+
+    private static func key(_ text: String) -> SHA256Digest {
+        SHA256.hash(data: Data(text.utf8))
     }
 
     private func prune(now: Date) {

@@ -24,7 +24,9 @@ struct LoginThrottle: Sendable {
     }
 
     let limits: Limits
-    private let ledger: AttemptLimiter
+    let ledger: AttemptLimiter
+    /// The longest e-mail address (RFC 5321): an account name is cut to it before it is a key.
+    static let maximumAccountBytes = 254
 
     init(limits: Limits, clock: WallClock) {
         self.limits = limits
@@ -44,7 +46,8 @@ struct LoginThrottle: Sendable {
         if succeeded { await ledger.clear([Self.pairKey(account, address)]) }
     }
 
-    private func checks(account: String, address: String, trustedDevice: Bool) -> [AttemptLimiter.Check] {
+    private func checks(account rawAccount: String, address: String, trustedDevice: Bool) -> [AttemptLimiter.Check] {
+        let account = Self.capped(rawAccount)
         var checks = [
             AttemptLimiter.Check(key: Self.pairKey(account, address), rule: .init(limit: limits.perAccountAndAddress, window: limits.window)),
             AttemptLimiter.Check(key: "address:" + address, rule: .init(limit: limits.perAddress, window: limits.window)),
@@ -56,7 +59,14 @@ struct LoginThrottle: Sendable {
     }
 
     private static func pairKey(_ account: String, _ address: String) -> String {
-        "pair:" + account + "\u{0}" + address
+        "pair:" + capped(account) + "\u{0}" + address
+    }
+
+    /// At most `maximumAccountBytes` of `account`, cut on a character boundary.
+    static func capped(_ account: String) -> String {
+        guard account.utf8.count > maximumAccountBytes else { return account }
+        var bytes = 0
+        return String(account.prefix { bytes += $0.utf8.count; return bytes <= maximumAccountBytes })
     }
 }
 

@@ -10,7 +10,9 @@ struct StatusService: Sendable {
     let clock: WallClock
     let catalog: EmojiCatalog
 
-    static let maximumText = 100
+    /// 100 characters, and the bytes and marks per character `TextLimit` allows: counted in
+    /// characters alone, 100 letters each carrying 4,950 combining marks were a 1 MB status.
+    static let textLimit = TextLimit(characters: 100)
 
     /// How long a status lasts, as the form offers it.
     enum Duration: String, CaseIterable, Sendable {
@@ -38,7 +40,7 @@ struct StatusService: Sendable {
             chosen = catalog.entry(for: emoji.trimmingCharacters(in: .whitespaces))?.emoji
             if chosen == nil { problems.add(.statusEmoji, "error_reaction_emoji") }
         }
-        if text.count > Self.maximumText { problems.add(.statusText, "error_status_text") }
+        if Self.textLimit.check(text) != .fits { problems.add(.statusText, "error_status_text") }
         guard let length = Duration(rawValue: duration) else { throw AppError.badRequest }
         try problems.throwIfAny()
         let now = clock.now(), outbox = database.outbox, emoji = chosen

@@ -27,6 +27,8 @@ struct AppConfig: Sendable {
     var signupLimit = SignupLimiter.standard
     /// How fast one account may post, upload and search (`--post-burst`, `--posts-per-second`, …).
     var rateLimits = RateLimits()
+    /// New invitations one owner, and one workspace, may make per hour (`--invitations-per-hour`; 0: no limit).
+    var invitationsPerHour = 50
     /// Coins a new account starts with (`--signup-coins`).
     var signupCoins = 10
     /// Coins a new workspace costs (`--workspace-price`).

@@ -25,6 +25,7 @@ struct AppServices: Sendable {
     let workspaces: WorkspaceService
     let members: MembershipService
     let invitations: Invitations
+    let invitationLimits: InvitationLimits
     /// Where links point (`--base-url`, else http://localhost:PORT).
     let site: SiteAddress
     let channels: ChannelService
@@ -91,6 +92,7 @@ struct AppServices: Sendable {
         members = MembershipService(database: database, clock: clock, workspaces: workspaces)
         serverKey = try ServerKey(dataDirectory: config.dataDirectory)
         invitations = Invitations(database: database, clock: clock, key: serverKey)
+        invitationLimits = InvitationLimits(perHour: config.invitationsPerHour, clock: clock)
         site = SiteAddress(configured: config.baseURL, port: config.port)
         channels = ChannelService(database: database, clock: clock)
         sessions = SessionStore(database: database, clock: clock)

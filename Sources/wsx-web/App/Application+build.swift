@@ -113,7 +113,8 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     let poster = MessagePoster(messages: services.messages, files: services.files, linkPreviews: services.linkPreviews,
                                typing: services.typing, rateLimiter: services.rateLimiter, metrics: services.metrics)
     ProfileController(accounts: services.accounts, workspaces: services.workspaces, files: services.files,
-                      statuses: services.statuses, mailEnabled: services.mailSender != nil, cookies: services.cookies,
+                      statuses: services.statuses, rateLimiter: services.rateLimiter, mailEnabled: services.mailSender != nil,
+                      cookies: services.cookies,
                       pages: services.pages)
         .addRoutes(to: signedIn)
     WorkspacesController(workspaces: services.workspaces, channels: services.channels, members: services.members,
@@ -122,7 +123,8 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     MembersController(workspaces: services.workspaces, members: services.members, invitations: services.invitations, joinLinks: joinLinks,
                       mail: mail,
                       statuses: services.statuses,
-                      cookies: services.cookies, pages: services.pages, site: services.site).addRoutes(to: signedIn)
+                      cookies: services.cookies, pages: services.pages, site: services.site,
+                      limits: services.invitationLimits).addRoutes(to: signedIn)
     ChannelsController(workspaces: services.workspaces, channels: services.channels, members: services.members, files: services.files,
                        cookies: services.cookies,
                        pages: services.pages).addRoutes(to: signedIn)
@@ -141,7 +143,8 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
                      groups: services.groups,
                      settings: services.notifySettings, cookies: services.cookies).addRoutes(to: signedIn)
     MessagesController(workspaces: services.workspaces, messages: services.messages, lists: services.messageLists,
-                       files: services.files, linkPreviews: services.linkPreviews, cookies: services.cookies,
+                       files: services.files, linkPreviews: services.linkPreviews, rateLimiter: services.rateLimiter,
+                       cookies: services.cookies,
                        pages: services.pages).addRoutes(to: signedIn)
     ReactionsController(workspaces: services.workspaces, reactions: services.reactions, pins: services.pins,
                         saved: services.saved, pages: services.pages).addRoutes(to: signedIn)

@@ -11,6 +11,10 @@ struct RateLimitOptions: ParsableArguments {
     var uploadBytesPerMinute: String?
     @Option(name: .customLong("searches-per-minute"), help: "Searches one account may run per minute; 0 for no limit (env WSX_SEARCHES_PER_MINUTE, default 60).")
     var searchesPerMinute: Int?
+    @Option(name: .customLong("status-changes-per-minute"), help: "Custom status changes one account may make per minute; 0 for no limit (env WSX_STATUS_CHANGES_PER_MINUTE, default 10).")
+    var statusChangesPerMinute: Int?
+    @Option(name: .customLong("invitations-per-hour"), help: "New invitations one owner, and one workspace, may make per hour; 0 for no limit (env WSX_INVITATIONS_PER_HOUR, default 50).")
+    var invitationsPerHour: Int?
 
     func apply(to config: inout AppConfig, environment env: EnvironmentDefaults) throws {
         var limits = config.rateLimits
@@ -26,10 +30,14 @@ struct RateLimitOptions: ParsableArguments {
             limits.uploadBytesPerMinute = bytes
         }
         limits.searchesPerMinute = try searchesPerMinute ?? env.int("WSX_SEARCHES_PER_MINUTE") ?? limits.searchesPerMinute
+        limits.statusChangesPerMinute = try statusChangesPerMinute ?? env.int("WSX_STATUS_CHANGES_PER_MINUTE")
+            ?? limits.statusChangesPerMinute
         guard limits.postBurst >= 0, limits.postsPerSecond >= 0, limits.uploadBytesPerMinute >= 0, limits.searchesPerMinute >= 0,
-              limits.postsPerSecond.isFinite else {
-            throw ValidationError("--post-burst, --posts-per-second, --upload-bytes-per-minute and --searches-per-minute cannot be negative")
+              limits.statusChangesPerMinute >= 0, limits.postsPerSecond.isFinite else {
+            throw ValidationError("--post-burst, --posts-per-second, --upload-bytes-per-minute, --searches-per-minute and --status-changes-per-minute cannot be negative")
         }
         config.rateLimits = limits
+        config.invitationsPerHour = try invitationsPerHour ?? env.int("WSX_INVITATIONS_PER_HOUR") ?? config.invitationsPerHour
+        guard config.invitationsPerHour >= 0 else { throw ValidationError("--invitations-per-hour cannot be negative") }
     }
 }

@@ -39,7 +39,7 @@ struct SeedCommand: AsyncParsableCommand {
         // Every member is invited and accepts (generated people agree to everything).
         let invitations = Invitations(database: database, clock: .system, key: try ServerKey(dataDirectory: data.resolved))
         for index in 2...max(2, members) where index <= members {
-            let token = try await invitations.invite(access, email: "member\(index)@example.com")
+            let token = try await invitations.invite(access, email: "member\(index)@example.com").token
             _ = try await invitations.accept(token: token, userId: ids[index - 1])
         }
         let channelService = ChannelService(database: database, clock: .system)

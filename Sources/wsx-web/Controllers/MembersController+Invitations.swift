@@ -13,7 +13,17 @@ extension MembersController {
     /// `POST /w/{wid}/invitations/{iid}/resend`: seven more days, and the mail again when there is mail.
     @Sendable func resend(_ request: Request, context: SignedInContext) async throws -> Response {
         let access = try await context.workspaceAccess(workspaces)
-        let invite = try await invitations.renew(access, inviteId: try context.id("iid"))
+        try access.requireOwner()
+        let inviteId = try context.id("iid")
+        if mail.composer != nil, let pending = try invitations.outstanding(access).first(where: { $0.id == inviteId }),
+           let wait = await limits.mayMail(workspaceId: access.workspaceId, email: pending.email) {
+            var response = try await show(access, request, context,
+                                          notice: context.strings.format("invite_mail_cooldown", pending.email, max(1, (wait + 59) / 60)),
+                                          status: .tooManyRequests)
+            response.headers[.retryAfter] = "\(wait)"
+            return response
+        }
+        let invite = try await invitations.renew(access, inviteId: inviteId)
         if let composer = mail.composer {
             try await mail.outbox.enqueue(kind: .invitation, recipient: invite.email, workspaceId: access.workspaceId,
                                           message: composer.invitation(to: invite.email, inviter: invite.inviterNickname,

@@ -16,6 +16,8 @@ struct MembersController: Sendable {
     let pages: Pages
     /// Where links point (`--base-url`, else http://localhost:PORT; never the request's Host).
     let site: SiteAddress
+    /// Invitations per hour, and how often one address is mailed again.
+    let limits: InvitationLimits
 
     func addRoutes(to group: RouterGroup<SignedInContext>) {
         group.get(Paths.members.routerPath, use: list)
@@ -57,13 +59,39 @@ struct MembersController: Sendable {
 
     @Sendable func invite(_ request: Request, context: SignedInContext) async throws -> Response {
         let access = try await context.workspaceAccess(workspaces)
+        try access.requireOwner()
         let email = context.form["email"] ?? ""
+        let strings = context.strings
+        // Inviting an address with a pending invitation again is only its mail again: that is
+        // held by the cooldown below, not by the count of new invitations.
+        var ticket: AttemptLimiter.Ticket?
+        switch await limits.beginInvitation(inviter: access.userId, workspaceId: access.workspaceId) {
+        case .wait where try invitations.isPending(access, email: email):
+            ticket = nil
+        case .wait(let seconds):
+            var errors = FieldErrors()
+            errors.email = strings.format("invite_throttled", max(1, (seconds + 59) / 60))
+            var response = try await show(access, request, context, email: email.cleanedLine, errors: errors, status: .tooManyRequests)
+            response.headers[.retryAfter] = "\(seconds)"
+            return response
+        case .proceed(let reserved):
+            ticket = reserved
+        }
         do {
             // The same answer whether or not the address has an account: a link to pass on, or
-            // (with mail) a mail on its way. Inviting a pending address again sends it again.
-            let token = try await invitations.invite(access, email: email)
+            // (with mail) a mail on its way. Inviting a pending address again sends it again,
+            // once every ten minutes at most.
+            let (token, made) = try await invitations.invite(access, email: email)
+            if let ticket { await limits.endInvitation(ticket, made: made) }
             if let composer = mail.composer {
                 let address = email.cleanedLine
+                if let wait = await limits.mayMail(workspaceId: access.workspaceId, email: address) {
+                    var errors = FieldErrors()
+                    errors.email = strings.format("invite_mail_cooldown", address, max(1, (wait + 59) / 60))
+                    var response = try await show(access, request, context, email: address, errors: errors, status: .tooManyRequests)
+                    response.headers[.retryAfter] = "\(wait)"
+                    return response
+                }
                 try await mail.outbox.enqueue(kind: .invitation, recipient: address, workspaceId: access.workspaceId,
                                               message: composer.invitation(to: address, inviter: context.user.nickname,
                                                                            workspace: access.workspace.name, token: token,
@@ -74,8 +102,12 @@ struct MembersController: Sendable {
             }
             return try await show(access, request, context, inviteLink: "\(site.base)/invite/\(token)")
         } catch let problems as FormProblems {
+            if let ticket { await limits.endInvitation(ticket, made: false) }
             return try await show(access, request, context, email: email.cleanedLine,
                                   errors: FieldErrors(problems, context.strings), status: .unprocessableContent)
+        } catch {
+            if let ticket { await limits.endInvitation(ticket, made: false) }
+            throw error
         }
     }
 

@@ -10,6 +10,8 @@ struct MessagesController: Sendable {
     let lists: MessageListRenderer
     let files: FileService
     let linkPreviews: LinkPreviewService
+    /// Edits come out of the author's post allowance (`--post-burst`, `--posts-per-second`).
+    let rateLimiter: AccountRateLimiter
     let cookies: CookiePolicy
     let pages: Pages
 
@@ -50,6 +52,7 @@ struct MessagesController: Sendable {
         let access = try await context.workspaceAccess(workspaces)
         let mid = try context.id("mid")
         let (row, room) = try await messages.visibleMessage(id: mid, access)
+        try rateLimiter.charge(.post, userId: context.userId)
         do {
             let edited = try await messages.edit(messageId: mid, in: access, text: context.form["content"] ?? "")
             if RoomsController.wantsJSON(request) {

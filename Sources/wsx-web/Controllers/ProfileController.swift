@@ -7,6 +7,8 @@ struct ProfileController: Sendable {
     let workspaces: WorkspaceService
     let files: FileService
     let statuses: StatusService
+    /// Status changes per account (`--status-changes-per-minute`).
+    let rateLimiter: AccountRateLimiter
     /// Whether this server sends mail (`--smtp-url`): the digest setting shows only then.
     let mailEnabled: Bool
     let cookies: CookiePolicy
@@ -70,6 +72,7 @@ struct ProfileController: Sendable {
         let form = context.visitor.form ?? FormData(fields: [])
         let clearing = form["clear"] != nil
         let (emoji, text) = clearing ? ("", "") : (form["emoji"] ?? "", form["text"] ?? "")
+        try rateLimiter.charge(.status, userId: context.userId)
         do {
             try await statuses.set(userId: context.userId, emoji: emoji, text: text, duration: clearing ? "" : form["duration"] ?? "")
             let cleared = emoji.trimmingCharacters(in: .whitespaces).isEmpty && text.cleanedLine.isEmpty

@@ -5,7 +5,9 @@ import Views
 /// link (`/reset/{token}`, an hour); the page says the same words whether or not an account
 /// uses the address, and never shows a link. Without mail it says the operator can make one.
 /// One address may ask `--reset-max-per-ip` times an hour (a 429 past it); one account gets
-/// at most three mails an hour, however many addresses ask.
+/// at most three mails an hour, however many addresses ask. The lookup and the mail happen
+/// after the answer, in a task of their own: answered in line, a known address took 2.7 ms and
+/// an unknown one 1.5, which told anyone who had an account.
 struct ResetRequestController: Sendable {
     let accounts: AccountService
     let mail: MailRoutes
@@ -52,7 +54,14 @@ struct ResetRequestController: Sendable {
                 await limiter.settle(ticket, counted: true)
             }
         }
-        try await mailLink(to: email, composer: composer, fallback: context.visitor.lang)
+        let (lang, logger) = (context.visitor.lang, context.logger)
+        Task {
+            do {
+                try await mailLink(to: email, composer: composer, fallback: lang)
+            } catch {
+                logger.error("cannot queue a password reset mail", metadata: ["error": "\(error)"])
+            }
+        }
         return try await show(ResetRequestPage(actionURL: Paths.resetRequest(), notice: strings["reset_request_sent"], mailEnabled: true),
                               request, context)
     }

@@ -11,14 +11,19 @@ struct RateLimits: Sendable, Equatable {
     var uploadBytesPerMinute = 100 << 20
     /// Searches per minute, in a burst or spread out.
     var searchesPerMinute = 60
+    /// Custom status changes per minute: each goes to everyone who shares a workspace with the
+    /// person, so a loop of them was a flood of events to hundreds of streams.
+    var statusChangesPerMinute = 10
 
     /// Every limit off: for suites and benchmarks that post, upload or search in bulk.
-    static let off = RateLimits(postBurst: 0, postsPerSecond: 0, uploadBytesPerMinute: 0, searchesPerMinute: 0)
+    static let off = RateLimits(postBurst: 0, postsPerSecond: 0, uploadBytesPerMinute: 0, searchesPerMinute: 0,
+                                statusChangesPerMinute: 0)
 }
 
 /// What a limited account does; each kind has its own buckets and its own refusal message.
 enum LimitedAction: String, Sendable, CaseIterable {
-    case post, upload, search
+    /// Messages, replies and edits.
+    case post, upload, search, status
 
     /// The key of the refusal's message (its `{0}` is the seconds to wait).
     var messageKey: String { "error_rate_\(rawValue)" }
@@ -77,6 +82,9 @@ final class AccountRateLimiter: Sendable {
         case .search:
             guard limits.searchesPerMinute > 0 else { return nil }
             return (Double(limits.searchesPerMinute), Double(limits.searchesPerMinute) / 60)
+        case .status:
+            guard limits.statusChangesPerMinute > 0 else { return nil }
+            return (Double(limits.statusChangesPerMinute), Double(limits.statusChangesPerMinute) / 60)
         }
     }
 }

@@ -197,6 +197,9 @@ struct MessageService: Sendable {
     }
 
     /// Replaces the text of the author's own message.
+    /// Edits one message may have: past them, post a new message.
+    static let maximumEdits = 100
+
     func edit(messageId: Int64, in access: WorkspaceAccess, text rawText: String) async throws -> WrittenMessage {
         let text = try Self.checked(rawText)
         let now = clock.now(), outbox = database.outbox, fragment = self.fragment
@@ -206,6 +209,8 @@ struct MessageService: Sendable {
         return try await database.writer.write { db in
             let (message, room) = try Self.writableMessage(db, id: messageId, access)
             guard message.authorId == access.userId else { throw AppError.forbidden("error_message_author_only") }
+            let edits = try Int.fetchOne(db, sql: "SELECT edit_count FROM messages WHERE id = ?", arguments: [messageId]) ?? 0
+            guard edits < Self.maximumEdits else { throw FormProblems([.content: "error_edit_limit"]) }
             try SearchIndex.index(db, messageId: messageId, roomId: room.id!, text: rendered.plain)
             // Who it mentions is what it says now (an edit notifies no one again).
             try db.execute(sql: "DELETE FROM mentions WHERE message_id = ?", arguments: [messageId])
@@ -216,7 +221,8 @@ struct MessageService: Sendable {
             let editedAt = message.editedAt.map { max(now, $0.addingTimeInterval(0.001)) } ?? now
             try Message.filter(key: messageId).updateAll(db, Message.CodingKeys.body.set(to: text),
                                                          Message.CodingKeys.bodyHtml.set(to: rendered.html),
-                                                         Message.CodingKeys.editedAt.set(to: editedAt))
+                                                         Message.CodingKeys.editedAt.set(to: editedAt),
+                                                         Column("edit_count") += 1)
             let row = try Self.row(db, id: messageId)
             let html = fragment(row, room.workspaceId)
             let payload = MessagePayload(row, room: room, html: html, mentions: [])

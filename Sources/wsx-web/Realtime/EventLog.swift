@@ -23,11 +23,17 @@ struct EventLog: Sendable {
         try Int64.fetchOne(db, sql: "SELECT pruned_through FROM event_retention WHERE id = 1") ?? 0
     }
 
+    /// Payload bytes one page of replay holds at most (past the first row): a page of 500 rows
+    /// of large events was half a gigabyte read in one go.
+    static let replayPageBytes = 256 * 1024
+
     /// The events with `after < id <= through` addressed to `userId` or to one of `rooms`, in id
-    /// order, at most `limit` of them. A room's events count only from when the user joined it
-    /// (`room_members.joined_after_event`): someone who joins a channel does not replay what
-    /// was said before, which the page shows them only as it reads now.
-    func replay(after: Int64, through: Int64, userId: Int64, rooms: [Int64], limit: Int = 500) throws -> [Row] {
+    /// order, at most `limit` of them and about `maxBytes` of payload (always at least one). A
+    /// room's events count only from when the user joined it (`room_members.joined_after_event`):
+    /// someone who joins a channel does not replay what was said before, which the page shows
+    /// them only as it reads now.
+    func replay(after: Int64, through: Int64, userId: Int64, rooms: [Int64], limit: Int = 500,
+                maxBytes: Int = EventLog.replayPageBytes) throws -> [Row] {
         try database.read { db in
             var sql = "SELECT id, type, payload FROM events WHERE id > ? AND id <= ? AND (user_id = ?"
             var arguments: StatementArguments = [after, through, userId]
@@ -39,7 +45,14 @@ struct EventLog: Sendable {
                 arguments += StatementArguments(rooms) + [userId]
             }
             sql += ") ORDER BY id LIMIT \(limit)"
-            return try Row.fetchAll(db, sql: sql, arguments: arguments)
+            var rows: [Row] = []
+            var bytes = 0
+            let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+            while bytes < maxBytes, let row = try cursor.next() {
+                bytes += row.payload.utf8.count
+                rows.append(row)
+            }
+            return rows
         }
     }
 

@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
+import NIOPosix
 
 /// Serves a signed-in browser's `GET /events` stream on the connection's event loop, below the
 /// router.
@@ -88,6 +89,8 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var heldBytes = 0
     private var needsFlush = false
     private var isFlushingReplay = false
+    /// A page of replay is being read off the event loop.
+    private var isFetchingReplay = false
 
     /// The connection's clocks and counts (`ConnectionWatch`), told of every part that passes.
     private let watch: ConnectionWatch?
@@ -242,24 +245,15 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// Writes missed events while the socket takes them; `channelWritabilityChanged` resumes it
-    /// once the socket drained.
+    /// once the socket drained, and each page of rows is read on a thread of its own, so an event
+    /// loop (which carries hundreds of other streams) never waits for the database.
     private func continueReplay() {
-        guard !isFlushingReplay, case .replaying(var replay) = state, let context else { return }
+        guard !isFlushingReplay, !isFetchingReplay, case .replaying(var replay) = state, let context else { return }
         while true {
             while context.channel.isWritable, !(replay.rows.isEmpty && replay.after >= replay.through) {
                 if replay.rows.isEmpty {
-                    let rows: [EventLog.Row]
-                    do {
-                        rows = try dependencies.log.replay(after: replay.after, through: replay.through,
-                                                           userId: replay.userId, rooms: replay.rooms)
-                    } catch {
-                        dependencies.logger.error("event replay failed", metadata: ["error": "\(error)"])
-                        return end()
-                    }
-                    // No rows left means the rest of the ids went to other audiences.
-                    replay.after = rows.last?.id ?? replay.through
-                    replay.rows = rows[...]
-                    continue
+                    state = .replaying(replay)
+                    return fetchReplayPage(replay, context: context)
                 }
                 let row = replay.rows.removeFirst()
                 write(SSEFrame.event(id: row.id, type: row.type, data: row.payload))
@@ -272,6 +266,31 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
             isFlushingReplay = false
             guard context.channel.isWritable, case .replaying(let current) = state else { return }
             replay = current
+        }
+    }
+
+    /// Reads the next page of missed events off the event loop, then goes on writing on it.
+    private func fetchReplayPage(_ replay: Replay, context: ChannelHandlerContext) {
+        isFetchingReplay = true
+        let log = dependencies.log
+        let (after, through, userId, rooms) = (replay.after, replay.through, replay.userId, replay.rooms)
+        NIOThreadPool.singleton.runIfActive(eventLoop: context.eventLoop) {
+            try log.replay(after: after, through: through, userId: userId, rooms: rooms)
+        }.assumeIsolated().whenComplete { result in
+            self.isFetchingReplay = false
+            // The browser left, or the hub ended the stream, while the page was read.
+            guard case .replaying(var current) = self.state else { return }
+            switch result {
+            case .success(let rows):
+                // No rows left means the rest of the ids went to other audiences.
+                current.after = rows.last?.id ?? current.through
+                current.rows = rows[...]
+                self.state = .replaying(current)
+                self.continueReplay()
+            case .failure(let error):
+                self.dependencies.logger.error("event replay failed", metadata: ["error": "\(error)"])
+                self.end()
+            }
         }
     }
 

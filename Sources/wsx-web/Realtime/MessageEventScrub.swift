@@ -11,13 +11,18 @@ enum MessageEventScrub {
     /// Every event about one message that shows something of it (its text, its link's card).
     static let messageTypes = textTypes + [EventType.messagePreview.rawValue]
 
-    /// The message was edited: its earlier events carry the new HTML and snippet instead (a
-    /// client that replays its creation still gets the message, as it reads now).
+    /// The message was edited: its creation's event carries the new HTML and snippet instead (a
+    /// client that replays it still gets the message, as it reads now), and its earlier edits'
+    /// events go: the edit's own event, published next, supersedes them. Rewriting every
+    /// earlier edit's event each time made edit N cost N rewrites (3,200 edits of one message
+    /// took an edit from 16 to 180 ms, and a teammate's posts with it).
     static func edited(_ db: Database, messageId: Int64, html: String, snippet: String) throws {
         try db.execute(sql: """
             UPDATE events SET payload = json_set(payload, '$.html', ?, '$.snippet', ?)
-            WHERE message_id = ? AND type IN (?, ?)
-            """, arguments: [html, snippet, messageId] + StatementArguments(textTypes))
+            WHERE message_id = ? AND type = ?
+            """, arguments: [html, snippet, messageId, EventType.messageCreated.rawValue])
+        try db.execute(sql: "DELETE FROM events WHERE message_id = ? AND type = ?",
+                       arguments: [messageId, EventType.messageUpdated.rawValue])
     }
 
     /// A thread's root was deleted and stays as a placeholder: its text events show the

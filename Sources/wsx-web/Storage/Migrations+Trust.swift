@@ -15,5 +15,9 @@ extension AppDatabase {
                 CREATE INDEX mail_outbox_failures ON mail_outbox(failed_at) WHERE failed_at IS NOT NULL AND cleared_at IS NULL;
                 """)
         }
+        // 028: a message counts its edits (at most `MessageService.maximumEdits`).
+        migrator.registerMigration("028-edit-count") { db in
+            try db.execute(sql: "ALTER TABLE messages ADD COLUMN edit_count INTEGER NOT NULL DEFAULT 0")
+        }
     }
 }

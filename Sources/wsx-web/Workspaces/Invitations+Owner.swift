@@ -30,6 +30,14 @@ extension Invitations {
         }
     }
 
+    /// Whether `email` has a pending invitation to the workspace.
+    func isPending(_ access: WorkspaceAccess, email: String) throws -> Bool {
+        let now = clock.now(), emailKey = User.key(forEmail: email.cleanedLine)
+        return try database.read { db in
+            try Self.pendingInvite(db, workspaceId: access.workspaceId, emailKey: emailKey, now: now) != nil
+        }
+    }
+
     /// Gives a pending invitation another `lifetime` from now (owner); answers it, to mail again.
     func renew(_ access: WorkspaceAccess, inviteId: Int64) async throws -> Outstanding {
         try access.requireOwner()

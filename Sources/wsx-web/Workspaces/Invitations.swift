@@ -36,9 +36,10 @@ struct Invitations: Sendable {
         let inviterNickname: String
     }
 
-    /// Invites `email` into the workspace (owner); returns the link's token. A pending
-    /// invitation for the address is answered with its own link again.
-    func invite(_ access: WorkspaceAccess, email rawEmail: String) async throws -> String {
+    /// Invites `email` into the workspace (owner); returns the link's token, and whether a new
+    /// invitation was made. A pending invitation for the address is answered with its own link
+    /// again.
+    func invite(_ access: WorkspaceAccess, email rawEmail: String) async throws -> (token: String, made: Bool) {
         try access.requireOwner()
         let email = rawEmail.cleanedLine
         var problems = FormProblems()
@@ -46,7 +47,7 @@ struct Invitations: Sendable {
         try problems.throwIfAny()
         let now = clock.now(), outbox = database.outbox, key = self.key
         let emailKey = User.key(forEmail: email)
-        return try await database.writer.write { db -> String in
+        return try await database.writer.write { db -> (token: String, made: Bool) in
             let user = try User.filter(User.CodingKeys.emailKey == emailKey).fetchOne(db)
             if let user, try WorkspaceMember.fetchOne(db, key: ["workspace_id": access.workspaceId, "user_id": user.id!]) != nil {
                 // Members are on the members page already: this tells the owner nothing new.
@@ -54,7 +55,7 @@ struct Invitations: Sendable {
             }
             if let pending = try Self.pendingInvite(db, workspaceId: access.workspaceId, emailKey: emailKey, now: now),
                let token = pending.tokenNonce.map({ key.code("invite", $0) }) {
-                return token
+                return (token, false)
             }
             let (invite, token) = try Self.insert(db, workspaceId: access.workspaceId, email: email, invitedBy: access.userId,
                                                   key: key, at: now)
@@ -67,7 +68,7 @@ struct Invitations: Sendable {
                                                  payload: InvitationPayload(invite, workspaceName: access.workspace.name,
                                                                             inviter: inviter, token: token)), in: db)
             }
-            return token
+            return (token, true)
         }
     }
 
@@ -161,7 +162,7 @@ struct Invitations: Sendable {
     }
 
     /// The address's pending invitation to the workspace, if any.
-    private static func pendingInvite(_ db: Database, workspaceId: Int64, emailKey: String, now: Date) throws -> Invite? {
+    static func pendingInvite(_ db: Database, workspaceId: Int64, emailKey: String, now: Date) throws -> Invite? {
         try Invite.filter(Invite.CodingKeys.workspaceId == workspaceId && Invite.CodingKeys.emailKey == emailKey
                           && Invite.CodingKeys.usedAt == nil && Invite.CodingKeys.declinedAt == nil && Invite.CodingKeys.revokedAt == nil
                           && Invite.CodingKeys.expiresAt > now)

@@ -121,7 +121,7 @@ struct GuessingTests {
             let owner = try await app.signedInBrowser(email: "owner@example.com")
             let wid = try await owner.createWorkspace("Office")
             let access = try await app.services.workspaces.access(workspaceId: wid, userId: try await app.userId("owner@example.com"))
-            let invite = try await app.services.invitations.invite(access, email: "newcomer@example.com")
+            let invite = try await app.services.invitations.invite(access, email: "newcomer@example.com").token
             let newcomer = Self.from(app, "203.0.113.50")
             try await newcomer.get("/invite/\(invite)")
             let joined = try await newcomer.post("/invite/\(invite)", [("nickname", "New"), ("phone", ""), ("password", "long enough"),

@@ -96,6 +96,55 @@ struct RateLimitTests {
         }
     }
 
+    @Test("status changes per minute: the 11th waits; the status stays as it was")
+    func statusChanges() async throws {
+        try await Self.limited(RateLimits(postBurst: 0, postsPerSecond: 0, uploadBytesPerMinute: 0, searchesPerMinute: 0,
+                                          statusChangesPerMinute: 10)).run { app in
+            let person = try await app.signedInBrowser()
+            try await person.get("/profile")
+            for n in 1...10 {
+                #expect(try await person.post("/profile/status", [("emoji", ""), ("text", "회의 \(n)"), ("duration", "")]).status == .seeOther)
+            }
+            let refused = try await person.post("/profile/status", [("emoji", ""), ("text", "열한 번째"), ("duration", "")])
+            #expect(refused.status == .tooManyRequests && refused.headers[.retryAfter] == "6")
+            #expect(refused.text.contains("You are changing your status faster than this server allows. Try again in 6 s."))
+            #expect(try await app.count("SELECT COUNT(*) FROM user_statuses WHERE text = '회의 10'") == 1)
+            app.clock.advance(by: 6)
+            #expect(try await person.post("/profile/status", [("emoji", ""), ("text", "다시"), ("duration", "")]).status == .seeOther)
+        }
+    }
+
+    @Test("edits come out of the post allowance; a message takes at most 100 edits; its events do not grow with them")
+    func edits() async throws {
+        try await Self.limited(RateLimits(postBurst: 3, postsPerSecond: 0.5, uploadBytesPerMinute: 0, searchesPerMinute: 0)).run { app in
+            let (a, _, wid, general) = try await MessagingTests.team(app)
+            #expect(try await MessagingTests.say(a, "/w/\(wid)/c/\(general)", "원래 글").status == .seeOther)
+            let mid = try await app.count("SELECT MAX(id) FROM messages")
+            for n in 1...2 {
+                #expect(try await a.post("/w/\(wid)/m/\(mid)/edit", [("content", "고침 \(n)")]).status == .seeOther)
+            }
+            let refused = try await a.post("/w/\(wid)/m/\(mid)/edit", [("content", "너무 빨리")])
+            #expect(refused.status == .tooManyRequests && refused.headers[.retryAfter] == "2")
+            #expect(try await app.count("SELECT COUNT(*) FROM messages WHERE body = '고침 2'") == 1)
+        }
+        try await TestApp().run { app in
+            let (a, _, wid, general) = try await MessagingTests.team(app)
+            #expect(try await MessagingTests.say(a, "/w/\(wid)/c/\(general)", "원래 글").status == .seeOther)
+            let mid = try await app.count("SELECT MAX(id) FROM messages")
+            for n in 1...MessageService.maximumEdits {
+                let edited = try await a.post("/w/\(wid)/m/\(mid)/edit", [("content", "고침 \(n)")], headers: [.accept: "application/json"])
+                #expect(edited.status == .ok, "edit \(n)")
+            }
+            // Its creation (as it reads now) and its latest edit: two events, not a hundred and one.
+            #expect(try await app.count("SELECT COUNT(*) FROM events WHERE message_id = ?", [mid]) == 2)
+            #expect(try await app.count("SELECT COUNT(*) FROM events WHERE message_id = ? AND payload LIKE '%고침 100%'", [mid]) == 2)
+            let refused = try await a.post("/w/\(wid)/m/\(mid)/edit", [("content", "또 고침")], headers: [.accept: "application/json"])
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.text.contains("This message was edited as often as this server allows. Send a new message instead."))
+            #expect(try await app.count("SELECT COUNT(*) FROM messages WHERE body = '고침 100'") == 1)
+        }
+    }
+
     @Test("the limits come from flags, else WSX_ variables, else Mattermost's defaults for posts; 0 turns one off")
     func options() throws {
         let none = EnvironmentDefaults(values: [:])

@@ -31,6 +31,24 @@ struct TextSizeTests {
         #expect(TextLimit(characters: 30).check("a" + String(repeating: "\u{0301}", count: 16)) == .tooManyMarks)
     }
 
+    @Test("a custom status of 100 characters made of 3 KB (marks stacked under each), is refused; 100 real ones fit")
+    func statusText() async throws {
+        try await TestApp().run { app in
+            let person = try await app.signedInBrowser()
+            try await person.get("/profile")
+            // 100 characters, as the old check counted them: each a letter with 15 marks, 31 bytes.
+            let flood = String(repeating: "a" + String(repeating: "\u{0301}", count: 15), count: 100)
+            #expect(flood.count == 100 && flood.utf8.count == 3_100)
+            let refused = try await person.post("/profile/status", [("emoji", ""), ("text", flood), ("duration", "")])
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.text.contains("Keep it to 100 characters."))
+            #expect(try await app.count("SELECT COUNT(*) FROM user_statuses") == 0)
+            #expect(try await app.count("SELECT COUNT(*) FROM events WHERE type = 'status.changed'") == 0)
+            let real = String(repeating: "휴", count: 100)
+            #expect(try await person.post("/profile/status", [("emoji", ""), ("text", real), ("duration", "")]).status == .seeOther)
+        }
+    }
+
     @Test("clamping keeps what fits and drops stacked marks, for names that are kept rather than refused")
     func clamping() {
         let limit = TextLimit(characters: 200)

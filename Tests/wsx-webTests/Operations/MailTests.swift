@@ -129,6 +129,7 @@ struct MailTests {
             #expect(text.contains("민아님이 디자인팀 워크스페이스에 초대했습니다."))
             let link = try #require(text.firstMatch(of: /https:\/\/chat\.example\.com\/invite\/([A-Za-z0-9_-]{43})/))
             #expect(try await app.browser().get("/invite/\(link.1)").status == .ok)
+            app.clock.advance(by: InvitationLimits.resendCooldown)
             _ = try await owner.post("/w/\(wid)/members", [("email", "guest@example.com")])
             #expect(try await Self.queued(app, kind: "invitation").count == 2)
             #expect(try await app.count("SELECT COUNT(*) FROM mail_outbox WHERE workspace_id = ?", [wid]) == 2)
@@ -149,6 +150,8 @@ struct MailTests {
             let notice = "If an account uses that address, a link to reset its password is on its way."
             #expect(known.text.contains(notice) && unknown.text.contains(notice))
             #expect(!known.text.contains("/reset/"))
+            // The lookup and the mail come after the answer, the same answer either way.
+            #expect(await eventually { (try? await Self.queued(app, kind: "password_reset").count) == 1 })
             let mails = try await Self.queued(app, kind: "password_reset")
             #expect(mails.count == 1)
             let first = try #require(mails.first)
@@ -248,12 +251,43 @@ struct MailTests {
             #expect(try app.services.mailOutbox.failures().map(\.recipient) == ["bounce@example.com"])
 
             // Resent, and this time delivered: the failure is no longer listed, here or for administrators.
+            app.clock.advance(by: InvitationLimits.resendCooldown)
             _ = try await a.post("/w/\(wid)/members", [("email", "bounce@example.com")])
             let resent = try await app.count("SELECT MAX(id) FROM mail_outbox")
             #expect(resent > id)
             try await app.services.mailOutbox.markSent(Int64(resent))
             #expect(!(try await a.get("/w/\(wid)/members")).text.contains("Could not deliver"))
             #expect(try app.services.mailOutbox.failures().isEmpty)
+        }
+    }
+
+    @Test("invitations: a few an hour per owner and workspace, and one address mailed again only after ten minutes")
+    func invitationLimits() async throws {
+        try await Self.withMail { $0.invitationsPerHour = 3 }.run { app in
+            let owner = try await app.signedInBrowser(email: "owner@example.com", nickname: "Owner")
+            let wid = try await owner.createWorkspace("Limits")
+            try await owner.get("/w/\(wid)/members")
+            for n in 1...3 {
+                #expect(try await owner.post("/w/\(wid)/members", [("email", "guest\(n)@example.com")]).status == .ok)
+            }
+            let fourth = try await owner.post("/w/\(wid)/members", [("email", "guest4@example.com")])
+            #expect(fourth.status == .tooManyRequests && fourth.headers[.retryAfter] != nil)
+            #expect(fourth.text.contains("You have sent as many invitations as this server allows in an hour."))
+            #expect(try await app.count("SELECT COUNT(*) FROM invites") == 3)
+            // The same address again at once: no second mail.
+            let again = try await owner.post("/w/\(wid)/members", [("email", "guest1@example.com")])
+            #expect(again.status == .tooManyRequests)
+            #expect(again.text.contains("An invitation was mailed to guest1@example.com a few minutes ago. You can send it again in 10 min."))
+            let iid = try await app.count("SELECT MIN(id) FROM invites")
+            let resend = try await owner.post("/w/\(wid)/invitations/\(iid)/resend")
+            #expect(resend.status == .tooManyRequests)
+            #expect(try await Self.queued(app, kind: "invitation").count == 3)
+            // Ten minutes on, it goes again; an hour on, new invitations too.
+            app.clock.advance(by: 601)
+            #expect(try await owner.post("/w/\(wid)/invitations/\(iid)/resend").status == .ok)
+            #expect(try await Self.queued(app, kind: "invitation").count == 4)
+            app.clock.advance(by: 3000)
+            #expect(try await owner.post("/w/\(wid)/members", [("email", "guest4@example.com")]).status == .ok)
         }
     }
 
