@@ -43,11 +43,11 @@ struct LoginThrottle: Sendable {
     /// the account (the owner's own typos), not the account's (someone else's guesses).
     func end(_ ticket: AttemptLimiter.Ticket, account: String, address: String, succeeded: Bool) async {
         await ledger.settle(ticket, counted: !succeeded)
-        if succeeded { await ledger.clear([Self.pairKey(account, address)]) }
+        if succeeded { await ledger.clear([Self.pairKey(account, AddressBucket.key(address))]) }
     }
 
-    private func checks(account rawAccount: String, address: String, trustedDevice: Bool) -> [AttemptLimiter.Check] {
-        let account = Self.capped(rawAccount)
+    private func checks(account rawAccount: String, address rawAddress: String, trustedDevice: Bool) -> [AttemptLimiter.Check] {
+        let account = Self.capped(rawAccount), address = AddressBucket.key(rawAddress)
         var checks = [
             AttemptLimiter.Check(key: Self.pairKey(account, address), rule: .init(limit: limits.perAccountAndAddress, window: limits.window)),
             AttemptLimiter.Check(key: "address:" + address, rule: .init(limit: limits.perAddress, window: limits.window)),
@@ -85,7 +85,7 @@ struct SignupLimiter: Sendable {
     }
 
     func begin(address: String) async -> AttemptLimiter.Verdict {
-        await ledger.reserve([.init(key: address, rule: rule)])
+        await ledger.reserve([.init(key: AddressBucket.key(address), rule: rule)])
     }
 
     /// A sign-up that was made counts; one refused (a taken email, a short password) does not.

@@ -8,6 +8,8 @@ struct ConnectionOptions: ParsableArguments {
     var requestHeadTimeout: String?
     @Option(name: .customLong("idle-timeout"), help: "Time a kept-alive connection may wait between requests; event streams never idle out (env WSX_IDLE_TIMEOUT, default 75s).")
     var idleTimeout: String?
+    @Option(name: .customLong("write-timeout"), help: "Time a connection's answers may wait for a client that reads nothing before it is closed, e.g. 30s (env WSX_WRITE_TIMEOUT, default 30s).")
+    var writeTimeout: String?
     @Option(name: .customLong("min-body-rate"), help: "Slowest request body, averaged over 30 s of waiting for it, e.g. 1KB (env WSX_MIN_BODY_RATE, default 1KB per second).")
     var minimumBodyRate: String?
     @Option(name: .customLong("max-connections"), help: "Open connections at once; at the cap new ones wait (env WSX_MAX_CONNECTIONS, default: the open-file limit less a tenth, at least 128, kept for the database and files).")
@@ -24,6 +26,9 @@ struct ConnectionOptions: ParsableArguments {
         }
         if let time = try Self.duration(idleTimeout, env, "WSX_IDLE_TIMEOUT", flag: "--idle-timeout") {
             limits.idleTimeout = time
+        }
+        if let time = try Self.duration(writeTimeout, env, "WSX_WRITE_TIMEOUT", flag: "--write-timeout") {
+            limits.writeTimeout = time
         }
         if let text = minimumBodyRate ?? env.string("WSX_MIN_BODY_RATE") {
             guard let bytes = ByteSizeText.bytes(text), bytes >= 0 else {

@@ -32,7 +32,7 @@ final class RawBytesGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        if let addresses, let address = context.channel.remoteAddress?.ipAddress {
+        if let addresses, let address = context.channel.remoteAddress?.ipAddress.map(AddressBucket.key) {
             if addresses.admit(address) {
                 countedAddress = address
             } else {
@@ -65,8 +65,16 @@ final class RawBytesGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func read(context: ChannelHandlerContext) {
-        if !isRefused { watch.readRequested() }
+        if !isRefused {
+            guard watch.mayRead() else { return }
+            watch.readRequested()
+        }
         context.read()
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        watch.writabilityChanged(context.channel.isWritable)
+        context.fireChannelWritabilityChanged()
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {

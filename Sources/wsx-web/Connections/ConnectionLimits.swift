@@ -20,6 +20,11 @@ struct ConnectionLimits: Sendable {
     var bodyRateWindow: TimeAmount = .seconds(30)
     /// How often a body's rate is looked at.
     var bodyCheckInterval: TimeAmount = .seconds(5)
+    /// How long a connection's queued output may make no progress (the client reads nothing)
+    /// before it is closed. A client that pipelined 150 requests and never read held its
+    /// connection, and the answers queued for it, forever: 18,000 such connections pinned the
+    /// server's descriptors and 7 GB of memory.
+    var writeTimeout: TimeAmount = .seconds(30)
     /// Bytes of one request body, whatever its framing (length, chunked, bytes after a
     /// multipart closing boundary): routes refuse less with a 413; past this the connection
     /// closes. Set from the upload limits when the server is built.

@@ -18,6 +18,13 @@ import NIOHTTPTypes
 ///   of time spent waiting for it: time the app was not asking for more (it was busy with what
 ///   it had) does not count against the client. And no body may pass `maximumBodyBytes`.
 ///
+/// - Output the client does not take (the socket stays unwritable) may wait `writeTimeout`;
+///   then the connection closes.
+/// - A request that arrives behind one whose answer is not yet flushed to the socket is not read
+///   (no more bytes are asked of the socket) until it is: a client that pipelines and never
+///   reads gets its answers one at a time, not a queue of them. Event streams read on (the
+///   client's end of the connection must be seen).
+///
 /// One timer ("watchdog") serves every deadline: it fires at the earliest and, when it finds
 /// the deadline moved (a request came in time), re-arms for the next. So a kept-alive
 /// connection costs no timer per request.
@@ -64,6 +71,13 @@ final class ConnectionWatch {
     private var nextBodyCheck: NIODeadline?
     /// Since when the app has been asking for bytes that have not come.
     private var readRequestedAt: NIODeadline?
+    /// Since when the socket has taken no output (it is unwritable).
+    private var stalledSince: NIODeadline?
+    /// Responses whose end has not reached the socket yet.
+    private var unflushed = 0
+    /// A read the pipeline asked for while an answer was unflushed, to pass on once it is.
+    private var heldRead = false
+    private var isStream = false
 
     private var watchdog: Scheduled<Void>?
     private var watchdogAt: NIODeadline?
@@ -95,11 +109,46 @@ final class ConnectionWatch {
     /// The connection became an event stream: no deadline applies to it any more (a response
     /// in flight never idles out), so the watchdog is not left holding a timer per stream.
     func becameStream() {
+        isStream = true
         headStartedAt = nil
         idleSince = nil
         watchdog?.cancel()
         watchdog = nil
         watchdogAt = nil
+        releaseHeldRead()
+    }
+
+    /// Whether the socket should not be read now: a request's answer is still on its way out.
+    var holdsReads: Bool { unflushed > 0 && !readingBody && !isStream }
+
+    /// The pipeline asks the socket for bytes; false when the request is held (`holdsReads`).
+    func mayRead() -> Bool {
+        guard holdsReads else { return true }
+        heldRead = true
+        return false
+    }
+
+    /// A response's end reached the socket (or failed to): a held read goes on.
+    func responseFlushed() {
+        unflushed = max(0, unflushed - 1)
+        releaseHeldRead()
+    }
+
+    private func releaseHeldRead() {
+        guard heldRead, !holdsReads, !isClosed else { return }
+        heldRead = false
+        raw?.read()
+    }
+
+    /// The socket stopped, or started again, taking output.
+    func writabilityChanged(_ writable: Bool) {
+        if writable {
+            stalledSince = nil
+        } else if stalledSince == nil {
+            let now = NIODeadline.now()
+            stalledSince = now
+            arm(at: now + limits.writeTimeout)
+        }
     }
 
     /// A response part is being written; true when the connection should close once it is
@@ -147,6 +196,7 @@ final class ConnectionWatch {
         headStartedAt = nil
         awaitingHead = false
         inFlight += 1
+        unflushed += 1
         readingBody = true
         bodyBytes = 0
         if hasBody {
@@ -215,6 +265,10 @@ final class ConnectionWatch {
     private func check() {
         guard !isClosed else { return }
         let now = NIODeadline.now()
+        if let stalled = stalledSince, now >= stalled + limits.writeTimeout {
+            logger.debug("closing a connection whose client reads nothing")
+            return close()
+        }
         if let started = headStartedAt, now >= started + limits.requestHeadTimeout {
             return timeOutHead()
         }
@@ -238,7 +292,7 @@ final class ConnectionWatch {
             nextBodyCheck = now + limits.bodyCheckInterval
         }
         let next = [headStartedAt.map { $0 + limits.requestHeadTimeout }, idleSince.map { $0 + limits.idleTimeout },
-                    readingBody ? nextBodyCheck : nil].compactMap { $0 }.min()
+                    readingBody ? nextBodyCheck : nil, stalledSince.map { $0 + limits.writeTimeout }].compactMap { $0 }.min()
         if let next { arm(at: next) }
     }
 

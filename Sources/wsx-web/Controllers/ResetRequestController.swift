@@ -41,7 +41,7 @@ struct ResetRequestController: Sendable {
                                   request, context, status: .unprocessableContent)
         }
         if perAddress > 0 {
-            switch await limiter.reserve([.init(key: "reset-address:\(context.visitor.address)",
+            switch await limiter.reserve([.init(key: "reset-address:\(AddressBucket.key(context.visitor.address))",
                                                  rule: .init(limit: perAddress, window: 3600))]) {
             case .wait(let seconds):
                 let minutes = max(1, (seconds + 59) / 60)

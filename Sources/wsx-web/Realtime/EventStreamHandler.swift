@@ -136,11 +136,18 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         // Responses from the router pass through; count them off so a waiting stream can start.
         let part = unwrapOutboundIn(data)
-        if watch?.writing(part) == true {
+        if let watch, case .end = part {
+            // Known once the end is on the socket: a held pipelined request is read then, and a
+            // `Connection: close` response closes.
+            let closing = watch.writing(part)
             let written = promise ?? context.eventLoop.makePromise()
-            written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+            written.futureResult.assumeIsolated().whenComplete { _ in
+                watch.responseFlushed()
+                if closing { context.close(promise: nil) }
+            }
             context.write(data, promise: written)
         } else {
+            _ = watch?.writing(part)
             context.write(data, promise: promise)
         }
         guard case .end = part else { return }
