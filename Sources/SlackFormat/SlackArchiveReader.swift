@@ -7,13 +7,16 @@ import ZIPFoundation
 /// each within a size limit checked against what is actually inflated (a zip's sizes are only
 /// what it claims), and checked against its CRC-32.
 public final class SlackArchiveReader {
-    /// How much one member may inflate to.
+    /// How much one member may inflate to. Day files are read a message at a time, and each is
+    /// one day of one conversation (Slack's own are kilobytes to a few megabytes): 64 MB is far
+    /// past any real one and keeps a hostile export's memory small.
     public struct Limits: Sendable {
         public var jsonBytes: Int
+        public var dayBytes: Int
         public var fileBytes: Int
 
-        public init(jsonBytes: Int = 512 << 20, fileBytes: Int = 5 << 20) {
-            (self.jsonBytes, self.fileBytes) = (jsonBytes, fileBytes)
+        public init(jsonBytes: Int = 256 << 20, dayBytes: Int = 64 << 20, fileBytes: Int = 5 << 20) {
+            (self.jsonBytes, self.dayBytes, self.fileBytes) = (jsonBytes, dayBytes, fileBytes)
         }
     }
 
@@ -95,12 +98,40 @@ public final class SlackArchiveReader {
     public func messages(of folder: String) throws -> [SlackMessage] {
         var all: [(SlackTimestamp, SlackMessage)] = []
         for path in dayFiles(of: folder) {
-            for message in try decode(path, as: [SlackMessage].self) ?? [] {
+            for message in try dayMessages(path) {
                 guard let stamp = message.timestamp else { throw SlackArchiveError.badJSON(path, "a message's ts \"\(message.ts)\" is not a Slack timestamp") }
                 all.append((stamp, message))
             }
         }
         return all.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element.1)
+    }
+
+    /// A day file's messages, decoded one at a time from the array's elements (`JSONArrayElements`),
+    /// within `limits.dayBytes`.
+    public func dayMessages(_ path: String) throws -> [SlackMessage] {
+        guard let data = try bytes(path, limit: limits.dayBytes) else { return [] }
+        let ranges: [Range<Int>]
+        do {
+            ranges = try JSONArrayElements.ranges(in: data)
+        } catch {
+            throw SlackArchiveError.badJSON(path, "not a JSON list")
+        }
+        let decoder = SlackJSON.decoder()
+        var messages: [SlackMessage] = []
+        messages.reserveCapacity(ranges.count)
+        for (index, range) in ranges.enumerated() {
+            do {
+                messages.append(try decoder.decode(SlackMessage.self, from: data.subdata(in: range)))
+            } catch let error as DecodingError {
+                // Where in the message, as where in the file: `[3].ts: expected text`.
+                let detail = Self.describe(error)
+                let within = detail == "not JSON" ? ": not JSON" : detail.hasPrefix("the top") ? String(detail.dropFirst(7)) : detail
+                throw SlackArchiveError.badJSON(path, "[\(index)]" + within)
+            } catch {
+                throw SlackArchiveError.badJSON(path, "[\(index)]: not JSON")
+            }
+        }
+        return messages
     }
 
     /// The bytes of a file the export carries for `fileId` (`__uploads/<id>/<name>`), nil when it

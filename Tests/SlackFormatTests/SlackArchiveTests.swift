@@ -133,3 +133,39 @@ struct SlackArchiveTests {
         #expect(said == "\(folders * daysEach + 2) None __uploads/F1/사진.png (2024, 3, 4, 9, 0, 0)\n")
     }
 }
+
+/// Day files are read a message at a time, within a low cap of their own.
+@Suite("Slack day files")
+struct SlackDayFileTests {
+    @Test("a JSON list is split into its elements: strings with brackets, escapes and nesting; broken lists are refused")
+    func splitting() throws {
+        let text = #" [ {"text": "a ] b, \" c", "x": [1, {"y": "}"}]}, 17 ,"s\\", [], {} ] "#
+        let data = Data(text.utf8)
+        let parts = try JSONArrayElements.ranges(in: data).map { String(decoding: data.subdata(in: $0), as: UTF8.self) }
+        #expect(parts == [#"{"text": "a ] b, \" c", "x": [1, {"y": "}"}]}"#, "17", #""s\\""#, "[]", "{}"])
+        #expect(try JSONArrayElements.ranges(in: Data("[]".utf8)).isEmpty)
+        for broken in ["", "{}", "[", "[1,", "[1 2]", "[1] x", #"["open]"#, "[,1]", "[{]"] {
+            #expect(throws: JSONArrayElements.Malformed.self, "\(broken)") { try JSONArrayElements.ranges(in: Data(broken.utf8)) }
+        }
+    }
+
+    @Test("messages decode one by one the same as the whole file; a bad one is named by its place; a day over its cap is refused")
+    func dayFiles() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("days-\(UUID().uuidString).zip")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let writer = try SlackArchiveWriter(url: url, modified: Date())
+        try writer.add(json: "users.json", [SlackUser(id: "U1", name: "mina", profile: .init(email: "mina@example.com"))])
+        let messages = (0..<300).map { SlackMessage(ts: "\(1_700_000_000 + $0).000100", user: "U1", text: "메시지 [\($0)], \"인용\"") }
+        try writer.add(json: "일반/2024-03-04.json", messages)
+        try writer.add("일반/2024-03-05.json", data: Data(#"[{"ts": "1700000400.000100", "text": "ok"}, {"ts": 5}]"#.utf8), compressed: true)
+        try writer.add("큰방/2024-03-04.json", data: Data(("[" + String(repeating: " ", count: 2 << 20) + "]").utf8), compressed: true)
+        try writer.finish()
+        let archive = try SlackArchiveReader(url: url, limits: .init(dayBytes: 1 << 20))
+        let whole = try #require(try archive.decode("일반/2024-03-04.json", as: [SlackMessage].self))
+        #expect(try archive.dayMessages("일반/2024-03-04.json").map(\.text) == whole.map(\.text))
+        #expect(throws: SlackArchiveError.badJSON("일반/2024-03-05.json", "[1].ts: expected text")) {
+            try archive.dayMessages("일반/2024-03-05.json")
+        }
+        #expect(throws: SlackArchiveError.tooLarge("큰방/2024-03-04.json", 1 << 20)) { try archive.messages(of: "큰방") }
+    }
+}
