@@ -44,10 +44,11 @@ build-tests: deps
 	swift build --build-tests
 
 ## Start the server (release build) on an embedded SQLite database in $(DATA_DIR). Coins are sold
-## through the built-in sandbox (no money moves), so the store can be tried; a real deployment
-## runs with --payments portone, or without the flag (payments off).
+## through the built-in sandbox (no money moves), so the store can be tried, and anyone may sign
+## up to try it; a real deployment runs with --payments portone or without the flag (payments
+## off), and without --signup (by invitation).
 run: build-release
-	.build/release/wsx-web serve --host $(HOST) --port $(PORT) --data-dir $(DATA_DIR) --payments sandbox
+	.build/release/wsx-web serve --host $(HOST) --port $(PORT) --data-dir $(DATA_DIR) --payments sandbox --signup open
 
 ## Every test: Swift unit, router and live-server tests, then the browser tests.
 test: swift-test browser-test

@@ -33,7 +33,8 @@ BULK_FLAGS = ["--login-max-failures", "100000", "--login-max-failures-per-accoun
               "--login-max-failures-per-ip", "1000000", "--signup-max-per-ip", "1000000",
               "--max-event-streams-per-account", "100000", "--max-connections-per-address", "1000000",
               "--post-burst", "0", "--posts-per-second", "0", "--upload-bytes-per-minute", "0",
-              "--searches-per-minute", "0"]
+              "--searches-per-minute", "0", "--signup", "open", "--invitations-per-hour", "0",
+              "--status-changes-per-minute", "0"]
 
 
 # ---- helpers ------------------------------------------------------------------------------

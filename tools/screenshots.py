@@ -71,7 +71,7 @@ def serve_article(locale: str) -> str:
 def start(binary: str) -> tuple[subprocess.Popen, str, str]:
     """Starts the server on an empty data folder; returns it, its base URL and the folder."""
     data = tempfile.mkdtemp(prefix="wsx-screenshots-")
-    process = subprocess.Popen([binary, "serve", "--port", "0", "--data-dir", data, "--bcrypt-cost", "4",
+    process = subprocess.Popen([binary, "serve", "--port", "0", "--data-dir", data, "--bcrypt-cost", "4", "--signup", "open",
                                 "--workspace-price", "0", "--payments", "sandbox", "--link-preview-hosts", "127.0.0.1"],
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     for line in process.stdout:
@@ -298,6 +298,60 @@ def take_slack_import(browser, base: str, binary: str, data: str, out: pathlib.P
         invited.screenshot(path=str(out / f"invite-claim-ko-{width}.png"))
 
 
+def take_administration(browser, base: str, binary: str, data: str, out: pathlib.Path) -> None:
+    """Korean: the administrators' pages (accounts with one deactivated, workspaces, the security
+    log), two-step sign-in being set up (its QR code) and its recovery codes, and the second
+    step of signing in. pyotp stands in for the phone."""
+    import pyotp
+
+    admin = browser.new_context(locale="ko-KR", timezone_id="Asia/Seoul").new_page()
+    email, gone = "admin@example.com", "leaver@example.com"
+    signup(admin, base, email, "관리자")
+    leaver = browser.new_context(locale="ko-KR", timezone_id="Asia/Seoul").new_page()
+    signup(leaver, base, gone, "퇴사한사람")
+    # The leaver's workspace, with the administrator in it to take it over.
+    leaver.goto(base + "/workspaces")
+    leaver.fill("#create-workspace-form input[name=name]", "마케팅팀")
+    leaver.click("#create-workspace-form button[type=submit]")
+    leaver.wait_for_url(re.compile(r"/w/\d+$"))
+    invite(leaver, admin, base, leaver.url.rsplit("/", 1)[1], email)
+    for command in (["user", "promote", "--email", email], ["user", "deactivate", "--email", gone]):
+        subprocess.run([binary, *command, "--data-dir", data], check=True, capture_output=True)
+    for name, path in {"admin": "/admin", "admin-workspaces": "/admin/workspaces", "admin-log": "/admin/log"}.items():
+        for width in WIDTHS:
+            admin.set_viewport_size({"width": width, "height": 844 if width < 800 else 800})
+            admin.goto(base + path)
+            admin.wait_for_load_state("networkidle")
+            admin.screenshot(path=str(out / f"{name}-ko-{width}.png"), full_page=True)
+    admin.goto(base + "/profile/2fa")
+    admin.click("#two-step-start-form button[type=submit]")
+    admin.wait_for_load_state("networkidle")
+    for width in WIDTHS:
+        admin.set_viewport_size({"width": width, "height": 844 if width < 800 else 800})
+        admin.reload()
+        admin.screenshot(path=str(out / f"two-step-setup-ko-{width}.png"), full_page=True)
+    secret = admin.locator("#two-step-secret").text_content().replace(" ", "")
+    # The codes are the answer to the form (shown once): the page is sized first.
+    admin.set_viewport_size({"width": WIDTHS[0], "height": 844})
+    admin.reload()
+    admin.fill("#enable-code", pyotp.TOTP(secret).now())
+    admin.click("#two-step-enable-form button[type=submit]")
+    admin.wait_for_load_state("networkidle")
+    for width in WIDTHS:
+        admin.set_viewport_size({"width": width, "height": 844 if width < 800 else 800})
+        admin.screenshot(path=str(out / f"two-step-codes-ko-{width}.png"), full_page=True)
+    second = browser.new_context(locale="ko-KR", timezone_id="Asia/Seoul").new_page()
+    second.goto(base + "/login")
+    second.fill("input[name=email]", email)
+    second.fill("input[name=password]", PASSWORD)
+    second.click("main form button[type=submit]")
+    second.wait_for_url(re.compile(r"/login/2fa"))
+    for width in WIDTHS:
+        second.set_viewport_size({"width": width, "height": 844 if width < 800 else 800})
+        second.reload()
+        second.screenshot(path=str(out / f"two-step-login-ko-{width}.png"))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--binary", default=str(REPO / ".build/debug/wsx-web"))
@@ -312,6 +366,7 @@ def main() -> None:
             for locale in NAMES:
                 take(browser, base, locale, out)
             take_slack_import(browser, base, arguments.binary, data, out)
+            take_administration(browser, base, arguments.binary, data, out)
             browser.close()
     finally:
         process.terminate()

@@ -245,7 +245,59 @@ struct ReferenceRenderingTests {
                                          isPanel: isPanel)
             pages.append((.room, thread))
         }
+        pages += accountPages
         return pages
+    }
+
+    /// Two-step sign-in and the administrators' pages, in each of their states.
+    static var accountPages: [(TemplateName, Any)] {
+        let blank = TwoStepPage(isOn: false, startURL: "/profile/2fa/start", enableURL: "/profile/2fa", disableURL: "/profile/2fa/disable",
+                                recoveryURL: "/profile/2fa/recovery")
+        var settingUp = blank
+        settingUp.qrSvgHtml = #"<svg viewBox="0 0 1 1"><path d="M0 0h1v1H0z"/></svg>"#
+        settingUp.secretText = "ABCD EFGH <I>"
+        settingUp.isRequired = true
+        var on = blank
+        on.isOn = true
+        on.codesLeftText = "남은 복구 코드: 9개"
+        var errors = FieldErrors()
+        (errors.code, errors.currentPassword) = ("틀린 코드 <x>", "wrong")
+        on.errors = errors
+        var codes = on
+        codes.recoveryCodes = ["abcde-fghjk", "<mn>-pqrst"]
+        let tabs = AdminTabs(accountsURL: "/admin", workspacesURL: "/admin/workspaces", mailURL: "/admin/mail", logURL: "/admin/log",
+                             current: "accounts")
+        var active = AdminAccountRow(id: 3, email: "a@example.com", nickname: "민아 <M>", profileURL: "/users/3", state: "active",
+                                     stateText: "활성", isAdmin: true, twoStep: true, workspaces: 2, createdAt: "t", createdText: "x")
+        (active.lastSeen, active.lastSeenText, active.deactivateURL, active.demoteURL) = ("t", "x", "/admin/users/3/deactivate", "/d")
+        var gone = AdminAccountRow(id: 4, email: "b@example.com", nickname: "Bob", profileURL: "/users/4", state: "deactivated",
+                                   stateText: "비활성", isAdmin: false, twoStep: false, workspaces: 0, createdAt: "t", createdText: "x")
+        gone.reactivateURL = "/admin/users/4/reactivate"
+        let successors = [PersonOption(id: 5, nickname: "지수 & co", url: "/users/5")]
+        return [
+            (.twoStep, blank), (.twoStep, settingUp), (.twoStep, on), (.twoStep, codes),
+            (.twoStepLogin, TwoStepLoginPage(action: "/login/2fa")),
+            (.twoStepLogin, TwoStepLoginPage(action: "/login/2fa", error: "코드 <틀림>", remember: true)),
+            (.adminAccounts, AdminAccountsPage(tabs: tabs, query: "민 <q>", searchURL: "/admin", accounts: [active, gone], notice: "n",
+                                               error: "e <x>")),
+            (.adminAccounts, AdminAccountsPage(tabs: tabs, query: "", searchURL: "/admin", accounts: [])),
+            (.adminWorkspaces, AdminWorkspacesPage(tabs: AdminTabs(accountsURL: "/a", workspacesURL: "/w", mailURL: "/m", logURL: "/l",
+                                                                   current: "workspaces"),
+                                                   workspaces: [AdminWorkspaceRow(id: 1, name: "디자인 <팀>", owner: "Bob <b@x>", ownerDeactivated: true,
+                                                                                  sizeText: "멤버 3명", handOverURL: "/admin/workspaces/1/owner",
+                                                                                  successors: successors),
+                                                                AdminWorkspaceRow(id: 2, name: "Ops", owner: "A", ownerDeactivated: true, sizeText: "s",
+                                                                                  handOverURL: "/h", successors: []),
+                                                                AdminWorkspaceRow(id: 3, name: "X", owner: "A", ownerDeactivated: false, sizeText: "s",
+                                                                                  handOverURL: nil, successors: [])],
+                                                   error: "e")),
+            (.adminLines, AdminLinesPage(tabs: AdminTabs(accountsURL: "/a", workspacesURL: "/w", mailURL: "/m", logURL: "/l", current: "log"),
+                                         heading: "보안 <기록>", intro: "i", lines: [AdminLine(timestamp: "t", timeText: "x", text: "a <b>", detail: "127.0.0.1"),
+                                                                                 AdminLine(timestamp: "t", timeText: "x", text: "c", detail: "")],
+                                         emptyText: "없음", olderURL: "/admin/log?before=5")),
+            (.adminLines, AdminLinesPage(tabs: AdminTabs(accountsURL: "/a", workspacesURL: "/w", mailURL: "/m", logURL: "/l", current: "mail"),
+                                         heading: "h", intro: "i", lines: [], emptyText: "없음 <0>")),
+        ]
     }
 
     @Test("every page template, in Korean and English, signed in and out")
@@ -264,7 +316,7 @@ struct ReferenceRenderingTests {
         }
         // Every template but the layout's own partial, the sign-up form partial (rendered inside
         // the sign-up and invitation pages) and the message fragment is a page here.
-        #expect(Set(TemplateName.allCases).subtracting(rendered) == [.layout, .sidebar, .message, .signupForm])
+        #expect(Set(TemplateName.allCases).subtracting(rendered) == [.layout, .sidebar, .message, .signupForm, .adminTabs])
         // The embedded layout (a thread's side panel) too.
         for chrome in Self.chromes(.ko) where chrome.viewer != nil {
             var embedded = chrome

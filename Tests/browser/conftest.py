@@ -103,6 +103,9 @@ def server(request, tmp_path_factory) -> str:
              "--login-max-failures", str(LOGIN_MAX_FAILURES),
              "--login-failure-window", str(LOGIN_FAILURE_WINDOW),
              "--signup-max-per-ip", str(SIGNUP_MAX_PER_IP),
+             # Everyone signs up on the form (the server's default is by invitation), and the
+             # suite invites and changes statuses in bulk: those limits are lifted by their flags.
+             "--signup", "open", "--invitations-per-hour", "0", "--status-changes-per-minute", "0",
              # The suite posts, uploads and searches quickly from a few accounts: the
              # per-account rates are off here (0), as for any bulk poster.
              "--post-burst", "0", "--upload-bytes-per-minute", "0", "--searches-per-minute", "0",
@@ -126,6 +129,14 @@ def server_data(request, server) -> pathlib.Path:
     """The data folder the session's server runs on, for commands that work on it beside the
     server (`wsx-web import slack … --data-dir`)."""
     return request.config.stash[SERVER_DATA]
+
+
+def confirm_address(server_data: pathlib.Path, email: str) -> None:
+    """Counts an account's address as confirmed, as the operator does on a server without mail
+    (`wsx-web user confirm`): invitations to it then show on its workspaces page."""
+    done = subprocess.run([str(wsx_binary()), "user", "confirm", "--email", email, "--data-dir", str(server_data)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
 
 
 def _stop(process: subprocess.Popen) -> None:

@@ -180,7 +180,7 @@ def _start_wsx(binary: pathlib.Path, root: pathlib.Path, processes: list) -> int
     with open(log_path, "wb") as log:
         wsx = subprocess.Popen(
             [str(binary), "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(root / "data"),
-             "--trust-proxy", "--bcrypt-cost", "4", "--signup-max-per-ip", "1", "--link-previews", "off"],
+             "--trust-proxy", "--bcrypt-cost", "4", "--signup-max-per-ip", "1", "--signup", "open", "--link-previews", "off"],
             cwd=root, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log, text=True,
         )
     processes.append(wsx)

@@ -247,6 +247,7 @@ class Wsx:
     base: str
     port: int
     log: pathlib.Path
+    data: pathlib.Path
 
     def client(self, lang: str = "en") -> "Client":
         return Client(self, lang)
@@ -289,7 +290,7 @@ class Stack:
             with open(log_path, "ab") as log:
                 process = subprocess.Popen(
                     [str(binary), "serve", "--host", "127.0.0.1", "--port", str(port), "--base-url", base,
-                     "--data-dir", str(data), "--bcrypt-cost", "4", "--signup-max-per-ip", "100000",
+                     "--data-dir", str(data), "--bcrypt-cost", "4", "--signup-max-per-ip", "100000", "--signup", "open",
                      "--post-burst", "0", "--link-previews", "off", *mail, *flags],
                     cwd=self.root / name, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log, text=True,
                 )
@@ -302,7 +303,7 @@ class Stack:
                     pytest.fail(f"{error}\n--- wsx-web log ---\n{Wsx(base, port, log_path).log_tail()}")
                 continue
             assert said == base, (said, base)
-            server = Wsx(base=base, port=port, log=log_path)
+            server = Wsx(base=base, port=port, log=log_path, data=data)
             self.servers.append(server)
             return server
         raise AssertionError("unreachable")
@@ -409,8 +410,22 @@ class Client:
     # What a person does.
 
     def sign_up(self, nickname: str, email: str | None = None) -> str:
-        """Signs up with a new address (or `email`); returns the address."""
+        """Gets an account with a new address (or `email`) and signs in; returns the address. The
+        operator makes it (`wsx-web user create`), so its address counts as confirmed and no
+        confirmation mail joins the mail these tests count; the form's own sign-up, and its
+        confirmation mail, are `sign_up_on_the_form`'s."""
         email = email or f"{re.sub(r'[^a-z]', '', nickname.lower()) or 'user'}-{uuid.uuid4().hex[:10]}@example.com"
+        binary = pathlib.Path(os.environ.get("WSX_BINARY") or REPO / ".build/debug/wsx-web")
+        made = subprocess.run([str(binary), "user", "create", "--data-dir", str(self.server.data), "--email", email,
+                               "--nickname", nickname, "--password", PASSWORD], capture_output=True, text=True, timeout=HTTP_TIMEOUT)
+        assert made.returncode == 0, made.stderr
+        reply = self.log_in(email, PASSWORD)
+        assert reply.status == 303, (reply.status, reply.text[:800])
+        return email
+
+    def sign_up_on_the_form(self, nickname: str) -> str:
+        """Signs up on /signup with a new address; returns the address."""
+        email = f"{re.sub(r'[^a-z]', '', nickname.lower()) or 'user'}-{uuid.uuid4().hex[:10]}@example.com"
         reply = self.submit("/signup", "/signup", {"email": email, "nickname": nickname, "phone": "",
                                                    "password": PASSWORD, "password_confirm": PASSWORD})
         assert reply.status == 303, (reply.status, reply.text[:800])
@@ -502,6 +517,31 @@ def assert_well_formed(mail: Received, recipient: str) -> None:
     lines = mail.data.split(b"\r\n")
     assert all(len(line) <= 998 for line in lines), max(len(line) for line in lines)
     assert b"\n" not in b"".join(lines), "a bare LF in the message"
+
+
+# ---------------------------------------------------------------------------------------------
+# Confirming a new account's address
+
+
+def test_signing_up_mails_a_link_that_confirms_the_address(stack):
+    recorder, port = stack.smtp()
+    server = stack.wsx(smtp_url=smtp_url(port))
+    founder = server.client("ko")
+    founder.sign_up("민아")
+    newcomer = server.client("ko")
+    email = newcomer.sign_up_on_the_form("지수")
+    (mail,) = recorder.wait_for(lambda received: email in received.rcpt_tos)
+    assert_well_formed(mail, email)
+    assert mail.subject == "wsx 이메일 주소 확인", mail.subject
+    (token,) = set(links(mail.text(), server, "confirm"))
+    profile = newcomer.get("/profile")
+    assert 'id="email-unconfirmed"' in profile.text
+    page = newcomer.get(f"/confirm/{token}")
+    assert page.status == 200 and f"{email}이 본인의 주소임을 확인합니다." in page.text, page.text[-1500:]
+    confirmed = newcomer.submit(f"/confirm/{token}", f"/confirm/{token}", {})
+    assert confirmed.status == 303 and confirmed.location == "/workspaces", confirmed.status
+    assert 'id="email-unconfirmed"' not in newcomer.get("/profile").text
+    assert newcomer.get(f"/confirm/{token}").status == 404
 
 
 # ---------------------------------------------------------------------------------------------

@@ -25,6 +25,10 @@ public struct SignupPage: Sendable {
     public var notice: String?
     /// Where the new account goes once made (a workspace's join link), when not its workspaces.
     public var next: String?
+    /// Who may sign up here, when not anyone (`--signup invite|domain`).
+    public var policyNote: String?
+    /// Sign-up on the form is closed to this visitor: the note says why, and no form is shown.
+    public var closed = false
 
     public init(email: String = "", nickname: String = "", phone: String = "", errors: FieldErrors = FieldErrors(),
                 inviteToken: String? = nil, notice: String? = nil, next: String? = nil) {
@@ -95,6 +99,11 @@ public struct ProfilePage: Sendable {
     public var statusDurations: [NotifyChoice] = []
     public var statusNow = ""
     public var hasStatus = false
+    /// Two-step sign-in is on (the card links to `/profile/2fa` either way).
+    public var twoStepOn = false
+    /// With mail: the address is not confirmed yet, and where to ask for the link again.
+    public var emailUnconfirmed = false
+    public var confirmURL = ""
 
     public init(email: String, nickname: String, phone: String, errors: FieldErrors = FieldErrors()) {
         self.email = email
@@ -167,6 +176,8 @@ public struct FieldErrors: Sendable, Equatable {
     public var member: String?
     /// A join link's use limit.
     public var maxUses: String?
+    /// A two-step sign-in code.
+    public var code: String?
 
     public init() {}
 

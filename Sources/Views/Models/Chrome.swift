@@ -78,11 +78,14 @@ public struct Viewer: Sendable {
     public var nickname: String
     /// How rooms they did not set notify them (`NotifyLevel`'s raw value), for the script.
     public var notifyDefault: String
+    /// A server administrator: the top bar links to `/admin`.
+    public var isAdmin: Bool
 
-    public init(id: Int64, nickname: String, notifyDefault: String = NotifyLevel.standard.rawValue) {
+    public init(id: Int64, nickname: String, notifyDefault: String = NotifyLevel.standard.rawValue, isAdmin: Bool = false) {
         self.id = id
         self.nickname = nickname
         self.notifyDefault = notifyDefault
+        self.isAdmin = isAdmin
     }
 }
 

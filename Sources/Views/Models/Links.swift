@@ -20,10 +20,16 @@ public struct SiteLinks: Sendable {
     public var events: String
     /// Where a browser says its tabs are all hidden or idle, or in use again.
     public var presence: String
+    /// The server administrators' pages.
+    public var admin: String
+    /// Two-step sign-in in the profile.
+    public var twoStep: String
 
     public init(root: String, workspaces: String, newWorkspace: String, store: String, checkout: String, sandboxPay: String,
                 profile: String, password: String, login: String, resetRequest: String, signup: String, logout: String,
-                language: String, events: String, presence: String) {
+                language: String, events: String, presence: String, admin: String = "", twoStep: String = "") {
+        self.admin = admin
+        self.twoStep = twoStep
         self.resetRequest = resetRequest
         self.events = events
         self.presence = presence

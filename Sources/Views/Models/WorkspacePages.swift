@@ -457,6 +457,8 @@ public struct MessageView: Sendable {
     /// no author, text or files.
     public var isDeleted = false
     public var deletedTexts: [LocalText] = []
+    /// Its author was deactivated: "(deactivated)" beside the name, in each language.
+    public var deactivatedTexts: [LocalText] = []
     /// A reply also sent to the room: its thread, and "replied in a thread" in every language.
     public var threadURL: String?
     public var replyTexts: [LocalText] = []

@@ -52,6 +52,9 @@ public struct InvitePage: Sendable {
     /// Instead, when the invited address has an account made without a password (by a Slack
     /// import): the form that sets its first password.
     public var claim: InviteClaim?
+    /// The address's account came from an import and is claimed only through the import's own
+    /// invitation: what to do instead.
+    public var claimRefused: String?
     /// Where accepting and declining post, and the log-in link that comes back here.
     public var acceptURL: String
     public var declineURL: String

@@ -37,4 +37,10 @@ public enum TemplateName: String, CaseIterable, Sendable {
     case linkPreview = "link_preview"
     case linkPreviewRemoval = "link_preview_removal"
     case threadSummary = "thread_summary"
+    case twoStep = "two_step"
+    case twoStepLogin = "two_step_login"
+    case adminAccounts = "admin_accounts"
+    case adminWorkspaces = "admin_workspaces"
+    case adminLines = "admin_lines"
+    case adminTabs = "admin_tabs"
 }

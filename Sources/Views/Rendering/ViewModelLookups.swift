@@ -49,6 +49,7 @@ extension Viewer: TemplateContext {
         case "id": id.templateValue
         case "nickname": nickname.templateValue
         case "notifyDefault": notifyDefault.templateValue
+        case "isAdmin": isAdmin.templateValue
         default: .missing
         }
     }
@@ -84,6 +85,8 @@ extension SiteLinks: TemplateContext {
         case "language": language.templateValue
         case "events": events.templateValue
         case "presence": presence.templateValue
+        case "admin": admin.templateValue
+        case "twoStep": twoStep.templateValue
         default: .missing
         }
     }
@@ -218,6 +221,7 @@ extension MessageView: TemplateContext {
         case "authorURL": authorURL.templateValue
         case "isDeleted": isDeleted.templateValue
         case "deletedTexts": deletedTexts.templateValue
+        case "deactivatedTexts": deactivatedTexts.templateValue
         case "threadURL": threadURL.templateValue
         case "replyTexts": replyTexts.templateValue
         default: .missing

@@ -1,6 +1,6 @@
 extension Strings {
     /// English
-    static let english: [String: String] = [
+    static let englishBase: [String: String] = [
         "skip_to_content": "Skip to content",
         "nav_label": "Main menu",
         "nav_workspaces": "Workspaces",

@@ -1,6 +1,6 @@
 extension Strings {
     /// 한국어
-    static let korean: [String: String] = [
+    static let koreanBase: [String: String] = [
         "skip_to_content": "본문으로 건너뛰기",
         "nav_label": "주 메뉴",
         "nav_workspaces": "워크스페이스",

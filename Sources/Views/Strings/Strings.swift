@@ -16,6 +16,11 @@ public struct Strings: Sendable {
         }
     }
 
+    /// Every English text: the chat's, then accounts and administration's (kept in files of
+    /// their own; a test checks no key is in both).
+    static let english = englishBase.merging(englishAccounts) { base, _ in base }
+    static let korean = koreanBase.merging(koreanAccounts) { base, _ in base }
+
     /// The text for `key`; the key itself when missing (visible in the page, caught by tests).
     public subscript(_ key: String) -> String { table[key] ?? key }
 

@@ -36,8 +36,9 @@ struct AccountService: Sendable {
     static let resetLinkLifetime: TimeInterval = 60 * 60
 
     /// Creates an account. Duplicate emails (in any letter case) are refused, also when two
-    /// sign-ups race: the unique index decides.
-    func signUp(_ input: SignupInput) async throws -> User {
+    /// sign-ups race: the unique index decides. The first account of a server is its
+    /// administrator. `confirmed`: the address needs no confirmation (an operator made it).
+    func signUp(_ input: SignupInput, confirmed: Bool = false, address: String = "") async throws -> User {
         var problems = FormProblems()
         AccountRules.checkEmail(input.email, into: &problems)
         AccountRules.checkNickname(input.nickname, into: &problems)
@@ -50,13 +51,19 @@ struct AccountService: Sendable {
 
         let hash = try await hasher.hash(input.password)
         let now = clock.now()
-        let newUser = User(id: nil, email: input.email, emailKey: User.key(forEmail: input.email), nickname: input.nickname,
-                        phone: input.phone.isEmpty ? nil : input.phone, passwordHash: hash, lang: input.lang,
-                        createdAt: now, updatedAt: now)
-        let coins = signupCoins, ledger = CoinLedger(outbox: database.outbox)
+        var newUser = User(id: nil, email: input.email, emailKey: User.key(forEmail: input.email), nickname: input.nickname,
+                           phone: input.phone.isEmpty ? nil : input.phone, passwordHash: hash, lang: input.lang,
+                           createdAt: now, updatedAt: now)
+        newUser.emailConfirmedAt = confirmed ? now : nil
+        let pending = newUser, coins = signupCoins, ledger = CoinLedger(outbox: database.outbox)
         do {
             return try await database.writer.write { db in
-                var user = try newUser.inserted(db)
+                var made = pending
+                // The single writer orders sign-ups: exactly one is the first.
+                made.isAdmin = try User.fetchCount(db) == 0
+                var user = try made.inserted(db)
+                try SecurityLog.record(db, .signUp, target: user.id, address: address, email: user.email,
+                                       detail: user.isAdmin ? "administrator" : "", at: now)
                 if coins > 0 {
                     user.coinBalance = try ledger.change(db, userId: user.id!, by: coins, reason: "signup", at: now)
                 }
@@ -65,6 +72,11 @@ struct AccountService: Sendable {
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw FormProblems([.email: "error_email_taken"])
         }
+    }
+
+    /// Whether the server has any account yet (the first one is made by whoever comes first).
+    func hasAccounts() throws -> Bool {
+        try database.read { db in try User.fetchCount(db) > 0 }
     }
 
     func isEmailTaken(_ email: String) async throws -> Bool {
@@ -96,6 +108,12 @@ struct AccountService: Sendable {
     func user(email: String) async throws -> User? {
         let key = User.key(forEmail: email.cleanedLine)
         return try database.read { db in try User.filter(User.CodingKeys.emailKey == key).fetchOne(db) }
+    }
+
+    /// Whether `password` is the account's (for changes that ask for it again).
+    func checkPassword(userId: Int64, _ password: String) async throws -> Bool {
+        guard let user = try await user(id: userId), !user.passwordHash.isEmpty else { return false }
+        return try await hasher.verify(password.nfc, against: user.passwordHash, lane: .other)
     }
 
     /// Changes nickname and phone.
@@ -143,6 +161,7 @@ struct AccountService: Sendable {
                                                    User.CodingKeys.updatedAt.set(to: now))
             // A reset link mailed before the change would undo it: it stops working.
             try PasswordReset.filter(PasswordReset.CodingKeys.userId == userId).deleteAll(db)
+            try SecurityLog.record(db, .passwordChanged, actor: userId, target: userId, at: now)
             let all = Session.filter(Session.CodingKeys.userId == userId)
             let ended = try all.select(Session.CodingKeys.id, as: Int64.self).fetchAll(db)
             try all.deleteAll(db)
@@ -171,7 +190,7 @@ struct AccountService: Sendable {
         let hash = try await hasher.hash(password.nfc)
         let now = clock.now()
         return try await database.writer.write { db in
-            guard var user = try User.fetchOne(db, key: userId), user.passwordHash.isEmpty else {
+            guard var user = try User.fetchOne(db, key: userId), user.passwordHash.isEmpty, user.isActive else {
                 throw AppError.notFound("invite_invalid")
             }
             user.passwordHash = hash
@@ -202,9 +221,10 @@ struct AccountService: Sendable {
     // MARK: Operator password resets
 
     /// Creates a one-time reset link token for the account with `email`, valid for an hour.
-    /// Older unused links of the same account stop working.
+    /// Older unused links of the same account stop working. A deactivated account gets none.
     func createPasswordReset(email: String) async throws -> String {
         guard let user = try await user(email: email) else { throw AccountError.noSuchUser }
+        guard user.isActive else { throw AccountError.deactivated }
         let token = SecretToken.generate()
         let now = clock.now()
         try await database.writer.write { db in
@@ -216,14 +236,15 @@ struct AccountService: Sendable {
         return token
     }
 
-    /// The account a reset token is for, when the token is unused and unexpired.
+    /// The account a reset token is for, when the token is unused and unexpired and the account
+    /// is active.
     func accountForReset(token: String) async throws -> User? {
         let now = clock.now()
         return try database.read { db in
             guard let reset = try PasswordReset.filter(PasswordReset.CodingKeys.tokenHash == SecretToken.hash(token))
                 .fetchOne(db), reset.usedAt == nil, reset.expiresAt > now
             else { return nil }
-            return try User.fetchOne(db, key: reset.userId)
+            return try User.fetchOne(db, key: reset.userId).flatMap { $0.isActive ? $0 : nil }
         }
     }
 
@@ -243,10 +264,11 @@ struct AccountService: Sendable {
                 .filter(PasswordReset.CodingKeys.tokenHash == SecretToken.hash(token)
                         && PasswordReset.CodingKeys.usedAt == nil && PasswordReset.CodingKeys.expiresAt > now)
                 .fetchOne(db)
-            guard let used, var user = try User.fetchOne(db, key: used.userId) else {
+            guard let used, var user = try User.fetchOne(db, key: used.userId), user.isActive else {
                 throw AccountError.invalidResetLink
             }
             try PasswordReset.filter(key: used.id!).updateAll(db, PasswordReset.CodingKeys.usedAt.set(to: now))
+            try SecurityLog.record(db, .passwordReset, target: user.id, email: user.email, at: now)
             user.passwordHash = hash
             user.updatedAt = now
             try user.update(db)
@@ -265,4 +287,6 @@ struct AccountService: Sendable {
 enum AccountError: Error {
     case noSuchUser
     case invalidResetLink
+    /// An administrator deactivated the account.
+    case deactivated
 }

@@ -10,6 +10,8 @@ enum FormField: String, Sendable, CaseIterable {
     case statusText = "status_text"
     /// The people a conversation is started with.
     case member
+    /// A two-step sign-in code.
+    case code
 }
 
 /// Why a form was refused: for each field, the key of the message shown beside it

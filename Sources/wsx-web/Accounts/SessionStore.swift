@@ -31,8 +31,10 @@ struct SessionStore: Sendable {
         return try await database.writer.write { db in try Self.insert(db, userId: userId, userAgent: userAgent, at: now) }
     }
 
-    /// Inserts a new session in the caller's transaction; returns its cookie token and row.
+    /// Inserts a new session in the caller's transaction; returns its cookie token and row. The
+    /// person was seen now.
     static func insert(_ db: Database, userId: Int64, userAgent: String?, at now: Date) throws -> (token: String, session: Session) {
+        try db.execute(sql: "UPDATE users SET last_seen_at = ? WHERE id = ?", arguments: [now, userId])
         let token = SecretToken.generate()
         let session = Session(id: nil, tokenHash: SecretToken.hash(token), userId: userId,
                               csrfToken: SecretToken.generate(), userAgent: userAgent.map { String($0.prefix(300)) },
@@ -60,7 +62,8 @@ struct SessionStore: Sendable {
                                                      arguments: [hash]),
                   Self.isLive(session, now: now),
                   let user = try User.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?"),
-                                               arguments: [session.userId])
+                                               arguments: [session.userId]),
+                  user.isActive
             else { return nil }
             return (session, user)
         }
@@ -84,9 +87,12 @@ struct SessionStore: Sendable {
         refreshed.refreshedAt = now
         refreshed.expiresAt = min(now.addingTimeInterval(Self.lifetime), session.createdAt.addingTimeInterval(Self.maximumAge))
         let expiresAt = refreshed.expiresAt
+        let userId = session.userId
         _ = try await database.writer.write { db in
             try Session.filter(key: id).updateAll(db, Session.CodingKeys.refreshedAt.set(to: now),
                                                   Session.CodingKeys.expiresAt.set(to: expiresAt))
+            // Last seen, to the hour: the administrators' list shows who still uses the server.
+            try db.execute(sql: "UPDATE users SET last_seen_at = ? WHERE id = ?", arguments: [now, userId])
         }
         return refreshed
     }

@@ -23,6 +23,10 @@ struct AppConfig: Sendable {
     /// bcrypt work factor (4…31).
     var bcryptCost: UInt8 = 12
     var loginLimits = LoginThrottle.Limits.standard
+    /// Who may sign up on the form (`--signup`, `--signup-domains`).
+    var signup = SignupPolicy()
+    /// Who must use two-step sign-in (`--require-2fa`).
+    var requireTwoStep = TwoStepRequirement.off
     /// Sign-ups per address per hour (`--signup-max-per-ip`).
     var signupLimit = SignupLimiter.standard
     /// How fast one account may post, upload and search (`--post-burst`, `--posts-per-second`, …).

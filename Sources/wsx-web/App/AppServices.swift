@@ -48,6 +48,14 @@ struct AppServices: Sendable {
     let sandbox: SandboxGateway?
     let webhooks: WebhookSender
     let sessions: SessionStore
+    /// Sessions, cookies and the security log at the end of every way in.
+    let signIns: SignInResponder
+    /// Server administrators' work on accounts.
+    let administration: AccountAdministration
+    let twoStep: TwoStepService
+    let twoStepCookies: TwoStepCookies
+    /// Links that confirm an address by mail.
+    let confirmations: EmailConfirmations
     let throttle: LoginThrottle
     let signups: SignupLimiter
     /// How fast each account may post, upload and search.
@@ -100,6 +108,10 @@ struct AppServices: Sendable {
         signups = SignupLimiter(rule: config.signupLimit, clock: clock)
         devices = DeviceCookie(key: serverKey)
         cookies = CookiePolicy(alwaysSecure: config.secureCookies, trustProxy: config.trustProxy)
+        signIns = SignInResponder(database: database, sessions: sessions, devices: devices, cookies: cookies, clock: clock)
+        administration = AccountAdministration(database: database, clock: clock)
+        twoStep = TwoStepService(database: database, clock: clock)
+        twoStepCookies = TwoStepCookies(key: serverKey, clock: clock)
         events = EventLog(database: database, clock: clock)
         // Events a command wrote while no server ran: in the stream before the hub starts
         // (tabs that were open before the restart replay them when they reconnect).
@@ -144,6 +156,8 @@ struct AppServices: Sendable {
             mailSender = nil
             mailComposer = nil
         }
+        confirmations = EmailConfirmations(database: database, clock: clock,
+                                           mail: MailRoutes(outbox: mailOutbox, composer: mailComposer, sender: mailSender))
         resetRequests = AttemptLimiter(clock: clock)
         files = FileService(database: database, receiver: receiver, disk: disk,
                             thumbnailer: Thumbnailer(library: try ImageLibrary(), policy: config.uploads), clock: clock,

@@ -89,15 +89,17 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
 
     home.addRoutes(to: router)
     EventsController().addRoutes(to: router)
-    AuthController(accounts: services.accounts, sessions: services.sessions, throttle: services.throttle,
-                   signups: services.signups, devices: services.devices, cookies: services.cookies,
+    let joinLinks = JoinLinks(database: services.database, clock: services.clock, key: services.serverKey)
+    AuthController(accounts: services.accounts, sessions: services.sessions, signIns: services.signIns, throttle: services.throttle,
+                   signups: services.signups, policy: services.config.signup, joinLinks: joinLinks,
+                   confirmations: services.confirmations, twoStep: services.twoStepCookies, cookies: services.cookies,
                    pages: services.pages).addRoutes(to: router)
     LanguageController(accounts: services.accounts, cookies: services.cookies).addRoutes(to: router)
     if services.payments.isEnabled {
         PaymentWebhookController(payments: services.payments).addRoutes(to: router)
     }
-    InviteController(invitations: services.invitations, accounts: services.accounts, sessions: services.sessions,
-                     devices: services.devices, cookies: services.cookies, pages: services.pages).addRoutes(to: router)
+    InviteController(invitations: services.invitations, accounts: services.accounts, signIns: services.signIns,
+                     cookies: services.cookies, pages: services.pages).addRoutes(to: router)
     PasswordResetController(accounts: services.accounts, cookies: services.cookies, pages: services.pages)
         .addRoutes(to: router)
     let mail = MailRoutes(outbox: services.mailOutbox, composer: services.mailComposer, sender: services.mailSender)
@@ -105,11 +107,22 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
                            perAddress: services.config.resetLimitPerAddress, pages: services.pages).addRoutes(to: router)
     UnsubscribeController(accounts: services.accounts, serverKey: services.serverKey, cookies: services.cookies,
                           pages: services.pages).addRoutes(to: router)
-    let joinLinks = JoinLinks(database: services.database, clock: services.clock, key: services.serverKey)
+    let emailConfirmation = EmailConfirmationController(confirmations: services.confirmations, cookies: services.cookies,
+                                                        pages: services.pages)
+    emailConfirmation.addRoutes(to: router)
+    TwoStepLoginController(accounts: services.accounts, twoStep: services.twoStep, twoStepCookies: services.twoStepCookies,
+                           signIns: services.signIns, throttle: services.throttle, cookies: services.cookies, pages: services.pages)
+        .addRoutes(to: router)
     JoinController(joinLinks: joinLinks, workspaces: services.workspaces, cookies: services.cookies, pages: services.pages)
         .addRoutes(to: router)
 
     let signedIn = router.group(context: SignedInContext.self)
+    signedIn.add(middleware: TwoStepRequirementMiddleware(requirement: services.config.requireTwoStep))
+    emailConfirmation.addRoutes(to: signedIn)
+    TwoStepController(accounts: services.accounts, twoStep: services.twoStep, requirement: services.config.requireTwoStep,
+                      issuer: services.site.host, cookies: services.cookies, pages: services.pages).addRoutes(to: signedIn)
+    AdminController(administration: services.administration, mail: services.mailOutbox, database: services.database,
+                    cookies: services.cookies, pages: services.pages).addRoutes(to: signedIn)
     let poster = MessagePoster(messages: services.messages, files: services.files, linkPreviews: services.linkPreviews,
                                typing: services.typing, rateLimiter: services.rateLimiter, metrics: services.metrics)
     ProfileController(accounts: services.accounts, workspaces: services.workspaces, files: services.files,

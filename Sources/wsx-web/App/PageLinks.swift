@@ -6,7 +6,7 @@ extension SiteLinks {
         root: Paths.root(), workspaces: Paths.workspaces(), newWorkspace: Paths.workspaces(fragment: "new-workspace"),
         store: Paths.store(), checkout: Paths.checkout(), sandboxPay: Paths.sandboxPay(), profile: Paths.profile(),
         password: Paths.password(), login: Paths.login(), resetRequest: Paths.resetRequest(), signup: Paths.signup(), logout: Paths.logout(),
-        language: Paths.language(), events: Paths.events(), presence: Paths.presence())
+        language: Paths.language(), events: Paths.events(), presence: Paths.presence(), admin: Paths.admin(), twoStep: Paths.twoStep())
 }
 
 extension WorkspaceLinks {

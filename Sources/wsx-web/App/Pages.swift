@@ -78,7 +78,7 @@ struct Pages: Sendable {
             let eventId = lastEventId()
             loaded = Preloaded(lastEventId: eventId, sidebar: try await sidebar.load(userId: user.id!, place: place))
         }
-        var chrome = Chrome(lang: visitor.lang, csrfToken: visitor.csrfToken, viewer: Viewer(id: user.id!, nickname: user.nickname, notifyDefault: user.notifyDefault),
+        var chrome = Chrome(lang: visitor.lang, csrfToken: visitor.csrfToken, viewer: Viewer(id: user.id!, nickname: user.nickname, notifyDefault: user.notifyDefault, isAdmin: user.isAdmin),
                       workspaces: loaded.sidebar.workspaces, rooms: loaded.sidebar.rooms, currentWorkspaceId: place.workspaceId,
                       flash: visitor.flash, path: request.uri.path, lastEventId: loaded.lastEventId,
                       cssURL: assets.url(for: "app.css"), scriptURLs: scripts, links: .site)
@@ -92,7 +92,7 @@ struct Pages: Sendable {
 
     private func bareChrome(_ request: Request, _ visitor: Visitor) -> Chrome {
         var chrome = Chrome(lang: visitor.lang, csrfToken: visitor.csrfToken,
-                            viewer: visitor.user.map { Viewer(id: $0.id!, nickname: $0.nickname, notifyDefault: $0.notifyDefault) },
+                            viewer: visitor.user.map { Viewer(id: $0.id!, nickname: $0.nickname, notifyDefault: $0.notifyDefault, isAdmin: $0.isAdmin) },
                             flash: visitor.flash, path: request.uri.path, cssURL: assets.url(for: "app.css"), scriptURLs: scripts,
                             links: .site)
         (chrome.iconURL, chrome.unreadIconURL) = icons

@@ -116,6 +116,8 @@ enum Paths {
     static let passwordReset = Route<String>("/reset/{token}")
     static let paymentWebhook = PlainRoute("/store/webhook")
     static let favicon = PlainRoute("/favicon.ico")
+    static let confirmEmail = Route<String>("/confirm/{token}")
+    static let twoStepLogin = PlainRoute("/login/2fa")
 
     // The signed-in person.
     static let profile = PlainRoute("/profile")
@@ -123,6 +125,22 @@ enum Paths {
     static let profileNotify = PlainRoute("/profile/notify")
     static let profileStatus = PlainRoute("/profile/status")
     static let profileMail = PlainRoute("/profile/mail")
+    static let profileConfirm = PlainRoute("/profile/confirm")
+    static let twoStep = PlainRoute("/profile/2fa")
+    static let twoStepStart = PlainRoute("/profile/2fa/start")
+    static let twoStepDisable = PlainRoute("/profile/2fa/disable")
+    static let recoveryCodes = PlainRoute("/profile/2fa/recovery")
+
+    // Server administrators.
+    static let admin = PlainRoute("/admin")
+    static let adminWorkspaces = PlainRoute("/admin/workspaces")
+    static let adminLog = PlainRoute("/admin/log")
+    static let adminMail = PlainRoute("/admin/mail")
+    static let deactivateUser = Route<Int64>("/admin/users/{uid}/deactivate")
+    static let reactivateUser = Route<Int64>("/admin/users/{uid}/reactivate")
+    static let promoteUser = Route<Int64>("/admin/users/{uid}/promote")
+    static let demoteUser = Route<Int64>("/admin/users/{uid}/demote")
+    static let handOverWorkspace = Route<Int64>("/admin/workspaces/{wid}/owner")
     static let user = Route<Int64>("/users/{uid}")
     static let store = PlainRoute("/store")
     static let checkout = PlainRoute("/store/checkout")
@@ -214,7 +232,10 @@ enum Paths {
     /// Every route above, for the test that holds the router to this list.
     static let all: [any AnyRoute] = [
         root, health, metrics, resetRequest, unsubscribe, join, signup, login, logout, language, events, invite, declineInvite, passwordReset, paymentWebhook, favicon,
+        confirmEmail, twoStepLogin,
         profile, password, profileNotify, profileStatus, profileMail, user, store, checkout, checkoutComplete, sandboxPay, thumbnail, file,
+        profileConfirm, twoStep, twoStepStart, twoStepDisable, recoveryCodes,
+        admin, adminWorkspaces, adminLog, adminMail, deactivateUser, reactivateUser, promoteUser, demoteUser, handOverWorkspace,
         workspaces, workspace, workspaceSettings, deleteWorkspace, leaveWorkspace, transferWorkspace, members, removeMember, resendInvite, revokeInvite, joinLink, disableJoinLink,
         unread, people, search, audit,
         channels, channel, channelMessages, channelRead, channelNotify, joinChannel, leaveChannel, channelSettings, deleteChannel,

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// Where people reach this server, for the links it shows or prints: `--base-url`, else the
@@ -21,6 +22,11 @@ final class SiteAddress: Sendable {
     /// The address links start with.
     var base: String {
         configured ?? "http://localhost:\(port.withLock { $0 })"
+    }
+
+    /// The host of `base` (`chat.example.com`), as authenticator apps name the server.
+    var host: String {
+        URLComponents(string: base)?.host ?? "wsx"
     }
 
     /// Whether the operator said where the server is reached; pages that show a link say to

@@ -16,6 +16,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var signIns: SignInOptions
     @OptionGroup var rateLimits: RateLimitOptions
     @OptionGroup var mail: MailOptions
+    @OptionGroup var accountOptions: AccountOptions
     @OptionGroup var payments: PaymentOptions
     @Option(name: .customLong("templates-dir"), help: "Development: read templates from this folder, re-read on change (env WSX_TEMPLATES_DIR).")
     var templatesDirectory: String?
@@ -107,6 +108,7 @@ struct ServeCommand: AsyncParsableCommand {
         try signIns.apply(to: &config, environment: env)
         try rateLimits.apply(to: &config, environment: env)
         try mail.apply(to: &config, environment: env)
+        try accountOptions.apply(to: &config, environment: env)
         config.signupCoins = try signupCoins ?? env.int("WSX_SIGNUP_COINS") ?? config.signupCoins
         config.workspacePrice = try workspacePrice ?? env.int("WSX_WORKSPACE_PRICE") ?? config.workspacePrice
         guard config.signupCoins >= 0, config.workspacePrice >= 0 else {
@@ -176,6 +178,7 @@ struct ServeCommand: AsyncParsableCommand {
         if config.payments.mode == .sandbox {
             logger.warning("payments run in the sandbox: anyone can buy coins without paying. For real payments use --payments portone; to sell none, --payments off")
         }
+        logger.notice("\(config.signup.summary)")
         if config.baseURL == nil {
             logger.warning("no --base-url: links the server shows (invitations) start with http://localhost:\(config.port) and work only on this machine; set --base-url to the address people reach it at")
         }

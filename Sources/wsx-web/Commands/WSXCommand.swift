@@ -8,8 +8,9 @@ struct WSXCommand: AsyncParsableCommand {
         commandName: "wsx-web",
         abstract: "wsx: a self-hosted team chat server.",
         discussion: "Every option also reads a WSX_* environment variable (shown in each option's help).",
+        version: BuildInfo.version,
         subcommands: [ServeCommand.self, MigrateCommand.self, UserCommand.self, CoinsCommand.self, SeedCommand.self,
-                      BackupCommand.self, RestoreCommand.self, ImportCommand.self, ExportCommand.self],
+                      BackupCommand.self, RestoreCommand.self, ImportCommand.self, ExportCommand.self, AuditCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 

@@ -1,13 +1,20 @@
 import Hummingbird
 import Views
 
-/// Sign-up, log-in and log-out.
+/// Sign-up (as `--signup` allows), log-in (a second step for accounts with two-step sign-in,
+/// a clear refusal for deactivated ones; every attempt in the security log) and log-out.
 struct AuthController: Sendable {
     let accounts: AccountService
     let sessions: SessionStore
+    let signIns: SignInResponder
     let throttle: LoginThrottle
     let signups: SignupLimiter
-    let devices: DeviceCookie
+    let policy: SignupPolicy
+    /// A join link in `next` lets its holder sign up whatever the policy.
+    let joinLinks: JoinLinks
+    /// Mails a new account's person a link to confirm their address (with `--smtp-url`).
+    let confirmations: EmailConfirmations
+    let twoStep: TwoStepCookies
     let cookies: CookiePolicy
     let pages: Pages
 
@@ -22,8 +29,30 @@ struct AuthController: Sendable {
     @Sendable func signupForm(_ request: Request, context: AppRequestContext) async throws -> Response {
         let next = LocalPath.validated(request.uri.queryParameters["next"].map(String.init))
         if context.visitor.user != nil { return Pages.redirect(to: next ?? Paths.workspaces()) }
-        return try await pages.render(.signup, title: context.visitor.strings["signup_title"], page: SignupPage(next: next),
-                            request: request, context: context)
+        var page = SignupPage(next: next)
+        try describePolicy(&page, next: next, strings: context.visitor.strings)
+        return try await pages.render(.signup, title: context.visitor.strings["signup_title"], page: page,
+                                      request: request, context: context)
+    }
+
+    /// What the page says of who may sign up, and whether it shows the form at all.
+    private func describePolicy(_ page: inout SignupPage, next: String?, strings: Strings) throws {
+        guard try !invited(next: next), try accounts.hasAccounts() else { return }
+        switch policy.mode {
+        case .open: break
+        case .invite:
+            page.closed = true
+            page.policyNote = strings["signup_invite_only"]
+        case .domain:
+            page.policyNote = strings.format("signup_domains", policy.domains.map { "@" + $0 }.joined(separator: ", "))
+        }
+    }
+
+    /// Whether `next` is a live join link: its holder was asked in.
+    private func invited(next: String?) throws -> Bool {
+        guard let next, Paths.join.matches(next), let token = next.split(separator: "/").last,
+              SessionMiddleware.isWellFormedToken(String(token)) else { return false }
+        return try joinLinks.find(token: String(token)) != nil
     }
 
     @Sendable func signup(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -33,10 +62,21 @@ struct AuthController: Sendable {
         let strings = context.visitor.strings
         func form(_ errors: FieldErrors, notice: String? = nil, status: HTTPResponse.Status,
                   headers: HTTPFields = [:]) async throws -> Response {
-            let page = SignupPage(email: input.email, nickname: input.nickname, phone: input.phone, errors: errors, notice: notice,
+            var page = SignupPage(email: input.email, nickname: input.nickname, phone: input.phone, errors: errors, notice: notice,
                                   next: next)
+            try describePolicy(&page, next: next, strings: strings)
             return try await pages.render(.signup, title: strings["signup_title"], page: page, request: request,
                                           context: context, status: status, headers: headers)
+        }
+        switch policy.refusal(email: input.email, firstAccount: try !accounts.hasAccounts(), invited: try invited(next: next)) {
+        case .invitationOnly?:
+            return try await form(FieldErrors(), status: .forbidden)
+        case .otherDomain?:
+            var errors = FieldErrors()
+            errors.email = strings.format("signup_domain_refused", policy.domains.map { "@" + $0 }.joined(separator: ", "))
+            return try await form(errors, status: .unprocessableContent)
+        case nil:
+            break
         }
         // Reserved before the password is hashed: a flood is refused without hashing anything.
         let ticket: AttemptLimiter.Ticket
@@ -50,7 +90,7 @@ struct AuthController: Sendable {
         }
         let user: User
         do {
-            user = try await accounts.signUp(input)
+            user = try await accounts.signUp(input, address: context.visitor.address)
         } catch let problems as FormProblems {
             await signups.end(ticket, created: false)
             return try await form(FieldErrors(problems, strings), status: .unprocessableContent)
@@ -59,7 +99,9 @@ struct AuthController: Sendable {
             throw error
         }
         await signups.end(ticket, created: true)
-        return try await signIn(user, request: request, next: next ?? Paths.workspaces())
+        try await confirmations.send(to: user, lang: context.visitor.lang)
+        return try await signIns.signIn(user, request: request, next: next ?? Paths.workspaces(), address: context.visitor.address,
+                                        how: "sign-up")
     }
 
     @Sendable func loginForm(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -84,7 +126,7 @@ struct AuthController: Sendable {
 
         // The attempt is reserved before the password is checked: parallel guesses cannot all
         // slip under the limit, and a refused one hashes nothing.
-        let trusted = devices.vouches(RequestCookies(request)[DeviceCookie.name], forAccount: account)
+        let trusted = signIns.devices.vouches(RequestCookies(request)[DeviceCookie.name], forAccount: account)
         let ticket: AttemptLimiter.Ticket
         switch await throttle.begin(account: account, address: address, trustedDevice: trusted) {
         case .wait(let seconds):
@@ -103,12 +145,27 @@ struct AuthController: Sendable {
         await throttle.end(ticket, account: account, address: address, succeeded: found != nil)
         guard let user = found else {
             context.logger.notice("failed sign-in", metadata: ["address": "\(address)"])
+            try await SecurityLog.record(accounts.database, .signInFailed, address: address, email: email, at: accounts.clock.now())
             return try await refuse(strings["login_failed"], status: .unauthorized)
+        }
+        // Said only after the right password: a guesser learns nothing of who was deactivated.
+        guard user.isActive else {
+            try await SecurityLog.record(accounts.database, .signInRefused, target: user.id, address: address, email: user.email,
+                                         detail: "deactivated", at: accounts.clock.now())
+            return try await refuse(strings["login_deactivated"], status: .forbidden)
         }
         if user.lang == nil, let lang = chosenLanguage(request) {
             try await accounts.setLanguage(userId: user.id!, lang: lang)
         }
-        return try await signIn(user, request: request, next: next ?? Paths.workspaces())
+        let destination = next ?? Paths.workspaces()
+        if user.twoStepEnabledAt != nil, !twoStep.trusts(RequestCookies(request)[TwoStepCookies.trustedName], user: user) {
+            // The password was right; the code comes next, on a page of its own.
+            var response = Pages.redirect(to: Paths.twoStepLogin())
+            response.setCookie(cookies.make(TwoStepCookies.pendingName, twoStep.pending(userId: user.id!, next: destination, remember: false),
+                                            maxAge: TwoStepCookies.pendingLifetime, for: request))
+            return response
+        }
+        return try await signIns.signIn(user, request: request, next: destination, address: address, how: "password")
     }
 
     @Sendable func logout(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -127,15 +184,6 @@ struct AuthController: Sendable {
         RequestCookies(request)[CookiePolicy.language].flatMap { Lang(rawValue: $0)?.rawValue }
     }
 
-    /// Starts a session for `user` and sends them on; this browser is one they use now.
-    private func signIn(_ user: User, request: Request, next: String) async throws -> Response {
-        let (token, _) = try await sessions.create(userId: user.id!, userAgent: request.headers[.userAgent])
-        var response = Pages.redirect(to: next)
-        response.setCookie(cookies.make(CookiePolicy.session, token, maxAge: Int(SessionStore.lifetime), for: request))
-        response.setCookie(cookies.make(DeviceCookie.name, devices.value(forAccount: user.emailKey),
-                                        maxAge: DeviceCookie.lifetime, for: request))
-        return response
-    }
 }
 
 extension FieldErrors {
@@ -157,6 +205,7 @@ extension FieldErrors {
             case .statusEmoji: statusEmoji = text
             case .statusText: statusText = text
             case .member: member = text
+            case .code: code = text
             }
         }
     }

@@ -9,8 +9,7 @@ import Views
 struct InviteController: Sendable {
     let invitations: Invitations
     let accounts: AccountService
-    let sessions: SessionStore
-    let devices: DeviceCookie
+    let signIns: SignInResponder
     let cookies: CookiePolicy
     let pages: Pages
 
@@ -28,7 +27,13 @@ struct InviteController: Sendable {
                              signup: user == nil ? SignupPage(email: found.invite.email, inviteToken: token) : nil)
         if user == nil, let imported = try accounts.passwordlessAccount(email: found.invite.email) {
             page.signup = nil
-            page.claim = InviteClaim(intro: context.visitor.strings.format("invite_claim_intro", imported.nickname))
+            if found.invite.claimsAccount {
+                page.claim = InviteClaim(intro: context.visitor.strings.format("invite_claim_intro", imported.nickname))
+            } else {
+                // Another workspace's invitation to an imported account: its first password is
+                // chosen only through the import's own invitation (or a reset mailed to it).
+                page.claimRefused = context.visitor.strings["invite_claim_elsewhere"]
+            }
         }
         return try await pages.render(.invite, title: context.visitor.strings["invite_join_title"], page: page, request: request,
                                       context: context)
@@ -43,6 +48,7 @@ struct InviteController: Sendable {
         }
         let form = context.visitor.form ?? FormData(fields: [])
         if let imported = try accounts.passwordlessAccount(email: found.invite.email) {
+            guard found.invite.claimsAccount else { throw AppError.forbidden("invite_claim_elsewhere") }
             return try await claim(imported, found: found, token: token, form: form, request: request, context: context)
         }
         // Signing up through the invitation: the address is the invited one, whatever was posted.
@@ -61,7 +67,7 @@ struct InviteController: Sendable {
             return try await pages.render(.invite, title: strings["invite_join_title"], page: page, request: request,
                                           context: context, status: .unprocessableContent)
         }
-        return try await joinAndSignIn(user, token: token, request: request)
+        return try await joinAndSignIn(user, token: token, request: request, address: context.visitor.address)
     }
 
     /// An account an import made: following its invitation (sent to its address), its person
@@ -80,17 +86,13 @@ struct InviteController: Sendable {
             return try await pages.render(.invite, title: strings["invite_join_title"], page: page, request: request,
                                           context: context, status: .unprocessableContent)
         }
-        return try await joinAndSignIn(user, token: token, request: request)
+        return try await joinAndSignIn(user, token: token, request: request, address: context.visitor.address)
     }
 
-    private func joinAndSignIn(_ user: User, token: String, request: Request) async throws -> Response {
+    private func joinAndSignIn(_ user: User, token: String, request: Request, address: String) async throws -> Response {
         let workspace = try await invitations.accept(token: token, userId: user.id!)
-        let (sessionToken, _) = try await sessions.create(userId: user.id!, userAgent: request.headers[.userAgent])
-        var response = cookies.redirect(to: Paths.workspace(workspace.id!), flash: "invite_joined", for: request)
-        response.setCookie(cookies.make(CookiePolicy.session, sessionToken, maxAge: Int(SessionStore.lifetime), for: request))
-        response.setCookie(cookies.make(DeviceCookie.name, devices.value(forAccount: user.emailKey),
-                                        maxAge: DeviceCookie.lifetime, for: request))
-        return response
+        return try await signIns.signIn(user, request: request, next: Paths.workspace(workspace.id!), address: address,
+                                        how: "invitation", flash: "invite_joined")
     }
 
     @Sendable func decline(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -126,6 +126,9 @@ struct ProfileController: Sendable {
         page.mailEnabled = mailEnabled
         page.mailDigest = try accounts.mailDigest(userId: context.userId)
         page.mailURL = Paths.profileMail()
+        page.twoStepOn = context.user.twoStepEnabledAt != nil
+        page.emailUnconfirmed = mailEnabled && context.user.emailConfirmedAt == nil
+        page.confirmURL = Paths.profileConfirm()
         page.notifyChoices = NotifyChoice.forDefault(NotifyLevel(rawValue: context.user.notifyDefault) ?? .standard,
                                                      strings: context.visitor.strings)
         return try await pages.render(.profile, title: context.visitor.strings["profile_title"], page: page, request: request,

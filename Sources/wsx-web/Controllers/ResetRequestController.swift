@@ -66,9 +66,10 @@ struct ResetRequestController: Sendable {
                               request, context)
     }
 
-    /// Queues the mail when an account uses `email` and has not had three this hour.
+    /// Queues the mail when an active account uses `email` and has not had three this hour. A
+    /// deactivated one gets nothing (its person asks an administrator).
     private func mailLink(to email: String, composer: MailComposer, fallback: Lang) async throws {
-        guard let user = try await accounts.user(email: email) else { return }
+        guard let user = try await accounts.user(email: email), user.isActive else { return }
         guard case .proceed(let ticket) = await limiter.reserve([.init(key: "reset-account:\(user.id!)", rule: Self.perAccount)]) else {
             return
         }

@@ -32,6 +32,14 @@ struct MailComposer: Sendable {
                        link: (site.base + Paths.passwordReset(token), strings["mail_reset_action"]), lang: lang)
     }
 
+    /// Asks a new account's person to confirm their address (`/confirm/{token}`).
+    func emailConfirmation(to email: String, token: String, lang: Lang) -> String {
+        let strings = lang.strings
+        return compose(to: email, subject: strings["mail_confirm_subject"],
+                       paragraphs: [strings["mail_confirm_body"], strings["mail_confirm_ignore"]],
+                       link: (site.base + Paths.confirmEmail(token), strings["mail_confirm_action"]), lang: lang)
+    }
+
     /// Mentions and direct messages someone missed, with a one-click unsubscribe (RFC 8058).
     func digest(to email: String, nickname: String, items: [DigestItem], unsubscribePath: String, lang: Lang) -> String {
         let strings = lang.strings

@@ -9,6 +9,7 @@ struct MailOutbox: Sendable {
         case invitation
         case passwordReset = "password_reset"
         case digest
+        case emailConfirmation = "email_confirmation"
     }
 
     /// A mail waiting for its turn.

@@ -189,6 +189,7 @@ struct MessageListRenderer: Sendable {
                                isEdited: row.editedAt != nil, bodyHtml: row.bodyHtml, actionsHtml: actionsHtml,
                                attachments: row.attachments.map(Self.attachment),
                                avatarURL: row.authorAvatarId.map { Paths.thumbnail($0) }, authorURL: row.authorId.map { Paths.user($0) })
+        if row.authorDeactivated { view.deactivatedTexts = Self.deactivatedTexts }
         if row.isDeleted {
             (view.isDeleted, view.deletedTexts) = (true, Self.deletedTexts)
         } else if let root = row.threadRootId {
@@ -198,6 +199,7 @@ struct MessageListRenderer: Sendable {
     }
 
     private static let deletedTexts = LocalText.every("message_deleted_placeholder")
+    private static let deactivatedTexts = LocalText.every("author_deactivated")
     private static let replyTexts = LocalText.every("thread_reply_context")
 
     private static let openTexts = LocalText.every("file_open")
@@ -332,10 +334,11 @@ final class FragmentCache: Sendable {
         let author: String?
         let avatarId: Int64?
         let isDeleted: Bool
+        let authorDeactivated: Bool
 
         init(_ stamp: MessageStamp) {
             (id, editedAt, author, avatarId) = (stamp.id, stamp.editedAt, stamp.authorNickname, stamp.authorAvatarId)
-            isDeleted = stamp.isDeleted
+            (isDeleted, authorDeactivated) = (stamp.isDeleted, stamp.authorDeactivated)
         }
 
         /// The id alone spreads the keys (equality still compares everything); hashing the

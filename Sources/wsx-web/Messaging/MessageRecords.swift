@@ -43,6 +43,8 @@ struct MessageRow: Sendable, FetchableRecord, Decodable {
     let threadRootId: Int64?
     let inTimeline: Bool
     let isDeleted: Bool
+    /// An administrator deactivated its author: the message says so beside their name.
+    let authorDeactivated: Bool
     /// Its files, loaded separately (not a column).
     var attachments: [StoredFile] = []
 
@@ -51,13 +53,14 @@ struct MessageRow: Sendable, FetchableRecord, Decodable {
         case authorAvatarId = "author_avatar_id", body
         case bodyHtml = "body_html", createdAt = "created_at", editedAt = "edited_at"
         case threadRootId = "thread_root_id", inTimeline = "in_timeline", isDeleted = "is_deleted"
+        case authorDeactivated = "author_deactivated"
     }
 
     /// Read by position in `columns` order (the Decodable path showed in page profiles).
     init(row: Row) throws {
         (id, roomId, authorId, authorNickname, authorAvatarId) = (row[0], row[1], row[2], row[3], row[4])
         (body, bodyHtml, createdAt, editedAt) = (row[5], row[6], row[7], row[8])
-        (threadRootId, inTimeline, isDeleted) = (row[9], row[10], row[11])
+        (threadRootId, inTimeline, isDeleted, authorDeactivated) = (row[9], row[10], row[11], (row[12] as Bool?) ?? false)
     }
 
     /// The columns every message query selects, in the order `init(row:)` reads them.
@@ -65,7 +68,8 @@ struct MessageRow: Sendable, FetchableRecord, Decodable {
         messages.id, messages.room_id, messages.author_id, users.nickname AS author_nickname,
         users.avatar_file_id AS author_avatar_id, messages.body,
         messages.body_html, messages.created_at, messages.edited_at,
-        messages.thread_root_id, messages.in_timeline, messages.deleted_at IS NOT NULL AS is_deleted
+        messages.thread_root_id, messages.in_timeline, messages.deleted_at IS NOT NULL AS is_deleted,
+        users.deactivated_at IS NOT NULL AS author_deactivated
         """
 
     /// Where this message is shown as `viewer` reaches it: a reply in its thread, anything else
@@ -88,21 +92,22 @@ struct MessageStamp: Sendable, FetchableRecord {
     let editedAt: Date?
     /// A deleted thread root's placeholder: listed, with no controls.
     let isDeleted: Bool
+    let authorDeactivated: Bool
 
     init(row: Row) throws {
         (id, authorId, authorNickname, authorAvatarId, createdAt, editedAt) = (row[0], row[1], row[2], row[3], row[4], row[5])
-        isDeleted = row[6]
+        (isDeleted, authorDeactivated) = (row[6], (row[7] as Bool?) ?? false)
     }
 
     init(_ row: MessageRow) {
         (id, authorId, authorNickname, authorAvatarId) = (row.id, row.authorId, row.authorNickname, row.authorAvatarId)
-        (createdAt, editedAt, isDeleted) = (row.createdAt, row.editedAt, row.isDeleted)
+        (createdAt, editedAt, isDeleted, authorDeactivated) = (row.createdAt, row.editedAt, row.isDeleted, row.authorDeactivated)
     }
 
     /// The columns a stamp query selects, in the order `init(row:)` reads them.
     static let columns = """
         messages.id, messages.author_id, users.nickname AS author_nickname, users.avatar_file_id AS author_avatar_id,
-        messages.created_at, messages.edited_at, messages.deleted_at IS NOT NULL
+        messages.created_at, messages.edited_at, messages.deleted_at IS NOT NULL, users.deactivated_at IS NOT NULL
         """
 }
 

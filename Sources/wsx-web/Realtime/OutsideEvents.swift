@@ -9,14 +9,17 @@ import GRDB
 /// (`OutsideWrites`) or when it next starts: one write transaction publishes them in their
 /// order and empties the queue, so each is relayed once, with an id in the server's stream.
 ///
-/// What an in-process event does to the hub's memory (a membership change, sessions whose
-/// streams close) does not travel: the server rereads room memberships when told anyway.
+/// The sessions an event closes (`closesSessions`: a command deactivated someone) travel with it;
+/// membership changes do not: the server rereads room memberships when told anyway.
 enum OutsideEvents {
     /// Queues `event` in the current transaction; returns its place in the queue.
     static func queue(_ event: OutgoingEvent, in db: Database, at now: Date) throws -> Int64 {
         let (roomId, userId) = event.audience.columns
-        try db.execute(sql: "INSERT INTO outside_events (type, room_id, user_id, payload, message_id, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                       arguments: [event.type.rawValue, roomId, userId, event.payload, event.messageId, Timestamps.database(now)])
+        try db.execute(sql: """
+            INSERT INTO outside_events (type, room_id, user_id, payload, message_id, created_at, closes_sessions)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [event.type.rawValue, roomId, userId, event.payload, event.messageId, Timestamps.database(now),
+                             event.closesSessions.map(String.init).joined(separator: ",")])
         return db.lastInsertedRowID
     }
 
@@ -29,6 +32,7 @@ enum OutsideEvents {
             let audience: Audience = if let room: Int64 = row["room_id"] { .room(room) } else { .user(row["user_id"]) }
             var event = OutgoingEvent(EventType(rawValue: row["type"]), to: audience, json: row["payload"])
             event.messageId = row["message_id"]
+            event.closesSessions = (row["closes_sessions"] as String? ?? "").split(separator: ",").compactMap { Int64($0) }
             try outbox.publish(event, in: db)
         }
         if let last: Int64 = rows.last?["id"] {

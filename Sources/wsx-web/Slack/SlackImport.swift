@@ -70,7 +70,7 @@ struct SlackImport {
             (summary.matched, summary.created, summary.members) = try people.bring(db, users, at: now)
             for person in people.invited {
                 let (_, token) = try Invitations.insert(db, workspaceId: workspace.id!, email: person.email, invitedBy: owner.id!,
-                                                        key: key, at: now)
+                                                        key: key, at: now, claimsAccount: true)
                 if let mail {
                     try MailOutbox.enqueue(db, kind: .invitation, recipient: person.email, workspaceId: workspace.id!,
                                            message: mail.invitation(to: person.email, inviter: owner.nickname, workspace: name,

@@ -55,7 +55,10 @@ struct SlackPeople {
                 // The same person of the same team, brought into another workspace before.
                 account = (earlier.id, earlier.passwordless, false)
             } else {
-                let id = try Self.makeAccount(db, email: email ?? syntheticEmail(user.id), nickname: nickname, at: now)
+                // Someone who will not come (deleted, a bot, no address) gets an account nobody
+                // can sign in to or claim: deactivated from the start.
+                let id = try Self.makeAccount(db, email: email ?? syntheticEmail(user.id), nickname: nickname, at: now,
+                                              deactivated: !active)
                 account = (id, true, true)
                 created += 1
             }
@@ -97,7 +100,7 @@ struct SlackPeople {
         } else {
             let shown = name.map(\.cleanedLine).flatMap { $0.isEmpty ? nil : $0 } ?? slackId
             id = try Self.account(db, email: syntheticEmail(slackId))?.id
-                ?? Self.makeAccount(db, email: syntheticEmail(slackId), nickname: Self.nickname(shown), at: now)
+                ?? Self.makeAccount(db, email: syntheticEmail(slackId), nickname: Self.nickname(shown), at: now, deactivated: true)
             try SlackIds.remember(db, workspaceId: workspaceId, kind: .user, slackId: slackId, localId: id)
         }
         let nickname = try String.fetchOne(db, sql: "SELECT nickname FROM users WHERE id = ?", arguments: [id]) ?? slackId
@@ -122,10 +125,13 @@ struct SlackPeople {
                          arguments: [User.key(forEmail: email)]).map { ($0[0], $0[1]) }
     }
 
-    /// An account without a password: nobody signs in to it until its person sets one.
-    private static func makeAccount(_ db: Database, email: String, nickname: String, at now: Date) throws -> Int64 {
-        try User(email: email, emailKey: User.key(forEmail: email), nickname: nickname, phone: nil, passwordHash: "", lang: nil,
-                 createdAt: now, updatedAt: now).inserted(db).id!
+    /// An account without a password: nobody signs in to it until its person sets one (through
+    /// the invitation the import sends), and nobody ever when it is made `deactivated`.
+    private static func makeAccount(_ db: Database, email: String, nickname: String, at now: Date, deactivated: Bool) throws -> Int64 {
+        var user = User(email: email, emailKey: User.key(forEmail: email), nickname: nickname, phone: nil, passwordHash: "", lang: nil,
+                        createdAt: now, updatedAt: now)
+        user.deactivatedAt = deactivated ? now : nil
+        return try user.inserted(db).id!
     }
 
     /// Makes someone a member and puts them in the default channel; false when they were one.

@@ -21,11 +21,23 @@ struct User: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRe
     var notifyDefault: String = NotifyLevel.standard.rawValue
     var createdAt: Date
     var updatedAt: Date
+    /// A server administrator (`/admin`).
+    var isAdmin = false
+    /// Deactivated by an administrator: no sign-in, no sessions; what they wrote stays.
+    var deactivatedAt: Date?
+    /// When the address was confirmed by mail (or the account was made before confirmation existed).
+    var emailConfirmedAt: Date?
+    /// Two-step sign-in is on (`totp_enabled_at`).
+    var twoStepEnabledAt: Date?
+
+    var isActive: Bool { deactivatedAt == nil }
 
     enum CodingKeys: String, CodingKey, ColumnExpression {
         case id, email, emailKey = "email_key", nickname, phone, passwordHash = "password_hash", lang
         case coinBalance = "coin_balance", avatarFileId = "avatar_file_id", notifyDefault = "notify_default"
         case createdAt = "created_at", updatedAt = "updated_at"
+        case isAdmin = "is_admin", deactivatedAt = "deactivated_at", emailConfirmedAt = "email_confirmed_at"
+        case twoStepEnabledAt = "totp_enabled_at"
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
@@ -36,6 +48,8 @@ struct User: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRe
         (passwordHash, lang, coinBalance, avatarFileId) = (row["password_hash"], row["lang"], row["coin_balance"], row["avatar_file_id"])
         notifyDefault = row["notify_default"]
         (createdAt, updatedAt) = (row["created_at"], row["updated_at"])
+        (isAdmin, deactivatedAt, emailConfirmedAt) = (row["is_admin"], row["deactivated_at"], row["email_confirmed_at"])
+        twoStepEnabledAt = row["totp_enabled_at"]
     }
 
     init(id: Int64? = nil, email: String, emailKey: String, nickname: String, phone: String?, passwordHash: String,

@@ -126,12 +126,14 @@ struct Invite: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
     var declinedAt: Date?
     /// The owner took it back: its link no longer works.
     var revokedAt: Date?
+    /// Made by the import that made the address's account: the one way to its first password.
+    var claimsAccount = false
 
     enum CodingKeys: String, CodingKey, ColumnExpression {
         case id, workspaceId = "workspace_id", email, emailKey = "email_key", tokenHash = "token_hash"
         case tokenNonce = "token_nonce", invitedBy = "invited_by"
         case createdAt = "created_at", expiresAt = "expires_at", usedAt = "used_at", declinedAt = "declined_at"
-        case revokedAt = "revoked_at"
+        case revokedAt = "revoked_at", claimsAccount = "claims_account"
     }
 
     /// Neither accepted nor declined, and not expired at `now`.

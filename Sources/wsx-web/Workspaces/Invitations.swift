@@ -61,8 +61,9 @@ struct Invitations: Sendable {
                                                   key: key, at: now)
             try AuditTrail.record(db, workspaceId: access.workspaceId, actor: access.userId, action: "member.invite",
                                   detail: email, at: now)
-            if let user {
-                // Their workspaces page lists it as it arrives.
+            if let user, user.emailConfirmedAt != nil {
+                // Their workspaces page lists it as it arrives, once their address is confirmed:
+                // an account someone made with another person's address learns of nothing.
                 let inviter = try String.fetchOne(db, sql: "SELECT nickname FROM users WHERE id = ?", arguments: [access.userId]) ?? ""
                 try outbox.publish(OutgoingEvent(.invitationReceived, to: .user(user.id!),
                                                  payload: InvitationPayload(invite, workspaceName: access.workspace.name,
@@ -74,18 +75,23 @@ struct Invitations: Sendable {
 
     /// Writes a new invitation (its token made from a fresh nonce with the server's key);
     /// answers it and its token.
+    /// `claimsAccount`: the import that made the address's account without a password made this
+    /// invitation, and following it lets its person choose that password (no other does).
     static func insert(_ db: Database, workspaceId: Int64, email: String, invitedBy: Int64, key: ServerKey,
-                       at now: Date) throws -> (Invite, String) {
+                       at now: Date, claimsAccount: Bool = false) throws -> (Invite, String) {
         let nonce = SecretToken.generate()
         let token = key.code("invite", nonce)
-        let invite = try Invite(id: nil, workspaceId: workspaceId, email: email, emailKey: User.key(forEmail: email),
-                                tokenHash: SecretToken.hash(token), tokenNonce: nonce, invitedBy: invitedBy, createdAt: now,
-                                expiresAt: now.addingTimeInterval(lifetime), usedAt: nil, declinedAt: nil).inserted(db)
-        return (invite, token)
+        var invite = Invite(id: nil, workspaceId: workspaceId, email: email, emailKey: User.key(forEmail: email),
+                            tokenHash: SecretToken.hash(token), tokenNonce: nonce, invitedBy: invitedBy, createdAt: now,
+                            expiresAt: now.addingTimeInterval(lifetime), usedAt: nil, declinedAt: nil)
+        invite.claimsAccount = claimsAccount
+        return (try invite.inserted(db), token)
     }
 
-    /// The pending invitations for `user`'s address, newest first.
+    /// The pending invitations for `user`'s address, newest first; none until the address is
+    /// confirmed (the invitation's own link, sent to the address, still works).
     func pending(for user: User) throws -> [Pending] {
+        guard user.emailConfirmedAt != nil else { return [] }
         let now = clock.now(), key = self.key
         return try database.read { db in
             try Row.fetchAll(db, sql: """
@@ -125,7 +131,7 @@ struct Invitations: Sendable {
             guard let invite = try Invite.filter(Invite.CodingKeys.tokenHash == SecretToken.hash(token)).fetchOne(db),
                   invite.isPending(at: now),
                   let workspace = try Workspace.fetchOne(db, key: invite.workspaceId),
-                  let user = try User.fetchOne(db, key: userId)
+                  let user = try User.fetchOne(db, key: userId), user.isActive
             else { throw AppError.notFound("invite_invalid") }
             guard user.emailKey == invite.emailKey else { throw AppError.forbidden("invite_other_account") }
             try Invite.filter(key: invite.id!).updateAll(db, Invite.CodingKeys.usedAt.set(to: now))

@@ -175,30 +175,38 @@ struct WorkspaceService: Sendable {
         guard newOwnerId != access.userId else { throw AppError.conflict("error_transfer_to_self") }
         let now = clock.now(), outbox = database.outbox
         try await database.writer.write { db in
-            guard var workspace = try Workspace.fetchOne(db, key: access.workspaceId) else { throw AppError.notFound }
-            guard try WorkspaceMember.fetchOne(db, key: ["workspace_id": workspace.id!, "user_id": newOwnerId]) != nil else {
-                throw AppError.conflict("error_transfer_not_member")
-            }
-            if try Workspace.filter(Workspace.CodingKeys.ownerId == newOwnerId && Workspace.CodingKeys.nameKey == workspace.nameKey)
-                .fetchCount(db) > 0 {
-                throw AppError.conflict("error_transfer_name_clash")
-            }
-            try db.execute(sql: "UPDATE workspace_members SET role = 'member' WHERE workspace_id = ? AND user_id = ?",
-                           arguments: [workspace.id!, access.userId])
-            try db.execute(sql: "UPDATE workspace_members SET role = 'owner' WHERE workspace_id = ? AND user_id = ?",
-                           arguments: [workspace.id!, newOwnerId])
-            workspace.ownerId = newOwnerId
-            workspace.updatedAt = now
-            try workspace.update(db)
-            var room = try workspace.defaultRoom(db)
-            room.ownerId = newOwnerId
-            room.updatedAt = now
-            try room.update(db)
-            try RoomMembership(outbox: outbox).add(db, room: room, users: [newOwnerId], at: now)
-            try outbox.publish(OutgoingEvent(.workspaceUpdated, to: .room(room.id!), payload: workspace.payload), in: db)
-            try AuditTrail.record(db, workspaceId: workspace.id!, actor: access.userId, action: "workspace.transfer",
-                                  targetUser: newOwnerId, at: now)
+            guard let workspace = try Workspace.fetchOne(db, key: access.workspaceId) else { throw AppError.notFound }
+            try Self.handOver(db, workspace, to: newOwnerId, actor: access.userId, at: now, outbox: outbox)
         }
+    }
+
+    /// Makes `newOwnerId` (a member) the workspace's owner and its owner a member, in the caller's
+    /// transaction: by its owner, or by a server administrator when the owner was deactivated.
+    static func handOver(_ db: Database, _ original: Workspace, to newOwnerId: Int64, actor: Int64, at now: Date,
+                         outbox: EventOutbox) throws {
+        var workspace = original
+        guard try WorkspaceMember.fetchOne(db, key: ["workspace_id": workspace.id!, "user_id": newOwnerId]) != nil else {
+            throw AppError.conflict("error_transfer_not_member")
+        }
+        if try Workspace.filter(Workspace.CodingKeys.ownerId == newOwnerId && Workspace.CodingKeys.nameKey == workspace.nameKey)
+            .fetchCount(db) > 0 {
+            throw AppError.conflict("error_transfer_name_clash")
+        }
+        try db.execute(sql: "UPDATE workspace_members SET role = 'member' WHERE workspace_id = ? AND user_id = ?",
+                       arguments: [workspace.id!, workspace.ownerId])
+        try db.execute(sql: "UPDATE workspace_members SET role = 'owner' WHERE workspace_id = ? AND user_id = ?",
+                       arguments: [workspace.id!, newOwnerId])
+        workspace.ownerId = newOwnerId
+        workspace.updatedAt = now
+        try workspace.update(db)
+        var room = try workspace.defaultRoom(db)
+        room.ownerId = newOwnerId
+        room.updatedAt = now
+        try room.update(db)
+        try RoomMembership(outbox: outbox).add(db, room: room, users: [newOwnerId], at: now)
+        try outbox.publish(OutgoingEvent(.workspaceUpdated, to: .room(room.id!), payload: workspace.payload), in: db)
+        try AuditTrail.record(db, workspaceId: workspace.id!, actor: actor, action: "workspace.transfer",
+                              targetUser: newOwnerId, at: now)
     }
 
     /// Takes `userId` out of the workspace and every room in it, telling the workspace and them.

@@ -41,7 +41,7 @@ struct ConnectionFloodTests {
         return nil
     }
 
-    static func openDescriptors(_ process: Process) -> Int {
+    static func openDescriptors(_ process: ChildProcess) -> Int {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.processIdentifier)/fd").count) ?? -1
     }
 
@@ -134,7 +134,7 @@ struct ConnectionFloodTests {
     }
 
     /// The server's resident memory, from `/proc`.
-    static func residentKilobytes(_ process: Process) -> Int? {
+    static func residentKilobytes(_ process: ChildProcess) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return nil }
         return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])

@@ -177,16 +177,9 @@ struct BackupTests {
         #expect(backup.status == 0, "\(backup.stderr)")
         #expect(backup.stdout.hasPrefix("backup written to out.tar:"))
         #expect(try Self.mode(work.appendingPathComponent("out.tar").path) == 0o600)
-        let tar = Process()
-        tar.executableURL = URL(fileURLWithPath: "/usr/bin/tar")
-        tar.arguments = ["-tf", "out.tar"]
-        tar.currentDirectoryURL = work
-        let listing = Pipe()
-        tar.standardOutput = listing
-        try tar.run()
-        let names = String(decoding: listing.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        tar.waitUntilExit()
-        #expect(tar.terminationStatus == 0)
+        let tar = try ChildProcess("/usr/bin/tar", ["-tf", "out.tar"], in: work, errors: .separate)
+        #expect(tar.waitUntilExit() == 0)
+        let names = tar.output
         #expect(names.split(separator: "\n").contains("wsx.sqlite") && names.split(separator: "\n").last == "manifest.json")
         let restore = try binary.run(["restore", "--from", "out.tar", "--data-dir", "copy"], in: work)
         #expect(restore.status == 0, "\(restore.stderr)")

@@ -16,24 +16,13 @@ struct FullDiskTests {
     /// Whether this machine lets a process mount in a namespace of its own (root, unshare). Under
     /// CI the test runs regardless, so it can never be skipped there without failing.
     static let canMount: Bool = {
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-        probe.arguments = ["-m", "true"]
-        probe.standardError = FileHandle.nullDevice
-        guard (try? probe.run()) != nil else { return false }
-        probe.waitUntilExit()
-        return probe.terminationStatus == 0
+        guard let probe = try? ChildProcess("/usr/bin/unshare", ["-m", "true"], errors: .discarded) else { return false }
+        return probe.waitUntilExit() == 0
     }()
 
     /// Runs `command` inside the server's mount namespace, where its tmpfs is.
     static func inServerNamespace(_ pid: Int32, _ command: String) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/nsenter")
-        process.arguments = ["-t", "\(pid)", "-m", "/bin/sh", "-c", command]
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+        try ChildProcess("/usr/bin/nsenter", ["-t", "\(pid)", "-m", "/bin/sh", "-c", command], errors: .discarded).waitUntilExit()
     }
 
     /// One request without following redirects: status, body and headers.

@@ -19,36 +19,18 @@ struct WSXBinary {
     /// Runs a command to completion and returns its exit status and output.
     func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws
         -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        let child = try ChildProcess(path, arguments, in: directory,
+                                     environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, errors: .separate)
+        let status = child.waitUntilExit()
+        return (status, child.output, child.errorOutput)
     }
 
     /// Runs the built binary to its end, stdout and stderr together, without holding a thread of
     /// the cooperative pool (which an in-process server beside it answers on).
     static func runBeside(_ arguments: [String], in folder: URL) async throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: WSXBinary.builtPath)
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        let status = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
-        }
-        return (status, String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        let child = try ChildProcess(WSXBinary.builtPath, arguments, in: folder)
+        let status = await child.exitStatus()
+        return (status, child.output)
     }
 
     /// Creates an account in `folder`'s `data` with the `user create` command, as an operator
@@ -64,28 +46,17 @@ struct WSXBinary {
     }
 
     /// Starts `serve --port 0` and waits for its "listening on" line; returns the process and base URL.
-    func serve(_ arguments: [String], in directory: URL) throws -> (Process, URL) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["serve", "--port", "0"] + arguments
-        process.currentDirectoryURL = directory
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var buffer = Data()
+    func serve(_ arguments: [String], in directory: URL) throws -> (ChildProcess, URL) {
+        let child = try ChildProcess(path, ["serve", "--port", "0"] + arguments, in: directory, errors: .discarded)
         let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            buffer.append(chunk)
-            let text = String(decoding: buffer, as: UTF8.self)
-            if let match = text.firstMatch(of: /listening on (http:\/\/[0-9.]+:[0-9]+)/) {
-                return (process, URL(string: String(match.1))!)
+        while Date() < deadline, child.isRunning {
+            if let match = child.output.firstMatch(of: /listening on (http:\/\/[0-9.]+:[0-9]+)/) {
+                return (child, URL(string: String(match.1))!)
             }
+            Thread.sleep(forTimeInterval: 0.02)
         }
-        process.terminate()
-        throw ServerStartError(output: String(decoding: buffer, as: UTF8.self))
+        child.terminate()
+        throw ServerStartError(output: child.output)
     }
 }
 
@@ -154,23 +125,21 @@ func makeEmptyFolder() throws -> URL {
 /// A server process whose output is read as it comes (so a chatty log never fills the pipe and
 /// stalls it), for tests that load it and read what it logged.
 final class RunningServer: @unchecked Sendable {
-    let process: Process
+    let process: ChildProcess
     let base: URL
-    private let output: LogBuffer
 
-    fileprivate init(process: Process, base: URL, output: LogBuffer) {
+    fileprivate init(process: ChildProcess, base: URL) {
         self.process = process
         self.base = base
-        self.output = output
     }
 
     /// Everything it wrote to stdout and stderr so far.
-    var log: String { output.text.withLock { $0 } }
+    var log: String { process.output }
 
     var port: Int { base.port! }
 
     func stop() {
-        if process.isRunning { process.terminate() }
+        process.terminate()
         process.waitUntilExit()
     }
 }
@@ -192,28 +161,16 @@ extension RunningServer {
     /// `prlimit` or `unshare`), collecting its output, and waits for the "listening on" line.
     static func start(_ executable: String, _ arguments: [String], in directory: URL,
                       within seconds: TimeInterval = 30) throws -> RunningServer {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        let output = LogBuffer()
-        pipe.fileHandleForReading.readabilityHandler = { handle in
-            let chunk = handle.availableData
-            if !chunk.isEmpty { output.text.withLock { $0 += String(decoding: chunk, as: UTF8.self) } }
-        }
-        try process.run()
+        let child = try ChildProcess(executable, arguments, in: directory)
         let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline, process.isRunning {
-            if let match = output.text.withLock({ $0.firstMatch(of: /listening on (http:\/\/[0-9.]+:[0-9]+)/) }) {
-                return RunningServer(process: process, base: URL(string: String(match.1))!, output: output)
+        while Date() < deadline, child.isRunning {
+            if let match = child.output.firstMatch(of: /listening on (http:\/\/[0-9.]+:[0-9]+)/) {
+                return RunningServer(process: child, base: URL(string: String(match.1))!)
             }
             Thread.sleep(forTimeInterval: 0.02)
         }
-        process.terminate()
-        throw ServerStartError(output: output.text.withLock { $0 })
+        child.terminate()
+        throw ServerStartError(output: child.output)
     }
 }
 

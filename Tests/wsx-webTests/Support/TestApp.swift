@@ -20,6 +20,9 @@ struct TestApp {
         // Tests sign up many people from one address: the per-address sign-up limit is raised,
         // as any suite that signs up in bulk must (the limit's own tests set it back).
         config.signupLimit.limit = 100_000
+        // Suites sign up many people on the form: sign-up is open, as `make run` and any bulk
+        // sign-up must say (`--signup open`); the policy's own tests set it back.
+        config.signup.mode = .open
         // Suites post, upload and search in bulk on a clock that stands still (no bucket would
         // ever refill): the per-account limits are off, as for any bulk poster (RateLimitTests
         // turn them on).
@@ -70,6 +73,14 @@ struct TestSession: Sendable {
     /// A new browser: its own cookie jar.
     func browser(acceptLanguage: String? = "en-US,en;q=0.9") -> TestBrowser {
         TestBrowser(client: client, acceptLanguage: acceptLanguage)
+    }
+
+    /// Marks the address of the account as confirmed, as following the mailed link does (the
+    /// link itself is tested with mail in `AccountControlTests`).
+    func confirmAddress(_ email: String) async throws {
+        try await database.writer.write { db in
+            try db.execute(sql: "UPDATE users SET email_confirmed_at = created_at WHERE email_key = ?", arguments: [email.lowercased()])
+        }
     }
 
     /// A browser signed in as a new account.

@@ -1,0 +1,26 @@
+import Foundation
+import Hummingbird
+
+/// The end of every way in (the login form, its second step, an invitation): a session for the
+/// person, the cookies that carry it, the sign-in in the security log, and the redirect on.
+struct SignInResponder: Sendable {
+    let database: AppDatabase
+    let sessions: SessionStore
+    let devices: DeviceCookie
+    let cookies: CookiePolicy
+    let clock: WallClock
+
+    /// Starts a session for `user` and sends them to `next`; `how` is what the log says of it
+    /// (`password`, `two-step`, `recovery code`, `invitation`).
+    func signIn(_ user: User, request: Request, next: String, address: String, how: String,
+                flash: String? = nil) async throws -> Response {
+        let (token, _) = try await sessions.create(userId: user.id!, userAgent: request.headers[.userAgent])
+        try await SecurityLog.record(database, .signIn, actor: user.id, target: user.id, address: address, email: user.email,
+                                     detail: how, at: clock.now())
+        var response = flash.map { cookies.redirect(to: next, flash: $0, for: request) } ?? Pages.redirect(to: next)
+        response.setCookie(cookies.make(CookiePolicy.session, token, maxAge: Int(SessionStore.lifetime), for: request))
+        response.setCookie(cookies.make(DeviceCookie.name, devices.value(forAccount: user.emailKey),
+                                        maxAge: DeviceCookie.lifetime, for: request))
+        return response
+    }
+}
