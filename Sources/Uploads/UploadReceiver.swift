@@ -77,10 +77,14 @@ public struct UploadReceiver: Sendable {
     /// file for `FileService.prepare` like any upload.
     public func receive(bytes: [UInt8], name: String, field: String, kind wanted: UploadPolicy.Kind?) throws -> ReceivedFile {
         guard bytes.count <= policy.maximumFileBytes else { throw UploadError.fileTooLarge(limit: policy.maximumFileBytes) }
-        let mime = bytes.isEmpty ? "application/x-empty" : sniffer.mimeType(of: bytes.prefix(ContentSniffer.sniffLength))
-        guard let kind = UploadPolicy.allowedTypes[mime], wanted == nil || kind == wanted else { throw UploadError.unsupportedType(mime) }
         let url = store.temporaryFile()
         try Data(bytes).write(to: url)
+        let sniffed = bytes.isEmpty ? "application/x-empty" : sniffer.mimeType(of: bytes.prefix(ContentSniffer.sniffLength))
+        let mime = ContainerTypes.refine(sniffed, fileAt: url)
+        guard let kind = UploadPolicy.allowedTypes[mime], wanted == nil || kind == wanted else {
+            try? FileManager.default.removeItem(at: url)
+            throw UploadError.unsupportedType(mime)
+        }
         let digest = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
         return ReceivedFile(field: field, name: FileName.clean(name), temporaryURL: url, size: bytes.count, sha256: digest,
                             mimeType: mime, kind: kind)
@@ -242,7 +246,7 @@ final class FileSink {
             try? FileManager.default.removeItem(at: url)
             return nil
         }
-        let mime = size == 0 ? "application/x-empty" : sniffer.mimeType(of: head)
+        let mime = size == 0 ? "application/x-empty" : ContainerTypes.refine(sniffer.mimeType(of: head), fileAt: url)
         guard let kind = UploadPolicy.allowedTypes[mime] else {
             try? FileManager.default.removeItem(at: url)
             throw UploadError.unsupportedType(mime)

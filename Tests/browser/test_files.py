@@ -15,7 +15,7 @@ import uuid
 from playwright.sync_api import Locator, Page, expect
 
 from conftest import (
-    ACTION_TIMEOUT, add_member, composer, create_workspace, general_channel_id, messages_with,
+    ACTION_TIMEOUT, add_member, korean_pair, composer, create_workspace, general_channel_id, messages_with,
     not_reloaded, path_of, signup, submit, unique_email, unique_name, unique_text, wait_until_live,
 )
 
@@ -26,7 +26,8 @@ PNG = FIXTURES / "image.png"
 GIF = FIXTURES / "anim.gif"
 EVIL = FIXTURES / "evil.jpg"  # HTML named .jpg
 KOREAN_PDF_NAME = "회의록.pdf"
-ALLOWED_TYPES = "JPEG, PNG, GIF, WebP, PDF, ZIP"
+ALLOWED_TYPES = "JPEG, PNG, GIF, WebP, PDF, ZIP, HWP, HWPX, DOCX, XLSX, PPTX, ODF, TXT, CSV, MP4, MOV, WebM, MP3, M4A"
+OFFICE = FIXTURES / "files"  # made by tools/make_file_fixtures.py
 
 # ---------------------------------------------------------------------------------------------
 # Helpers of this suite (the shared ones are in conftest.py)
@@ -357,18 +358,21 @@ def test_a_file_over_the_limit_or_too_many_files_are_refused_before_sending(page
     wait_until_live(page)
     posts = post_requests(page)
 
+    # Past the default 100 MB (sparse on disk: the composer refuses it before reading it).
     big = tmp_path / "big.png"
-    big.write_bytes(PNG.read_bytes() + b"\0" * (6 * 1024 * 1024))
+    with open(big, "wb") as f:
+        f.write(PNG.read_bytes())
+        f.truncate(101 * 1024 * 1024)
     text = unique_text("A huge picture")
     page.set_input_files("#composer-files", str(big))
     error = page.locator("#composer #composer-error")
     # Told at once when choosing it...
     expect(error).to_be_visible()
-    expect(error).to_have_text("The file is too large. Each file can be at most 5 MB.")
+    expect(error).to_have_text("The file is too large. Each file can be at most 100 MB.")
     composer(page).fill(text)
     # ...and again when trying to send it; nothing is sent.
     send_button(page).click()
-    expect(error).to_have_text("The file is too large. Each file can be at most 5 MB.")
+    expect(error).to_have_text("The file is too large. Each file can be at most 100 MB.")
     expect(page.locator("#upload-progress")).to_be_hidden()
     page.wait_for_timeout(1000)
     assert not [url for url in posts if url.endswith("/messages")], posts
@@ -540,3 +544,48 @@ def test_chosen_files_show_as_removable_chips_each_with_its_own_progress(new_con
     assert samples[-1] == [100, 100], samples
     expect(chips).to_have_count(0)
     expect(messages_with(page, text).locator("img.thumbnail")).to_have_count(2)
+
+
+# ---------------------------------------------------------------------------------------------
+# Office files and video, as phones and office computers send them
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_office_files_and_a_phone_video_upload_and_the_video_plays(new_context, width, tmp_path):
+    page, _, _, _ = korean_pair(new_context, width)
+    # The composer says what it takes, and how much, before anything is sent.
+    expect(page.locator("#attach-list")).to_contain_text("100 MB")
+
+    # Named as a phone names them; typed by their bytes (the iPhone's H.264 .mov is played as MP4).
+    names = {"회의록.docx": "DOCX", "예산.xlsx": "XLSX", "보고서.hwpx": "HWPX", "IMG_0001.MOV": "MP4"}
+    sources = {"회의록.docx": "회의록.docx", "예산.xlsx": "예산.xlsx", "보고서.hwpx": "보고서.hwpx", "IMG_0001.MOV": "iphone.mov"}
+    paths = []
+    for name, source in sources.items():
+        shutil.copyfile(OFFICE / source, tmp_path / name)
+        paths.append(str(tmp_path / name))
+    page.set_input_files("#composer-files", paths)
+    text = unique_text("자료 공유")
+    composer(page).fill(text)
+    with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/messages")) as posted:
+        send_button(page).click()
+    assert posted.value.status == 201, posted.value.status
+    message = messages_with(page, text)
+    expect(message).to_have_count(1)
+    cards = message.locator(".file-card")
+    expect(cards).to_have_count(4)
+    for name, label in names.items():
+        card = cards.filter(has_text=name)
+        expect(card.locator(".file-icon")).to_have_text(label)
+    download_card(page, cards.filter(has_text="보고서.hwpx"), "보고서.hwpx", (OFFICE / "보고서.hwpx").read_bytes())
+
+    # The video plays in the page, fetched by byte ranges, within the column.
+    video = message.locator("video.attachment-video")
+    expect(video).to_have_count(1)
+    video.scroll_into_view_if_needed()
+    page.wait_for_function("v => v.readyState >= 1", arg=video.element_handle(), timeout=ACTION_TIMEOUT)
+    assert video.evaluate("v => v.videoWidth") == 160
+    video.evaluate("v => { v.muted = true; return v.play(); }")
+    page.wait_for_function("v => v.currentTime > 0.2", arg=video.element_handle(), timeout=ACTION_TIMEOUT)
+    box = video.bounding_box()
+    assert box and box["x"] + box["width"] <= width, box
+    assert page.evaluate("document.documentElement.scrollWidth") <= width

@@ -90,7 +90,7 @@ struct UploadTests {
             ])
             #expect(response.status == .unsupportedMediaType)
             // Without JavaScript: the room page again, the reason beside the composer.
-            #expect(response.text.contains(#"<p class="field-error" id="composer-error">This type of file cannot be uploaded. Allowed types: JPEG, PNG, GIF, WebP, PDF, ZIP.</p>"#))
+            #expect(response.text.contains(#"<p class="field-error" id="composer-error">This type of file cannot be uploaded. Allowed types: JPEG, PNG, GIF, WebP, PDF, ZIP, HWP, HWPX, DOCX, XLSX, PPTX, ODF, TXT, CSV, MP4, MOV, WebM, MP3, M4A.</p>"#))
             #expect(try await app.count("SELECT COUNT(*) FROM messages") == 0)
             #expect(try await app.count("SELECT COUNT(*) FROM files") == 0)
             #expect(Self.diskFiles(app, "files").isEmpty && Self.diskFiles(app, "tmp").isEmpty)
@@ -277,6 +277,45 @@ struct UploadTests {
             let page = try await b.get(path)
             #expect(page.text.contains(#"<a class="file-card" href="\#(files[0].url)" download>"#))
             #expect(!page.text.contains(#"href="\#(files[0].url)?download=1""#))
+        }
+    }
+
+    @Test("office documents download under their own label; H.264 video and MP3 play in the page with byte ranges; HEVC downloads")
+    func officeFilesAndVideo() async throws {
+        try await TestApp().run { app in
+            let (a, b, path, _) = try await Self.room(app)
+            let names = ["보고서.hwpx", "기안.hwp", "예산.xlsx", "iphone.mov", "hevc.mov"]
+            let response = try await a.postMultipart(path + "/messages", [("content", "자료")], files: names.map {
+                .init(filename: $0, data: Fixture.data("files/" + $0), contentType: "application/octet-stream")
+            })
+            #expect(response.status == .seeOther)
+            try await a.postMultipart(path + "/messages", [("content", "소리")],
+                                      files: [.init(filename: "tone.mp3", data: Fixture.data("files/tone.mp3"))])
+            let files = try await app.database.writer.read { db in try StoredFile.order(Column("id")).fetchAll(db) }
+            #expect(files.map(\.mime) == ["application/hwp+zip", "application/x-hwp",
+                                          "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+                                          "video/mp4", "video/quicktime", "audio/mpeg"])
+            let page = try await b.get(path).text
+            for (file, label) in zip(files, ["HWPX", "HWP", "XLSX", "MP4", "MOV", "MP3"]) {
+                #expect(page.contains(#"<a class="file-card" href="\#(file.url)" download><span class="file-icon" aria-hidden="true">\#(label)</span>"#))
+            }
+            // The iPhone's H.264 movie and the MP3 get players; the HEVC movie only its card.
+            #expect(page.contains(#"<video class="attachment-video" src="\#(files[3].url)" controls preload="metadata" playsinline"#))
+            #expect(page.contains(#"<audio class="attachment-audio" src="\#(files[5].url)" controls preload="metadata""#))
+            #expect(!page.contains(#"src="\#(files[4].url)""#))
+
+            let video = try await b.get(files[3].url, headers: [.range: "bytes=0-99"])
+            #expect(video.status == .partialContent)
+            #expect(video.headers[.contentType] == "video/mp4")
+            #expect(video.headers[.contentDisposition]?.hasPrefix("inline;") == true)
+            #expect(video.headers[.xContentTypeOptions] == "nosniff")
+            #expect(Data(buffer: video.body) == Fixture.data("files/iphone.mov").prefix(100))
+            #expect(try await b.get(files[3].url + "?download=1").headers[.contentDisposition]?.hasPrefix("attachment;") == true)
+            for download in [files[0], files[1], files[2], files[4]] {
+                let served = try await b.get(download.url)
+                #expect(served.headers[.contentDisposition]?.hasPrefix("attachment;") == true)
+                #expect(served.headers[.contentType] == download.mime)
+            }
         }
     }
 

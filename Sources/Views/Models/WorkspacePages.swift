@@ -355,6 +355,8 @@ public struct RoomPage: Sendable {
     public var maxFiles: Int = 5
     public var maxFileBytes: Int = 5 * 1024 * 1024
     public var attachHint: String = ""
+    /// The file picker's `accept`: the types the server takes (it checks the bytes anyway).
+    public var acceptTypes: String = ""
     public var tooLargeText: String = ""
     public var tooManyText: String = ""
     public var coverURL: String?
@@ -500,6 +502,11 @@ public struct AttachmentView: Sendable {
     /// the stylesheet shows the reader's (`html[lang]`).
     public var openTexts: [LocalText] = []
     public var downloadTexts: [LocalText] = []
+    /// Video and audio the browser can play get a player above their card.
+    public var player: Player?
+
+    /// The element that plays a file in the page.
+    public enum Player: String, Sendable { case video, audio }
 
     public init(url: String, thumbnailURL: String, name: String, sizeText: String, isImage: Bool, kindLabel: String,
                 width: Int, height: Int) {

@@ -168,6 +168,7 @@ extension RoomPage: TemplateContext {
         case "maxFiles": maxFiles.templateValue
         case "maxFileBytes": maxFileBytes.templateValue
         case "attachHint": attachHint.templateValue
+        case "acceptTypes": acceptTypes.templateValue
         case "tooLargeText": tooLargeText.templateValue
         case "tooManyText": tooManyText.templateValue
         case "coverURL": coverURL.templateValue
@@ -243,6 +244,8 @@ extension AttachmentView: TemplateContext {
         case "downloadURL": downloadURL.templateValue
         case "openTexts": openTexts.templateValue
         case "downloadTexts": downloadTexts.templateValue
+        case "isVideo": (player == .video).templateValue
+        case "isAudio": (player == .audio).templateValue
         default: .missing
         }
     }

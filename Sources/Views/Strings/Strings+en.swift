@@ -458,7 +458,7 @@ extension Strings {
         "error_image_pixels": "The image is too large ({0} pixels). At most {1} megapixels are allowed.",
         "error_image_broken": "The image cannot be read: the file is damaged or cut off.",
         "attach_files": "Attach files",
-        "attach_hint": "Images, PDF, ZIP · up to {0} {0:file|files}, {1} each",
+        "attach_hint": "Photos, videos, documents (HWP, DOCX, XLSX, PPTX, PDF), ZIP · up to {0} {0:file|files}, {1} each",
         "upload_progress": "Uploading…",
         "profile_photo": "Profile photo",
         "cover_image": "Cover image",

@@ -458,7 +458,7 @@ extension Strings {
         "error_image_pixels": "이미지가 너무 큽니다 ({0} 픽셀). 최대 {1}메가픽셀까지 올릴 수 있습니다.",
         "error_image_broken": "이미지를 읽을 수 없습니다. 파일이 손상되었거나 잘렸습니다.",
         "attach_files": "파일 첨부",
-        "attach_hint": "이미지, PDF, ZIP · 최대 {0}개, 파일당 {1}",
+        "attach_hint": "사진, 동영상, 문서(HWP·DOCX·XLSX·PPTX·PDF), ZIP · 최대 {0}개, 파일당 {1}",
         "upload_progress": "올리는 중…",
         "profile_photo": "프로필 사진",
         "cover_image": "커버 이미지",

@@ -31,7 +31,7 @@ struct ImportCommand: AsyncParsableCommand {
         var lang: String?
         @OptionGroup var data: DataDirectoryOption
         @OptionGroup var links: OutgoingMailOptions
-        @Option(name: .customLong("max-file-size"), help: "Largest file kept, e.g. 5MB, 100MB (env WSX_MAX_FILE_SIZE, default 5MB, as uploads).")
+        @Option(name: .customLong("max-file-size"), help: "Largest file kept, e.g. 5MB, 1GB (env WSX_MAX_FILE_SIZE, default 100MB, as uploads).")
         var maxFileSize: String?
 
         func run() async throws {

@@ -7,7 +7,7 @@ struct RateLimitOptions: ParsableArguments {
     var postBurst: Int?
     @Option(name: .customLong("posts-per-second"), help: "Posts per second one account may keep up after its burst; 0 for no limit (env WSX_POSTS_PER_SECOND, default 10).")
     var postsPerSecond: Double?
-    @Option(name: .customLong("upload-bytes-per-minute"), help: "Upload bytes one account may send per minute, e.g. 100MB; 0 for no limit (env WSX_UPLOAD_BYTES_PER_MINUTE, default 100MB).")
+    @Option(name: .customLong("upload-bytes-per-minute"), help: "Upload bytes one account may send per minute, e.g. 100MB; 0 for no limit (env WSX_UPLOAD_BYTES_PER_MINUTE, default --max-files times --max-file-size: 500MB).")
     var uploadBytesPerMinute: String?
     @Option(name: .customLong("searches-per-minute"), help: "Searches one account may run per minute; 0 for no limit (env WSX_SEARCHES_PER_MINUTE, default 60).")
     var searchesPerMinute: Int?
@@ -16,6 +16,7 @@ struct RateLimitOptions: ParsableArguments {
     @Option(name: .customLong("invitations-per-hour"), help: "New invitations one owner, and one workspace, may make per hour; 0 for no limit (env WSX_INVITATIONS_PER_HOUR, default 50).")
     var invitationsPerHour: Int?
 
+    /// After the upload limits, which the upload allowance follows unless given.
     func apply(to config: inout AppConfig, environment env: EnvironmentDefaults) throws {
         var limits = config.rateLimits
         limits.postBurst = try postBurst ?? env.int("WSX_POST_BURST") ?? limits.postBurst
@@ -28,6 +29,9 @@ struct RateLimitOptions: ParsableArguments {
                 throw ValidationError("--upload-bytes-per-minute: \(text) is not a size like 100MB or 0")
             }
             limits.uploadBytesPerMinute = bytes
+        } else {
+            // A message of the most and largest files allowed goes through in one go.
+            limits.uploadBytesPerMinute = config.uploads.maximumFiles * config.uploads.maximumFileBytes
         }
         limits.searchesPerMinute = try searchesPerMinute ?? env.int("WSX_SEARCHES_PER_MINUTE") ?? limits.searchesPerMinute
         limits.statusChangesPerMinute = try statusChangesPerMinute ?? env.int("WSX_STATUS_CHANGES_PER_MINUTE")

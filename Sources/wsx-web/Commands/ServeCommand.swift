@@ -44,7 +44,7 @@ struct ServeCommand: AsyncParsableCommand {
     var workspacePrice: Int?
     @Option(name: .customLong("max-files"), help: "Files per message (env WSX_MAX_FILES, default 5).")
     var maxFiles: Int?
-    @Option(name: .customLong("max-file-size"), help: "Largest upload, e.g. 5MB, 500KB, 100MB (env WSX_MAX_FILE_SIZE, default 5MB).")
+    @Option(name: .customLong("max-file-size"), help: "Largest upload, e.g. 5MB, 500KB, 1GB (env WSX_MAX_FILE_SIZE, default 100MB).")
     var maxFileSize: String?
     @Option(name: .customLong("max-image-pixels"), help: "Largest image in pixels, refused before decoding (env WSX_MAX_IMAGE_PIXELS, default 50000000).")
     var maxImagePixels: Int?
@@ -106,7 +106,6 @@ struct ServeCommand: AsyncParsableCommand {
         }
         try connections.apply(to: &config, environment: env)
         try signIns.apply(to: &config, environment: env)
-        try rateLimits.apply(to: &config, environment: env)
         try mail.apply(to: &config, environment: env)
         try accountOptions.apply(to: &config, environment: env)
         config.signupCoins = try signupCoins ?? env.int("WSX_SIGNUP_COINS") ?? config.signupCoins
@@ -133,6 +132,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard config.uploads.maximumFiles > 0, config.uploads.maximumPixels > 0 else {
             throw ValidationError("--max-files and --max-image-pixels must be positive")
         }
+        try rateLimits.apply(to: &config, environment: env)
         switch linkPreviews ?? env.string("WSX_LINK_PREVIEWS") ?? "on" {
         case "on": config.linkPreviews = true
         case "off": config.linkPreviews = false

@@ -4,7 +4,8 @@ import Uploads
 
 /// `/files/{fid}/{name}` and `/files/{fid}/thumb`: downloads for the people who may see a file
 /// (everyone else gets a 404). Served with our sniffed type (and `nosniff`, added to every
-/// response), `attachment` for everything but images and PDFs (`inline` under `CSP: sandbox`), an ETag from the hash, private caching
+/// response), `attachment` for everything but images, PDFs (`inline` under `CSP: sandbox`) and playable video
+/// and audio, an ETag from the hash, private caching
 /// and byte ranges.
 struct FilesController: Sendable {
     let files: FileService
@@ -19,7 +20,8 @@ struct FilesController: Sendable {
         // PDFs open in the browser's own viewer (a new tab, never a frame: Chromium refuses its
         // viewer in sandboxed frames), sandboxed so a PDF's script cannot act as the site; its
         // Download link asks for the attachment.
-        let viewable = file.isImage || (file.isPDF && request.uri.queryParameters["download"] == nil)
+        // Playable video and audio are inline too, for `<video>`/`<audio>` (with byte ranges).
+        let viewable = file.isImage || ((file.isPDF || file.isPlayable) && request.uri.queryParameters["download"] == nil)
         return try await serve(path: files.store.original(file.sha256).path, size: file.size, type: file.mime,
                                etag: file.sha256, disposition: DownloadHeaders.contentDisposition(file.originalName, inline: viewable),
                                sandboxed: file.isPDF, request: request, context: context)

@@ -38,6 +38,31 @@ struct StoredFile: Codable, Sendable, Equatable, FetchableRecord, MutablePersist
 
     /// A PDF (by its bytes): opened in the browser's own viewer, in a sandbox.
     var isPDF: Bool { mime == "application/pdf" }
+
+    /// Video or audio the browser plays in the page (`UploadPolicy.playableTypes`); other
+    /// media downloads like any document.
+    var isPlayable: Bool { UploadPolicy.playableTypes.contains(mime) }
+
+    /// The short label of its card: what people call the format.
+    var kindLabel: String {
+        if let label = Self.kindLabels[mime] { return label }
+        if mime.hasPrefix("video/") { return "VIDEO" }
+        if mime.hasPrefix("audio/") { return "AUDIO" }
+        return "FILE"
+    }
+
+    private static let kindLabels: [String: String] = [
+        "application/pdf": "PDF", "application/zip": "ZIP", "application/x-hwp": "HWP", "application/hwp+zip": "HWPX",
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "DOCX",
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": "XLSX",
+        "application/vnd.openxmlformats-officedocument.presentationml.presentation": "PPTX",
+        "application/vnd.oasis.opendocument.text": "ODT", "application/vnd.oasis.opendocument.spreadsheet": "ODS",
+        "application/vnd.oasis.opendocument.presentation": "ODP",
+        "application/msword": "DOC", "application/vnd.ms-excel": "XLS", "application/vnd.ms-powerpoint": "PPT",
+        "text/plain": "TXT", "text/csv": "CSV", "text/markdown": "MD",
+        "video/mp4": "MP4", "video/webm": "WEBM", "video/quicktime": "MOV",
+        "audio/mpeg": "MP3", "audio/mp4": "M4A", "audio/x-m4a": "M4A", "audio/ogg": "OGG",
+    ]
 }
 
 /// A received upload made ready to store: its thumbnail made (images) and its bytes in place.

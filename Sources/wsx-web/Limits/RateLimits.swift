@@ -8,7 +8,7 @@ struct RateLimits: Sendable, Equatable {
     var postBurst = 100
     var postsPerSecond = 10.0
     /// Request bytes of uploads per minute, in a burst or spread out.
-    var uploadBytesPerMinute = 100 << 20
+    var uploadBytesPerMinute = 500 << 20
     /// Searches per minute, in a burst or spread out.
     var searchesPerMinute = 60
     /// Custom status changes per minute: each goes to everyone who shares a workspace with the

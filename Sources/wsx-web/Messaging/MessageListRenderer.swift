@@ -211,8 +211,8 @@ struct MessageListRenderer: Sendable {
         let height = file.width.map { w in Int((Double(file.height ?? w) * Double(width) / Double(max(w, 1))).rounded()) } ?? 240
         var view = AttachmentView(url: file.url, thumbnailURL: file.thumbnailURL, name: file.originalName,
                                   sizeText: byteText(file.size), isImage: file.isImage && file.hasThumbnail,
-                                  kindLabel: file.isPDF ? "PDF" : file.mime == "application/zip" ? "ZIP" : "FILE",
-                                  width: width, height: height)
+                                  kindLabel: file.kindLabel, width: width, height: height)
+        if file.isPlayable { view.player = file.mime.hasPrefix("video/") ? .video : .audio }
         if file.isPDF {
             view.downloadURL = file.downloadURL
             (view.openTexts, view.downloadTexts) = (Self.openTexts, Self.downloadTexts)

@@ -149,7 +149,10 @@ struct RateLimitTests {
     func options() throws {
         let none = EnvironmentDefaults(values: [:])
         let defaults = try ServeCommand.parse([]).resolvedConfig(environment: none).rateLimits
-        #expect(defaults == RateLimits(postBurst: 100, postsPerSecond: 10, uploadBytesPerMinute: 100 << 20, searchesPerMinute: 60))
+        #expect(defaults == RateLimits(postBurst: 100, postsPerSecond: 10, uploadBytesPerMinute: 500 << 20, searchesPerMinute: 60))
+        // The upload allowance follows the upload limits unless given: five files of the largest size.
+        let larger = try ServeCommand.parse(["--max-files", "3", "--max-file-size", "1GB"]).resolvedConfig(environment: none)
+        #expect(larger.rateLimits.uploadBytesPerMinute == 3 << 30)
         let flags = try ServeCommand.parse(["--post-burst", "5", "--posts-per-second", "0.5", "--upload-bytes-per-minute", "2MB",
                                             "--searches-per-minute", "0"]).resolvedConfig(environment: none).rateLimits
         #expect(flags == RateLimits(postBurst: 5, postsPerSecond: 0.5, uploadBytesPerMinute: 2 << 20, searchesPerMinute: 0))
