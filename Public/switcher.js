@@ -506,11 +506,35 @@
     if (!person || !found) { closePicker(); return; }
     const end = textarea.selectionStart;
     textarea.setRangeText(`@${person.nickname} `, found.start, end, 'end');
+    attached = { space: found.start + 1 + person.nickname.length };
     closePicker();
     // Others listening (the height, a saved draft) see the change as typing.
     textarea.dispatchEvent(new Event('input', { bubbles: true }));
     textarea.focus();
   }
+
+  // A picked name is followed by a space; when the word typed after it is an honorific or a
+  // particle (님, 씨, 께, 에게, 은, 는, …) it belongs to the name, and the space goes once the
+  // word is done: `@김민아님`, not `@김민아 님`. Lone 이, 가, 도 are words too often to count.
+  const ATTACHED = /^(?:(?:님|씨)(?:께서|께|에게|한테|은|는|이|가|을|를|의|도|와|과|이랑|랑|하고|요)?|께서|께|에게|에게서|한테|한테서|은|는|을|를|의|와|과|랑|이랑|하고)$/;
+  let attached = null; // { space: the index of the space after a picked name }
+  /** Settles the space after a picked name once the next word is typed (`final`: sending now). */
+  function settleAttachment(final) {
+    if (!attached || composing) return;
+    const { space } = attached;
+    const value = textarea.value;
+    if (value[space] !== ' ') { attached = null; return; }
+    const rest = value.slice(space + 1);
+    const word = /^[\uac00-\ud7a3]*/.exec(rest)[0];
+    if (!word) { if (rest || final) attached = null; return; }
+    if (word.length === rest.length && !final) return; // the word is still being typed
+    attached = null;
+    if (!ATTACHED.test(word)) return;
+    textarea.setRangeText('', space, space + 1, 'preserve');
+    textarea.dispatchEvent(new Event('input', { bubbles: true }));
+  }
+  textarea.addEventListener('input', () => settleAttachment(false));
+  composer.addEventListener('submit', () => settleAttachment(true), true);
 
   // Asked for before the first @, so the list is there when it is typed.
   textarea.addEventListener('focus', () => { loadPeople(); });
@@ -521,6 +545,7 @@
     justComposed = true;
     setTimeout(() => { justComposed = false; }, 0);
     update();
+    settleAttachment(false);
   });
   // While composing too: a Korean name filters as it is typed.
   textarea.addEventListener('input', update);
@@ -533,6 +558,7 @@
   // Capture phase on the form: runs before the text area's own listeners (chat.js sends on
   // Enter), and stops them when the picker takes the key.
   composer.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && event.target === textarea && !pick.open) settleAttachment(true);
     if (!pick.open || event.target !== textarea) return;
     if (event.isComposing || composing || event.keyCode === 229) return;
     const count = pick.options.length;

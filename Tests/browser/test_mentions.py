@@ -6,7 +6,9 @@ import json
 import pytest
 from playwright.sync_api import Page, expect
 
-from conftest import composer, korean_pair, messages_with, wait_until_live
+from conftest import (
+    add_member, composer, korean_pair, messages_with, set_width, signup, unique_email, wait_until_live,
+)
 
 
 def send(page: Page, text: str) -> None:
@@ -85,3 +87,59 @@ def test_channel_in_a_large_room_asks_before_sending(new_context):
     composer(mina).press("Enter")
     expect(composer(mina)).to_have_value("@here 다시 공지")
     expect(messages_with(mina, "다시 공지")).to_have_count(0)
+
+
+def join_as(new_context, workspace: int, owner: Page, nickname: str, width: int) -> Page:
+    member = new_context("ko-KR").new_page()
+    set_width(member, width)
+    email = unique_email("given")
+    signup(member, email, nickname)
+    add_member(owner, workspace, member, email)
+    return member
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_given_name_with_nim_mentions_its_one_holder_and_the_picker_keeps_nim_attached(new_context, width):
+    mina, bob, workspace, channel = korean_pair(new_context, width)
+    minji = join_as(new_context, workspace, mina, "김민지", width)
+    minji.goto(channel)
+    wait_until_live(minji)
+    mina.goto(channel)
+    wait_until_live(mina)
+
+    # 민아 writes to 김민지 by her given name, as Koreans do: it is a mention, highlighted for her.
+    send(mina, "@민지님 회의록 확인 부탁드려요")
+    mention = messages_with(minji, "회의록 확인 부탁드려요").locator(".mention")
+    expect(mention).to_have_text("@민지")
+    expect(mention).to_have_class("mention mention-me")
+
+    # The picker finds her by the given name and inserts her whole nickname; a 님 typed right
+    # after joins it instead of standing apart.
+    box = composer(mina)
+    box.click()
+    mina.keyboard.type("@민지")
+    option = mina.locator(".mention-picker [role=option]")
+    expect(option).to_have_count(1)
+    mina.keyboard.press("Enter")
+    expect(box).to_have_value("@김민지 ")
+    mina.keyboard.type("님 오늘 회의 있어요")
+    expect(box).to_have_value("@김민지님 오늘 회의 있어요")
+    # A word that is not a particle keeps its space.
+    box.fill("")
+    mina.keyboard.type("@민지")
+    mina.keyboard.press("Enter")
+    mina.keyboard.type("오늘 봐요")
+    expect(box).to_have_value("@김민지 오늘 봐요")
+    box.fill("")
+
+    # 이민지 joins: 민지 is now two people, so it stays text, and the picker offers both.
+    join_as(new_context, workspace, mina, "이민지", width)
+    mina.goto(channel)
+    wait_until_live(mina)
+    send(mina, "@민지님 두 분 중 누구?")
+    expect(messages_with(minji, "두 분 중 누구").locator(".mention")).to_have_count(0)
+    mina.keyboard.type("@민지")
+    expect(option).to_have_count(2)
+    expect(option.nth(0)).to_contain_text("민지")
+    expect(option.nth(1)).to_contain_text("민지")
+    assert mina.evaluate("document.documentElement.scrollWidth") <= width

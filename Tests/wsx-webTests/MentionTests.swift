@@ -30,6 +30,67 @@ struct MentionTests {
         #expect(MessageHTML.render("@민아님 @김민아씨 @Bob님", members: Self.members).mentioned == [1, 2, 4])
     }
 
+    @Test("a given name mentions its one holder in the workspace, with or without 님; a shared one stays text; a nickname wins")
+    func givenNames() {
+        #expect(KoreanNames.givenName(of: "김민아") == "민아")
+        #expect(KoreanNames.givenName(of: "남궁민수") == "궁민수")
+        #expect(KoreanNames.givenName(of: "김민") == "민")
+        #expect(KoreanNames.givenName(of: "민") == nil)
+        #expect(KoreanNames.givenName(of: "김 민아") == nil)
+        #expect(KoreanNames.givenName(of: "Mina") == nil)
+        #expect(KoreanNames.givenName(of: "\u{1100}\u{1175}\u{11B7}\u{1106}\u{1175}\u{11AB}\u{110B}\u{1161}") == "민아") // NFD 김민아
+
+        // 김민아 (1) and 박서준 (2) are in the room; 이서준 (3) is only in the workspace.
+        let room: [String: Int64] = ["김민아": 1, "박서준": 2, "이진": 4]
+        let workspace: [Int64: String] = [1: "김민아", 2: "박서준", 3: "이서준", 4: "이진"]
+        let given = KoreanNames.givenNames(of: room, workspace: workspace)
+        #expect(given == ["민아": 1, "진": 4])   // 서준 is two people's: nobody's
+        let members = MentionDirectory(room, givenNames: given)
+        let render = { (text: String) in MessageHTML.render(text, members: members) }
+        #expect(render("@민아님 확인 부탁드려요").html == Self.span(1, "민아") + "님 확인 부탁드려요")
+        #expect(render("@민아 확인").mentioned == [1])
+        #expect(render("@김민아님").mentioned == [1])
+        #expect(render("@민아에게 전달").mentioned == [1])
+        #expect(render("@서준님 @서준").html == "@서준님 @서준")
+        #expect(render("@박서준님").mentioned == [2])
+        // A one-syllable given name only before 님, 씨, a space or punctuation.
+        #expect(render("@진님, @진 씨 @진.").mentioned == [4])
+        #expect(render("@진수 @진행").mentioned.isEmpty)
+        // Someone whose whole nickname is 민아 makes it theirs, and 김민아's given name ambiguous.
+        let both = KoreanNames.givenNames(of: ["김민아": 1, "민아": 5], workspace: [1: "김민아", 5: "민아"])
+        #expect(both["민아"] == nil)
+        #expect(MessageHTML.render("@민아님", members: MentionDirectory(["김민아": 1, "민아": 5], givenNames: both)).mentioned == [5])
+    }
+
+    @Test("in a room, @민아님 mentions 김민아 when she is the workspace's only 민아, and stays text when 이민아 joins")
+    func givenNamesInARoom() async throws {
+        try await TestApp().run { app in
+            let owner = try await app.signedInBrowser(email: "a@example.com", nickname: "박서준")
+            let wid = try await owner.createWorkspace("팀")
+            _ = try await app.signedInBrowser(email: "m@example.com", nickname: "김민아")
+            try await app.addMember(email: "m@example.com", to: wid, by: owner)
+            let general = Int64(try await app.count("SELECT id FROM rooms WHERE workspace_id = ? AND is_default = 1", [wid]))
+            let path = "/w/\(wid)/c/\(general)"
+            let mina = try await app.userId("m@example.com")
+            try await MessagingTests.say(owner, path, "@민아님 회의록 확인 부탁드려요")
+            let first = try await app.count("SELECT MAX(id) FROM messages")
+            #expect(try await app.count("SELECT COUNT(*) FROM mentions WHERE user_id = ? AND message_id = ?", [mina, first]) == 1)
+            #expect(try await owner.get(path).text.contains(Self.span(mina, "민아") + "님 회의록"))
+
+            // 이민아 joins the workspace: 민아 is no longer one person.
+            _ = try await app.signedInBrowser(email: "l@example.com", nickname: "이민아")
+            try await app.addMember(email: "l@example.com", to: wid, by: owner)
+            try await MessagingTests.say(owner, path, "@민아님 다시 확인")
+            let second = try await app.count("SELECT MAX(id) FROM messages")
+            #expect(try await app.count("SELECT COUNT(*) FROM mentions WHERE message_id = ?", [second]) == 0)
+            #expect(try await owner.get(path).text.contains("@민아님 다시 확인"))
+            // The whole nickname still mentions her.
+            try await MessagingTests.say(owner, path, "@김민아님 다시 확인")
+            let third = try await app.count("SELECT MAX(id) FROM messages")
+            #expect(try await app.count("SELECT COUNT(*) FROM mentions WHERE user_id = ? AND message_id = ?", [mina, third]) == 1)
+        }
+    }
+
     @Test("@here, @channel and @all (and @여기, @채널, @모두) are group mentions; a member's own nickname wins")
     func groups() {
         let rendered = MessageHTML.render("@here @channel님 @all, @모두 확인", members: Self.members)

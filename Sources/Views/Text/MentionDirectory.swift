@@ -13,7 +13,9 @@ public struct MentionDirectory: Sendable {
     public static let none = MentionDirectory([:])
 
     /// `nicknames` by member id; the same nickname twice mentions the first of them.
-    public init(_ nicknames: [String: Int64]) {
+    /// `givenNames` (`KoreanNames.givenNames`) mention their person where no nickname is the
+    /// same; a one-syllable one only before 님, 씨, a space or punctuation (`@민님`, not `@민수`).
+    public init(_ nicknames: [String: Int64], givenNames: [String: Int64] = [:]) {
         for group in MentionGroup.allCases {
             for word in group.words { names.insert(word) { $0 ?? .group(group) } }
         }
@@ -23,6 +25,9 @@ public struct MentionDirectory: Sendable {
                 if case .member = existing { return existing! }
                 return .member(id)
             }
+        }
+        for (name, id) in givenNames.sorted(by: { $0.value < $1.value }) {
+            names.insert(name, strict: name.count == 1) { existing in existing ?? .member(id) }
         }
     }
 

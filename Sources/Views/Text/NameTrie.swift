@@ -8,12 +8,15 @@ struct NameTrie<Target: Sendable>: Sendable {
         var children: [String: Int] = [:]
         /// What the name ending here names.
         var target: Target?
+        /// The name may end only before an honorific (님, 씨), a space, punctuation or the end.
+        var strict = false
     }
 
     private var nodes = [Node()]
 
-    /// Files `name` under what `choose` makes of what it named so far (nil: nothing).
-    mutating func insert(_ name: String, choose: (Target?) -> Target) {
+    /// Files `name` under what `choose` makes of what it named so far (nil: nothing); a
+    /// `strict` name (a new one) ends only where `mayEndStrictly` says.
+    mutating func insert(_ name: String, strict: Bool = false, choose: (Target?) -> Target) {
         var node = 0
         for character in name {
             let key = Self.fold(character)
@@ -25,6 +28,7 @@ struct NameTrie<Target: Sendable>: Sendable {
                 node = nodes.count - 1
             }
         }
+        if nodes[node].target == nil { nodes[node].strict = strict }
         nodes[node].target = choose(nodes[node].target)
     }
 
@@ -39,7 +43,8 @@ struct NameTrie<Target: Sendable>: Sendable {
         while index < chars.endIndex, let next = nodes[node].children[Self.fold(chars[index])] {
             node = next
             index += 1
-            if let target = nodes[node].target, Self.mayEnd(chars, at: index) {
+            if let target = nodes[node].target,
+               nodes[node].strict ? Self.mayEndStrictly(chars, at: index) : Self.mayEnd(chars, at: index) {
                 found = (target, index)
             }
         }
@@ -56,6 +61,15 @@ struct NameTrie<Target: Sendable>: Sendable {
         if next.isWhitespace || next.isSymbol { return true }
         if next.isPunctuation { return next != "_" && next != "-" }
         return !(isWordy(chars[index - 1]) && isWordy(next))
+    }
+
+    /// A short name ends only at the end, before a space, punctuation or an honorific: `@민님`
+    /// and `@민,` but not `@민수` (another word that starts the same).
+    private static func mayEndStrictly(_ chars: ArraySlice<Character>, at index: Int) -> Bool {
+        guard index < chars.endIndex else { return true }
+        let next = chars[index]
+        if next == "님" || next == "씨" { return true }
+        return !(next.isLetter || next.isNumber) && mayEnd(chars, at: index)
     }
 
     /// A letter or digit of a script written with spaces between words (not Hangul, kana or

@@ -10,14 +10,29 @@ extension MessageService {
     /// the write shows the name the author saw.
     func render(_ text: String, roomId: Int64) throws -> MessageHTML.Rendered {
         guard text.contains("@") || text.contains("#") else { return MessageHTML.render(text, members: .none) }
-        let (members, channels) = try database.read { db -> ([String: Int64], ChannelDirectory) in
-            let members = text.contains("@") ? try Self.nicknames(db, roomId: roomId) : [:]
+        let (members, channels) = try database.read { db -> (MentionDirectory, ChannelDirectory) in
+            let members = text.contains("@") ? try Self.mentionDirectory(db, roomId: roomId) : .none
             guard text.contains("#"),
                   let workspaceId = try Int64.fetchOne(db.cachedStatement(sql: "SELECT workspace_id FROM rooms WHERE id = ?"),
                                                        arguments: [roomId]) else { return (members, .none) }
             return (members, try Self.publicChannels(db, workspaceId: workspaceId))
         }
-        return MessageHTML.render(text, members: MentionDirectory(members), channels: channels)
+        return MessageHTML.render(text, members: members, channels: channels)
+    }
+
+    /// Whom `@…` may mention in the room: its members by nickname, and by given name where it
+    /// names one person of the workspace (`KoreanNames`).
+    static func mentionDirectory(_ db: Database, roomId: Int64) throws -> MentionDirectory {
+        let members = try nicknames(db, roomId: roomId)
+        guard members.keys.contains(where: { KoreanNames.givenName(of: $0) != nil }) else { return MentionDirectory(members) }
+        let rows = try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT users.id, users.nickname FROM users
+            JOIN workspace_members ON workspace_members.user_id = users.id
+            JOIN rooms ON rooms.workspace_id = workspace_members.workspace_id
+            WHERE rooms.id = ?
+            """), arguments: [roomId])
+        let workspace = Dictionary(rows.map { ($0["id"] as Int64, $0["nickname"] as String) }, uniquingKeysWith: { first, _ in first })
+        return MentionDirectory(members, givenNames: KoreanNames.givenNames(of: members, workspace: workspace))
     }
 
     /// The workspace's public channels, archived ones too (their history stays readable), for

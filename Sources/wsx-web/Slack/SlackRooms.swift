@@ -93,7 +93,7 @@ enum SlackRooms {
         var mentions: [Int64: MentionDirectory] = [:]
         for row in rows {
             let roomId: Int64 = row["room_id"]
-            if mentions[roomId] == nil { mentions[roomId] = MentionDirectory(try MessageService.nicknames(db, roomId: roomId)) }
+            if mentions[roomId] == nil { mentions[roomId] = try MessageService.mentionDirectory(db, roomId: roomId) }
             let html = MessageHTML.render(row["body"], members: mentions[roomId]!, channels: channels).html
             if html != row["body_html"] {
                 try db.execute(sql: "UPDATE messages SET body_html = ? WHERE id = ?", arguments: [html, row["id"] as Int64])
