@@ -491,17 +491,16 @@
       const draft = localStorage.getItem(draftKey);
       if (draft && !textarea.value) textarea.value = draft;
     } catch (_) { /* storage off */ }
-    let draftTimer = null;
-    textarea.addEventListener('input', () => {
-      clearTimeout(draftTimer);
-      draftTimer = setTimeout(() => {
-        try {
-          if (textarea.value) localStorage.setItem(draftKey, textarea.value); else localStorage.removeItem(draftKey);
-        } catch (_) { /* full or off */ }
-      }, 250);
-    });
+    // Saved on every change (a local write is cheap) and again as the page goes away, so a
+    // quick switch to another room loses nothing.
+    const saveDraft = () => {
+      try {
+        if (textarea.value) localStorage.setItem(draftKey, textarea.value); else localStorage.removeItem(draftKey);
+      } catch (_) { /* full or off */ }
+    };
+    textarea.addEventListener('input', saveDraft);
+    addEventListener('pagehide', saveDraft);
     const forgetDraft = () => {
-      clearTimeout(draftTimer);
       try { localStorage.removeItem(draftKey); } catch (_) { /* off */ }
     };
     // The text area grows with what is typed (up to the CSS max-height): CSS does it where

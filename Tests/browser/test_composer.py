@@ -6,7 +6,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from conftest import (
-    composer, create_workspace, login, logout, messages_with, signup, unique_email, unique_name, wait_until_live,
+    composer, create_workspace, login, logout, messages_with, path_of, set_width, signup, submit, unique_email,
+    unique_name, wait_until_live,
 )
 
 
@@ -114,3 +115,41 @@ def test_drafts_survive_a_reload_until_sent_and_are_forgotten_on_sign_out(new_co
     page.goto(channel)
     expect(composer(page)).to_have_value("")
     assert page.evaluate("Object.keys(localStorage).filter((key) => key.startsWith('wsx-')).length") == 0
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_draft_survives_an_immediate_switch_and_sign_in_opens_the_last_room(new_context, width):
+    page = new_context("ko-KR").new_page()
+    set_width(page, width)
+    email = unique_email("where")
+    signup(page, email, "김민아")
+    general = open_room(page)
+    workspace = int(general.split("/")[2])
+    page.goto(f"/w/{workspace}/channels")
+    page.fill("#create-channel-form input[name=name]", unique_name("디자인"))
+    submit(page, "#create-channel-form")
+    other = path_of(page)
+    assert other.startswith(f"/w/{workspace}/c/") and other != general, other
+
+    # Typed and gone at once, by a link: nothing waits for a pause in typing.
+    page.goto(general)
+    wait_until_live(page)
+    composer(page).press_sequentially("바로 옮겨도 남는 초안")
+    # The last change without an input event yet (as an IME's unfinished syllable): the page
+    # going away saves it.
+    composer(page).evaluate("el => { el.value += ' 끝'; }")
+    page.evaluate("href => { location.href = href; }", other)
+    page.wait_for_url(f"**{other}")
+    expect(composer(page)).to_have_value("")
+    page.goto(general)
+    expect(composer(page)).to_have_value("바로 옮겨도 남는 초안 끝")
+
+    # Signing in again opens the room viewed last, not the list of workspaces.
+    page.goto(other)
+    wait_until_live(page)
+    logout(page)
+    login(page, email)
+    assert page.url.endswith(other), page.url
+    expect(page.locator("#composer")).to_be_visible()
+    page.goto("/")
+    assert page.url.endswith(other), page.url

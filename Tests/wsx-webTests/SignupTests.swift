@@ -11,7 +11,7 @@ struct SignupTests {
             let browser = app.browser()
             let response = try await browser.signUp(email: "Mina@Example.com", nickname: "민아", password: "s3cret-pass")
             #expect(response.status == .seeOther)
-            #expect(response.location == "/workspaces")
+            #expect(response.location == "/workspaces")   // no room to open yet
 
             let cookie = try #require(browser.setCookieHeader(named: CookiePolicy.session))
             #expect(cookie.contains("HttpOnly"))

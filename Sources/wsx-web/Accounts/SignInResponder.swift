@@ -8,15 +8,18 @@ struct SignInResponder: Sendable {
     let sessions: SessionStore
     let devices: DeviceCookie
     let cookies: CookiePolicy
+    let lastRooms: LastRooms
     let clock: WallClock
 
-    /// Starts a session for `user` and sends them to `next`; `how` is what the log says of it
-    /// (`password`, `two-step`, `recovery code`, `invitation`).
+    /// Starts a session for `user` and sends them to `next` (`/`: straight to where `/` would
+    /// send them, the room they viewed last, so a notice shown there is not lost on the way);
+    /// `how` is what the log says of it (`password`, `two-step`, `recovery code`, `invitation`).
     func signIn(_ user: User, request: Request, next: String, address: String, how: String,
                 flash: String? = nil) async throws -> Response {
         let (token, _) = try await sessions.create(userId: user.id!, userAgent: request.headers[.userAgent])
         try await SecurityLog.record(database, .signIn, actor: user.id, target: user.id, address: address, email: user.email,
                                      detail: how, at: clock.now())
+        let next = next == Paths.root() ? try lastRooms.start(userId: user.id!) : next
         var response = flash.map { cookies.redirect(to: next, flash: $0, for: request) } ?? Pages.redirect(to: next)
         response.setCookie(cookies.make(CookiePolicy.session, token, maxAge: Int(SessionStore.lifetime), for: request))
         response.setCookie(cookies.make(DeviceCookie.name, devices.value(forAccount: user.emailKey),

@@ -39,6 +39,7 @@ struct AppServices: Sendable {
     let typing = TypingThrottle(interval: .seconds(3))
     let directRooms: DirectRooms
     let groups: GroupRooms
+    let lastRooms: LastRooms
     let notifySettings: NotifySettings
     let messageLists: MessageListRenderer
     let files: FileService
@@ -108,7 +109,9 @@ struct AppServices: Sendable {
         signups = SignupLimiter(rule: config.signupLimit, clock: clock)
         devices = DeviceCookie(key: serverKey)
         cookies = CookiePolicy(alwaysSecure: config.secureCookies, trustProxy: config.trustProxy)
-        signIns = SignInResponder(database: database, sessions: sessions, devices: devices, cookies: cookies, clock: clock)
+        lastRooms = LastRooms(database: database)
+        signIns = SignInResponder(database: database, sessions: sessions, devices: devices, cookies: cookies,
+                                  lastRooms: lastRooms, clock: clock)
         administration = AccountAdministration(database: database, clock: clock)
         twoStep = TwoStepService(database: database, clock: clock)
         twoStepCookies = TwoStepCookies(key: serverKey, clock: clock)

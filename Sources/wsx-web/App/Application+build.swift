@@ -72,7 +72,7 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: LastResortMiddleware())
 
-    let home = HomeController(health: services.health)
+    let home = HomeController(health: services.health, lastRooms: services.lastRooms)
     home.addProbeRoutes(to: router)
     MetricsController(metrics: services.metrics, hub: services.hub, database: services.database, events: services.events,
                       mail: services.mailOutbox, token: services.config.metricsToken).addRoutes(to: router)
@@ -85,7 +85,7 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     router.add(middleware: CSRFMiddleware(isExempt: { $0 == webhook || Paths.unsubscribe.matches($0) }, multipartPaths: { path in
         Paths.multipart.contains { $0.matches(path) }
     }))
-    router.add(middleware: RenderedPageMiddleware(pages: services.renderedPages))
+    router.add(middleware: RenderedPageMiddleware(pages: services.renderedPages, lastRooms: services.lastRooms))
 
     home.addRoutes(to: router)
     EventsController().addRoutes(to: router)
@@ -144,7 +144,7 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     RoomsController(workspaces: services.workspaces, channels: services.channels, messages: services.messages,
                     directRooms: services.directRooms, groups: services.groups, members: services.members,
                     lists: services.messageLists, files: services.files,
-                    pins: services.pins, saved: services.saved, poster: poster,
+                    pins: services.pins, saved: services.saved, lastRooms: services.lastRooms, poster: poster,
                     statuses: services.statuses, cookies: services.cookies,
                     pages: services.pages).addRoutes(to: signedIn)
     ThreadsController(workspaces: services.workspaces, messages: services.messages, threads: services.threads,

@@ -28,7 +28,7 @@ struct AuthController: Sendable {
 
     @Sendable func signupForm(_ request: Request, context: AppRequestContext) async throws -> Response {
         let next = LocalPath.validated(request.uri.queryParameters["next"].map(String.init))
-        if context.visitor.user != nil { return Pages.redirect(to: next ?? Paths.workspaces()) }
+        if context.visitor.user != nil { return Pages.redirect(to: next ?? Paths.root()) }
         var page = SignupPage(next: next)
         try describePolicy(&page, next: next, strings: context.visitor.strings)
         return try await pages.render(.signup, title: context.visitor.strings["signup_title"], page: page,
@@ -100,13 +100,13 @@ struct AuthController: Sendable {
         }
         await signups.end(ticket, created: true)
         try await confirmations.send(to: user, lang: context.visitor.lang)
-        return try await signIns.signIn(user, request: request, next: next ?? Paths.workspaces(), address: context.visitor.address,
+        return try await signIns.signIn(user, request: request, next: next ?? Paths.root(), address: context.visitor.address,
                                         how: "sign-up")
     }
 
     @Sendable func loginForm(_ request: Request, context: AppRequestContext) async throws -> Response {
         let next = LocalPath.validated(request.uri.queryParameters["next"].map(String.init))
-        if context.visitor.user != nil { return Pages.redirect(to: next ?? Paths.workspaces()) }
+        if context.visitor.user != nil { return Pages.redirect(to: next ?? Paths.root()) }
         return try await pages.render(.login, title: context.visitor.strings["login_title"], page: LoginPage(next: next),
                             request: request, context: context)
     }
@@ -157,7 +157,7 @@ struct AuthController: Sendable {
         if user.lang == nil, let lang = chosenLanguage(request) {
             try await accounts.setLanguage(userId: user.id!, lang: lang)
         }
-        let destination = next ?? Paths.workspaces()
+        let destination = next ?? Paths.root()
         if user.twoStepEnabledAt != nil, !twoStep.trusts(RequestCookies(request)[TwoStepCookies.trustedName], user: user) {
             // The password was right; the code comes next, on a page of its own.
             var response = Pages.redirect(to: Paths.twoStepLogin())

@@ -1,8 +1,9 @@
 import Hummingbird
 
-/// The front door and the health probe.
+/// The front door (the last room for someone signed in, `LastRooms`) and the health probe.
 struct HomeController: Sendable {
     let health: HealthCheck
+    let lastRooms: LastRooms
 
     /// `/healthz` is registered before the session middleware: probes carry no cookies and must
     /// not touch the sessions table.
@@ -15,7 +16,8 @@ struct HomeController: Sendable {
     }
 
     @Sendable func home(_ request: Request, context: AppRequestContext) async throws -> Response {
-        Pages.redirect(to: context.visitor.user == nil ? Paths.login() : Paths.workspaces())
+        guard let user = context.visitor.user else { return Pages.redirect(to: Paths.login()) }
+        return Pages.redirect(to: try lastRooms.start(userId: user.id!))
     }
 
     /// 200 `ok` while the server can do its work; 503 with the reason when it cannot (a full

@@ -19,6 +19,7 @@ struct RoomsController: Sendable {
     let files: FileService
     let pins: PinService
     let saved: SavedMessages
+    let lastRooms: LastRooms
     let poster: MessagePoster
     let statuses: StatusService
     let cookies: CookiePolicy
@@ -194,6 +195,8 @@ struct RoomsController: Sendable {
             olderURL = page.hasOlder ? page.messages.first.map { target.path + "?before=\($0.id)" } : nil
             newerURL = page.hasNewer ? page.messages.last.map { target.path + "?after=\($0.id)" } : nil
             isLatest = !page.hasNewer
+            // A HEAD is a script asking whether the session lives, not a person looking.
+            if request.method == .get { await lastRooms.viewed(roomId: room.id!, userId: context.userId) }
             // Seeing the newest messages is reading them.
             if isMember, isLatest, let newest = page.messages.last?.id, newest > lastRead {
                 try await messages.markRead(room: room, userId: context.userId, upTo: newest)
@@ -248,7 +251,9 @@ struct RoomsController: Sendable {
                                                       strings: strings)
         }
         // The plain page (not one answering a refused post) can be served again until a commit.
-        let headers = status == .ok && content.isEmpty && contentError == nil ? RenderedPage.reusable : extra
+        // Served again, it is a view of the room again (`LastRooms`).
+        let headers = status == .ok && content.isEmpty && contentError == nil
+            ? RenderedPage.reusable(viewing: target.room?.id) : extra
         return try await pages.render(.room, title: target.title, page: page, request: request, context: context,
                                       place: place, status: status, headers: headers, preloaded: preloaded)
     }
@@ -269,6 +274,7 @@ struct RoomsController: Sendable {
         let limit = FileService.megabytes(policy.maximumFileBytes)
         (page.maxFiles, page.maxFileBytes) = (policy.maximumFiles, policy.maximumFileBytes)
         page.attachHint = strings.format("attach_hint", policy.maximumFiles, limit)
+        page.acceptTypes = UploadPolicy.acceptList
         page.tooLargeText = strings.format("error_file_too_large", limit)
         page.tooManyText = strings.format("error_too_many_files", policy.maximumFiles)
     }

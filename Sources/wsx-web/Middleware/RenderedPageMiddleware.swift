@@ -9,6 +9,8 @@ import Views
 struct RenderedPage: Sendable {
     let headers: HTTPFields
     let body: ByteBuffer
+    /// The room the page shows, whose view is noted each time it is served (`LastRooms`).
+    var viewedRoom: Int64?
 
     /// Which pages may be kept: one session's view of one address, in one language.
     struct Key: Hashable, Sendable {
@@ -22,8 +24,18 @@ struct RenderedPage: Sendable {
     /// the language and the address (no side effects, no one-time content). Never sent.
     static let reusableMarker = HTTPField.Name("X-WSX-Reusable-Page")!
 
+    /// The header naming the room a reusable page shows. Never sent.
+    static let viewedRoomMarker = HTTPField.Name("X-WSX-Viewed-Room")!
+
     /// The headers a route passes to mark its page reusable.
     static let reusable: HTTPFields = [reusableMarker: "1"]
+
+    /// The headers of a reusable page of a room.
+    static func reusable(viewing roomId: Int64?) -> HTTPFields {
+        var headers = reusable
+        if let roomId { headers[viewedRoomMarker] = String(roomId) }
+        return headers
+    }
 }
 
 /// Answers a signed-in GET from the `RenderedPage`s the routes marked reusable, when nothing was
@@ -35,6 +47,7 @@ struct RenderedPage: Sendable {
 struct RenderedPageMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let pages: VersionedCache<RenderedPage.Key, RenderedPage>
+    let lastRooms: LastRooms
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let visitor = context.visitor
@@ -44,16 +57,21 @@ struct RenderedPageMiddleware: RouterMiddleware {
         }
         let key = RenderedPage.Key(sessionId: sessionId, lang: visitor.lang, target: request.uri.description)
         if let page = pages.value(for: key) {
+            if let roomId = page.viewedRoom, let userId = visitor.user?.id {
+                await lastRooms.viewed(roomId: roomId, userId: userId)
+            }
             return Response(status: .ok, headers: page.headers, body: ResponseBody(byteBuffer: page.body))
         }
         let readAt = pages.version.current
         var response = try await next(request, context)
         guard response.headers[RenderedPage.reusableMarker] != nil else { return response }
         response.headers[RenderedPage.reusableMarker] = nil
+        let viewedRoom = response.headers[RenderedPage.viewedRoomMarker].flatMap { Int64($0) }
+        response.headers[RenderedPage.viewedRoomMarker] = nil
         guard response.status == .ok, response.headers[.setCookie] == nil else { return response }
         let body = try await Self.bytes(of: response.body)
         response.body = ResponseBody(byteBuffer: body)
-        pages.store(RenderedPage(headers: response.headers, body: body), for: key, readAt: readAt)
+        pages.store(RenderedPage(headers: response.headers, body: body, viewedRoom: viewedRoom), for: key, readAt: readAt)
         return response
     }
 

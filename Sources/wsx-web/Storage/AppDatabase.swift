@@ -14,8 +14,9 @@ final class AppDatabase: Sendable {
     let outbox: EventOutbox
     /// Shared transactions for writes that arrive together (message posts).
     let groupCommit: GroupCommit
-    /// Counts the writer's commits, so caches of reads know when they went stale.
-    let version = DataVersion()
+    /// Counts the writer's commits, so caches of reads know when they went stale; not those that
+    /// only noted where someone was (`LastRooms`), which no page shows.
+    let version = DataVersion { $0.tableName != "last_rooms" }
     /// Counts the commits that changed accounts or sessions, which posting messages never does.
     let accountsVersion = DataVersion(watching: ["users", "sessions"])
     /// Counts the commits that changed messages, their reactions and pins, or their authors' names

@@ -23,5 +23,6 @@ extension AppDatabase {
                 """)
         }
         registerTrustMigrations(&migrator)
+        registerPhoneMigrations(&migrator)
     }
 }

@@ -52,7 +52,7 @@ struct OpenRedirectTests {
 
                 // Signed in now: the form itself redirects at once.
                 let again = try await visitor.get("/login?next=\(encoded)")
-                #expect(again.location == "/workspaces", "GET /login with next=\(payload.debugDescription)")
+                #expect(again.location == "/", "GET /login with next=\(payload.debugDescription)")
 
                 try await visitor.get("/workspaces")   // the signed-in session's CSRF token
                 let lang = try await visitor.post("/lang", [("lang", "ko"), ("next", payload)])
