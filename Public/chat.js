@@ -64,6 +64,26 @@
     }
   }
 
+  // ---- the room's details on a phone (⋯): a panel under the bar ----------------------------
+  const toolsToggle = document.getElementById('room-tools-toggle');
+  if (toolsToggle) {
+    const header = toolsToggle.closest('.room-header');
+    const setOpen = (open) => {
+      header.classList.toggle('tools-open', open);
+      toolsToggle.setAttribute('aria-expanded', String(open));
+    };
+    toolsToggle.addEventListener('click', (event) => {
+      event.preventDefault();
+      setOpen(!header.classList.contains('tools-open'));
+    });
+    document.addEventListener('click', (event) => {
+      if (!event.target.closest('.room-header')) setOpen(false);
+    });
+    document.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape' && header.classList.contains('tools-open')) { setOpen(false); toolsToggle.focus(); }
+    });
+  }
+
   // ---- messages -------------------------------------------------------------------------
 
   const canModerate = room?.dataset.canModerate === 'yes';
@@ -221,14 +241,48 @@
     return box.scrollHeight - box.scrollTop - height;
   }
 
-  function nearBottom() {
-    return distanceFromBottom() < 120;
+  // ---- the newest message in view ----------------------------------------------------
+  // While the reader is at the bottom of the latest messages the list stays pinned there:
+  // a message arriving, a picture or video finishing loading, a link preview or reactions
+  // appearing keep the newest message whole above the composer. Scrolled up into history,
+  // nothing moves under the reader; a "new messages" chip offers the way down instead.
+
+  let pinned = true;
+  const newMessagesChip = () => document.getElementById('jump-latest');
+
+  function pinToBottom() {
+    const box = scroller();
+    box.scrollTop = box.scrollHeight;
+    pinned = true;
+  }
+
+  function keepPinned() {
+    if (pinned && room?.dataset.latest === 'yes') pinToBottom();
+  }
+
+  function notePosition() {
+    pinned = room?.dataset.latest === 'yes' && distanceFromBottom() < 40;
+    const chip = newMessagesChip();
+    if (chip && pinned) { chip.hidden = true; chip.classList.remove('has-new'); }
+  }
+
+  if (list) {
+    // Pictures reserve their box from their stored size; what still grows (a video's first
+    // frame, a preview's picture, a message changing height) is caught here.
+    for (const type of ['load', 'loadedmetadata']) list.addEventListener(type, keepPinned, true);
+    if ('ResizeObserver' in window) {
+      const sizes = new ResizeObserver(keepPinned);
+      sizes.observe(list);
+      new MutationObserver(() => { for (const child of list.children) sizes.observe(child); })
+        .observe(list, { childList: true });
+      for (const child of list.children) sizes.observe(child);
+    }
   }
 
   /** Adds a message to the open list, once. */
   function insertMessage(id, html) {
     if (!list || room.dataset.latest !== 'yes' || document.getElementById('m-' + id)) return;
-    const follow = nearBottom();
+    const follow = pinned;
     const fragment = parse(html);
     const message = fragment.querySelector('li.message');
     if (!message) return;
@@ -236,7 +290,12 @@
     decorate(message);
     regroupDays();
     document.getElementById('no-messages')?.remove();
-    if (follow || message.dataset.author === viewerId) message.scrollIntoView({ block: 'end' });
+    if (follow || message.dataset.author === viewerId) {
+      pinToBottom();
+    } else {
+      const chip = newMessagesChip();
+      if (chip) { chip.textContent = label('NewMessages') || chip.textContent; chip.classList.add('has-new'); chip.hidden = false; }
+    }
   }
 
   function replaceMessage(id, html) {
@@ -412,20 +471,24 @@
     const jump = document.createElement('button');
     jump.type = 'button';
     jump.className = 'jump-latest';
+    jump.id = 'jump-latest';
     jump.textContent = label('JumpLatest');
     jump.hidden = room.dataset.latest === 'yes';
     room.append(jump);
     jump.addEventListener('click', () => {
       if (room.dataset.latest !== 'yes') { location.assign(location.pathname); return; }
-      const box = scroller();
-      box.scrollTo({ top: box.scrollHeight, behavior: 'smooth' });
+      pinToBottom();
+      jump.hidden = true;
+      jump.classList.remove('has-new');
+      jump.textContent = label('JumpLatest');
       composerBox()?.focus({ preventScroll: true });
     });
 
     const target = scroller() === list ? list : window;
     target.addEventListener('scroll', () => {
       if (older && scroller().scrollTop < 300) loadOlder();
-      jump.hidden = room.dataset.latest === 'yes' && distanceFromBottom() < 400;
+      notePosition();
+      if (!jump.classList.contains('has-new')) jump.hidden = room.dataset.latest === 'yes' && distanceFromBottom() < 400;
     }, { passive: true });
   }
 
@@ -455,10 +518,12 @@
       shown.classList.add('highlighted');
       setTimeout(() => shown.classList.remove('highlighted'), 4000);
     } else {
-      const target = document.getElementById('unread-line') || (location.hash ? null : list.lastElementChild);
-      if (target && room.dataset.latest === 'yes') target.scrollIntoView({ block: target.id === 'unread-line' ? 'center' : 'end' });
+      const unreadLine = document.getElementById('unread-line');
+      if (unreadLine && room.dataset.latest === 'yes') unreadLine.scrollIntoView({ block: 'center' });
+      else if (!location.hash && room.dataset.latest === 'yes') pinToBottom();
     }
     setUpHistory();
+    notePosition();
   }
   localizeTimes(document);
   // Parts drawn by other scripts (a thread's line, the Threads list) show their times too.
@@ -774,6 +839,13 @@
     }, 300);
   }
   document.addEventListener('visibilitychange', () => { if (!document.hidden && pendingRead) markRead(pendingRead); });
+  // Leaving before the pause is over (a reload, another room): the read goes anyway.
+  window.addEventListener('pagehide', () => {
+    if (!pendingRead || document.hidden || !room?.dataset.readUrl) return;
+    clearTimeout(readTimer);
+    navigator.sendBeacon(room.dataset.readUrl, new URLSearchParams({ message_id: String(pendingRead), _csrf: csrf() }));
+    pendingRead = 0;
+  });
 
   function setBadge(roomId, count) {
     for (const badge of document.querySelectorAll(`[data-unread="${CSS.escape(String(roomId))}"]`)) {

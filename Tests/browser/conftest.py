@@ -251,7 +251,24 @@ def login(page: Page, email: str, password: str = PASSWORD) -> Response | None:
 
 
 def logout(page: Page) -> Response | None:
+    """Signs out from the top bar, or on a phone from the foot of the drawer."""
+    open_drawer_for(page, page.locator("form[action='/logout'] button"))
     return submit(page, "form[action='/logout']")
+
+
+def open_drawer_for(page: Page, target: Locator) -> None:
+    """On a phone, opens the drawer when `target` (an account link) is only there."""
+    if not target.is_visible() and page.locator("#menu-button").is_visible():
+        page.locator("#menu-button").click()
+        expect(target).to_be_visible()
+
+
+def open_room_tools(page: Page) -> None:
+    """On a phone, opens the room's details (⋯): member count, notifications, pins, settings."""
+    toggle = page.locator("#room-tools-toggle")
+    if toggle.is_visible() and toggle.get_attribute("aria-expanded") != "true":
+        toggle.click()
+        expect(page.locator("#room-tools")).to_be_visible()
 
 
 def switch_language(page: Page, lang: str) -> Response | None:

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import (add_member, composer, korean_pair, messages_with, not_reloaded, set_width, signup,
+from conftest import (add_member, composer, korean_pair, messages_with, not_reloaded, open_room_tools, set_width, signup,
                       unique_email, wait_until_live)
 from test_messaging import type_and_press_enter
 
@@ -72,6 +72,7 @@ def test_a_group_is_started_grown_and_left_live(new_context, width):
     # 지수 adds Dave; Dave reads the history, and Bob's open page names him at once.
     dave = teammate(new_context, mina, workspace, width, "Dave")
     jisu.goto(group)
+    open_room_tools(jisu)
     jisu.locator("#group-members summary").click()
     jisu.locator("#group-add-member").select_option(label="Dave")
     with jisu.expect_navigation():
@@ -84,6 +85,7 @@ def test_a_group_is_started_grown_and_left_live(new_context, width):
     assert dave.evaluate("document.documentElement.scrollWidth") <= width
 
     # Bob leaves, after the question; the group is gone from his sidebar, not from theirs.
+    open_room_tools(bob)
     bob.locator("#group-members summary").click()
     expect(bob.locator("#group-members")).to_contain_text("Dave")
     assert bob.evaluate("document.documentElement.scrollWidth") <= width

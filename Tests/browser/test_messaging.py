@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from conftest import (
-    ACTION_TIMEOUT, add_member, composer, create_workspace, general_channel_id, mark_document,
+    ACTION_TIMEOUT, add_member, composer, create_workspace, general_channel_id, mark_document, open_room_tools,
     messages_with, not_reloaded, path_of, signup, submit, unique_email, unique_name, unique_text,
     wait_until_live,
 )
@@ -660,6 +660,7 @@ def test_notification_levels_decide_what_notifies_and_how_a_room_shows(new_conte
 
         # "All messages" for #general, from its menu: plain messages notify, titled by the room.
         b.goto(team.general_path)
+        open_room_tools(b)
         expect(b.locator("#notify-level")).to_have_value("default")
         expect(b.locator("#notify-form .notify-save")).to_be_hidden()
         b.select_option("#notify-level", "all")
@@ -672,6 +673,7 @@ def test_notification_levels_decide_what_notifies_and_how_a_room_shows(new_conte
         # Muted: nothing notifies, not even a mention; the row is dimmed with a dot, and the tab
         # title leaves its messages out. The other tab follows without a reload.
         b.goto(team.general_path)
+        open_room_tools(b)
         b.select_option("#notify-level", "mute")
         expect(other_tab.locator(row)).to_have_class("muted")
         # From here b is the browser's only tab, holding its own stream (a follower tab's
@@ -694,11 +696,13 @@ def test_notification_levels_decide_what_notifies_and_how_a_room_shows(new_conte
 
         # Without JavaScript the menu is a form with its own button.
         b.goto(team.general_path)
+        open_room_tools(b)
         b.evaluate("document.querySelector('#notify-form .notify-save').hidden = false")
         b.select_option("#notify-level", "default")
         with b.expect_navigation():
             b.locator("#notify-form .notify-save").click()
         expect(b.locator(".flash")).to_have_text("Notification setting saved.")
+        open_room_tools(b)
         expect(b.locator("#notify-level")).to_have_value("default")
         expect(b.locator(row)).not_to_have_class("muted")
     finally:

@@ -6,7 +6,7 @@ and the same without JavaScript."""
 import pytest
 from playwright.sync_api import Page, expect
 
-from conftest import messages_with, set_width, wait_until_live
+from conftest import messages_with, open_room_tools, set_width, wait_until_live
 from test_reactions import open_actions, posted_without_javascript, team
 
 
@@ -31,6 +31,7 @@ def test_pin_shows_on_both_tabs_and_in_the_header_list(new_context, width):
     # 민아's tab follows without a reload.
     theirs = messages_with(mina, "내일 회의는 3시입니다")
     expect(theirs.locator(".flag-pinned")).to_have_text("📌 고정됨")
+    open_room_tools(mina)
     expect(mina.locator("#pins-link")).to_be_visible()
     expect(mina.locator("#pins-link .pins-count")).to_have_text("고정 1개")
     no_sideways_scroll(mina, width)

@@ -412,6 +412,8 @@ extension Strings {
         "file_download": "Download",
         "file_remove": "Remove {0}",
         "jump_latest": "Jump to latest",
+        "new_messages_below": "New messages ↓",
+        "room_tools": "Room details and settings",
         "loading_older": "Loading older messages…",
         "message_not_sent": "Not sent",
         "message_retry": "Retry",

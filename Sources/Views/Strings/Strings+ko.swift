@@ -412,6 +412,8 @@ extension Strings {
         "file_download": "다운로드",
         "file_remove": "{0} 빼기",
         "jump_latest": "최신 메시지로 이동",
+        "new_messages_below": "새 메시지 ↓",
+        "room_tools": "대화방 정보와 설정",
         "loading_older": "이전 메시지를 불러오는 중…",
         "message_not_sent": "보내지 못했습니다",
         "message_retry": "다시 보내기",

@@ -206,9 +206,9 @@ struct MessageListRenderer: Sendable {
     private static let downloadTexts = LocalText.every("file_download")
 
     static func attachment(_ file: StoredFile) -> AttachmentView {
-        // Thumbnails are at most 360 px wide on the page; keep the image's proportions.
-        let width = min(file.width ?? 360, 360)
-        let height = file.width.map { w in Int((Double(file.height ?? w) * Double(width) / Double(max(w, 1))).rounded()) } ?? 240
+        // Thumbnails fit in 360 × 360 px on the page, proportions kept; the box is reserved from
+        // these before the picture loads, so nothing below it moves when it arrives.
+        let (width, height) = Self.thumbnailBox(width: file.width, height: file.height)
         var view = AttachmentView(url: file.url, thumbnailURL: file.thumbnailURL, name: file.originalName,
                                   sizeText: byteText(file.size), isImage: file.isImage && file.hasThumbnail,
                                   kindLabel: file.kindLabel, width: width, height: height)
@@ -218,6 +218,13 @@ struct MessageListRenderer: Sendable {
             (view.openTexts, view.downloadTexts) = (Self.openTexts, Self.downloadTexts)
         }
         return view
+    }
+
+    /// The shown size of a picture of `width` × `height` (unknown: 360 × 240), within 360 × 360.
+    static func thumbnailBox(width: Int?, height: Int?) -> (width: Int, height: Int) {
+        guard let width, let height, width > 0, height > 0 else { return (360, 240) }
+        let scale = min(1, 360 / Double(max(width, height)))
+        return (max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded())))
     }
 
     static func byteText(_ bytes: Int) -> String {
