@@ -7,6 +7,24 @@
 // the last event id it saw, so nothing is missed. Every tab ignores ids it has already seen.
 'use strict';
 
+/**
+ * A part of a message the server rendered once for the page (`<template id="tpl-NAME">`:
+ * controls, the edit form, a day's separator, flags, reactions, a preview's removal), cloned,
+ * with `id` where the page's id slot stands (`data-id-slot`). Scripts never write that markup
+ * themselves. Nil when the page has no such part (a read-only room has no controls).
+ */
+window.wsxTemplate = function wsxTemplate(name, id) {
+  const part = document.getElementById('tpl-' + name)?.content.firstElementChild?.cloneNode(true);
+  const slot = document.querySelector('[data-id-slot]')?.dataset.idSlot;
+  if (!part || id === undefined || !slot) return part || null;
+  for (const element of [part, ...part.querySelectorAll('*')]) {
+    for (const attribute of element.attributes) {
+      if (attribute.value.includes(slot)) attribute.value = attribute.value.replaceAll(slot, String(id));
+    }
+  }
+  return part;
+};
+
 (function () {
   // Every event type the server sends (Sources/wsx-web/Realtime/Event.swift; a test compares).
   const EVENT_TYPES = [

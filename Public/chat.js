@@ -52,12 +52,10 @@
       const key = dayKey(date);
       if (key === previous) continue;
       previous = key;
-      const separator = document.createElement('li');
-      separator.className = 'day-separator';
+      const separator = window.wsxTemplate('day-separator');
+      if (!separator) return;
       separator.dataset.day = key;
-      const span = document.createElement('span');
-      span.textContent = dayLabel(date);
-      separator.append(span);
+      separator.querySelector('span').textContent = dayLabel(date);
       // Before the unread line when it directly precedes this message.
       const before = message.previousElementSibling?.classList.contains('unread-line') ? message.previousElementSibling : message;
       list.insertBefore(separator, before);
@@ -190,41 +188,20 @@
   const mentionList = document.getElementById('mention-list');
   if (mentionList) markMentionsOfMe(mentionList);
 
-  /** Author-only controls on messages that arrived live (full pages render their own). */
+  /** The viewer's controls on messages that arrived live (full pages carry their own): the
+   *  server's, from the page's templates, one for their own messages and one for others'. */
   function decorate(message) {
     const mine = message.dataset.author === viewerId;
     markMentionsOfMe(message);
     for (const edited of message.querySelectorAll('[data-edited]')) edited.title = label('Edited');
     // A deleted thread root's placeholder has nothing to act on.
     const placeholder = message.classList.contains('message-deleted');
-    if (!placeholder && !message.querySelector('.message-actions') && (mine || canModerate || room.dataset.reactUrl)) {
-      const actions = document.createElement('div');
-      actions.className = 'message-actions';
-      if (room.dataset.threadUrl) {
-        const reply = document.createElement('a');
-        reply.className = 'message-reply';
-        reply.href = messageURL('thread', message.dataset.message);
-        reply.textContent = label('Reply');
-        actions.append(reply, ' ');
-      }
-      if (mine) {
-        const edit = document.createElement('a');
-        edit.className = 'message-edit';
-        edit.href = `?around=${message.dataset.message}&edit=${message.dataset.message}#m-${message.dataset.message}`;
-        edit.textContent = label('Edit');
-        actions.append(edit, ' ');
-      }
-      if (mine || canModerate) {
-        const remove = document.createElement('button');
-        remove.type = 'button';
-        remove.className = 'link-button message-delete';
-        remove.textContent = label('Delete');
-        actions.append(remove);
-      }
-      message.querySelector('.message-main')?.append(actions);
-      // Other features add theirs (reactions.js: the "React" link).
-      document.dispatchEvent(new CustomEvent('wsx:message-added', { detail: message }));
+    if (!placeholder && !message.querySelector('.message-actions')) {
+      const actions = window.wsxTemplate(mine ? 'controls-own' : 'controls-other', message.dataset.message);
+      if (actions) message.querySelector('.message-main')?.append(actions);
     }
+    // Other features bring theirs to life (marks.js: Pin and Save).
+    document.dispatchEvent(new CustomEvent('wsx:message-added', { detail: message }));
     localizeTimes(message);
     rove(message);
   }
@@ -324,20 +301,8 @@
     if (!card || !main) return;
     const parts = [card];
     if (String(data.authorId) === viewerId && room?.dataset.previewRemoveUrl) {
-      const form = document.createElement('form');
-      form.method = 'post';
-      form.action = messageURL('previewRemove', data.messageId);
-      form.className = 'inline-form link-preview-remove';
-      const token = document.createElement('input');
-      token.type = 'hidden';
-      token.name = '_csrf';
-      token.value = csrf();
-      const button = document.createElement('button');
-      button.type = 'submit';
-      button.className = 'link-button';
-      button.textContent = room.dataset.labelPreviewRemove || '';
-      form.append(token, button);
-      parts.push(form);
+      const form = window.wsxTemplate('preview-remove', data.messageId);
+      if (form) parts.push(form);
     }
     const before = main.querySelector(':scope > .message-flags, :scope > form.reactions, :scope > .message-actions');
     for (const part of parts) main.insertBefore(part, before);
@@ -381,29 +346,15 @@
     const source = answer?.ok ? (await answer.json().catch(() => ({}))).content : null;
     delete message.dataset.editing;
     if (!message.isConnected || message.querySelector('.edit-form')) return;
-    const form = document.createElement('form');
-    form.className = 'edit-form';
-    const textarea = document.createElement('textarea');
-    textarea.name = 'content';
-    textarea.maxLength = 5000;
-    textarea.rows = 3;
+    const form = window.wsxTemplate('edit-form', id);
+    if (!form) return;
+    form.removeAttribute('id');
+    const textarea = form.querySelector('textarea');
+    textarea.required = false;
     textarea.value = source ?? body.innerText;
-    textarea.setAttribute('aria-label', label('Edit'));
-    const save = document.createElement('button');
-    save.type = 'submit';
-    save.className = 'primary';
-    save.textContent = label('Save');
-    const cancel = document.createElement('button');
-    cancel.type = 'button';
-    cancel.className = 'link-button';
-    cancel.textContent = label('Cancel');
-    const hint = document.createElement('p');
-    hint.className = 'hint edit-hint';
-    hint.textContent = label('EditHint');
-    const error = document.createElement('p');
-    error.className = 'field-error';
-    error.hidden = true;
-    form.append(textarea, save, ' ', cancel, hint, error);
+    const cancel = form.querySelector('.edit-cancel');
+    form.querySelector('.edit-hint').hidden = false;
+    const error = form.querySelector('.field-error');
     body.hidden = true;
     body.after(form);
     textarea.focus();
@@ -413,7 +364,7 @@
       body.hidden = false;
       composerBox()?.focus();
     }
-    cancel.addEventListener('click', finish);
+    cancel.addEventListener('click', (event) => { event.preventDefault(); finish(); });
     textarea.addEventListener('keydown', (event) => {
       if (event.key === 'Escape' && !event.isComposing) {
         event.preventDefault();

@@ -1,11 +1,12 @@
 // wsx pins and saved messages: "Pin" and "Save" among a message's actions, in place.
 //
 // Without this script a member pins and saves a message from the page behind its "React" link
-// (plain forms), and the room header links to the room's pinned messages. With it, each message
-// a member can act on gets "Pin"/"Unpin" and "Save"/"Unsave" buttons that answer at once; a
-// message says "📌 Pinned" / "🔖 Saved" (the same markup as `Templates/message_flags.mustache`),
-// and `pins.changed` (the room's) and `saved.changed` (the viewer's own, from their other tabs)
-// keep every tab's messages and the header's count as they are.
+// (plain forms), and the room header links to the room's pinned messages. With it, the
+// "Pin"/"Unpin" and "Save"/"Unsave" buttons the server put (hidden) among each message's
+// actions show and answer at once; a message says "📌 Pinned" / "🔖 Saved" (cloned from the
+// page's `tpl-flags`, rendered by `Templates/message_flags.mustache`), and `pins.changed` (the
+// room's) and `saved.changed` (the viewer's own, from their other tabs) keep every tab's
+// messages and the header's count as they are.
 'use strict';
 
 (function () {
@@ -20,8 +21,8 @@
 
   /** The two marks: which flag says so, and the button's words and URLs. */
   const MARKS = {
-    pinned: { flag: 'flag-pinned', icon: '📌', label: 'Pinned', on: 'pin', off: 'unpin', add: 'Pin', remove: 'Unpin', button: 'message-pin' },
-    saved: { flag: 'flag-saved', icon: '🔖', label: 'Saved', on: 'save', off: 'unsave', add: 'Keep', remove: 'Unkeep', button: 'message-save' },
+    pinned: { flag: 'flag-pinned', on: 'pin', off: 'unpin', add: 'Pin', remove: 'Unpin', button: 'message-pin' },
+    saved: { flag: 'flag-saved', on: 'save', off: 'unsave', add: 'Keep', remove: 'Unkeep', button: 'message-save' },
   };
 
   const isOn = (message, mark) => !!message.querySelector('.' + MARKS[mark].flag);
@@ -31,15 +32,14 @@
     if (isOn(message, mark) === on) return syncButton(message, mark);
     let flags = message.querySelector('.message-flags');
     if (on) {
+      const both = window.wsxTemplate('flags');
+      if (!both) return syncButton(message, mark);
       if (!flags) {
-        flags = document.createElement('p');
-        flags.className = 'message-flags';
+        flags = both.cloneNode(false);
         const before = message.querySelector('form.reactions, .message-actions, .edit-form');
         if (before) before.before(flags); else message.querySelector('.message-main')?.append(flags);
       }
-      const span = document.createElement('span');
-      span.className = MARKS[mark].flag;
-      span.textContent = `${MARKS[mark].icon} ${text(MARKS[mark].label)}`;
+      const span = both.querySelector('.' + MARKS[mark].flag);
       if (mark === 'pinned') flags.prepend(span); else flags.append(span);
     } else {
       flags?.querySelector('.' + MARKS[mark].flag)?.remove();
@@ -56,22 +56,16 @@
     button.setAttribute('aria-pressed', on ? 'true' : 'false');
   }
 
-  /** Adds "Pin" and "Save" to a message's actions (room members only). */
+  /** Shows a message's "Pin" and "Save" (room members' controls carry them, hidden without
+   *  this script), saying what each would do now. */
   function addButtons(message) {
-    const actions = message.querySelector('.message-actions');
-    if (!actions || !room.dataset.pinUrl || actions.querySelector('.message-pin')) return;
-    const buttons = Object.keys(MARKS).map((mark) => {
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.className = 'link-button ' + MARKS[mark].button;
-      button.dataset.mark = mark;
-      if (message.tabIndex === -1) button.tabIndex = -1; // the list's roving Tab stop is elsewhere
-      return button;
-    });
-    // After "React", before "Edit" and "Delete".
-    const react = actions.querySelector('.message-react');
-    if (react) react.after(' ', buttons[0], ' ', buttons[1], ' '); else actions.prepend(buttons[0], ' ', buttons[1], ' ');
-    for (const mark of Object.keys(MARKS)) syncButton(message, mark);
+    if (!room.dataset.pinUrl) return;
+    for (const mark of Object.keys(MARKS)) {
+      const button = message.querySelector('.message-actions .' + MARKS[mark].button);
+      if (!button) continue;
+      button.hidden = false;
+      syncButton(message, mark);
+    }
   }
 
   async function toggle(message, mark) {

@@ -39,35 +39,30 @@
     return names.length > 20 ? `${shown} +${names.length - 20}` : shown;
   }
 
-  /** Draws a message's reactions as they are now (the same markup as `Templates/reactions.mustache`). */
+  /** Draws a message's reactions as they are now, cloned from the page's `tpl-reactions`
+   *  (`Templates/reactions.mustache`: the bar with one reaction, filled in for each). */
   function show(messageId, groups) {
     const message = document.getElementById('m-' + messageId);
     if (!message) return;
     const old = message.querySelector('form.reactions');
     if (!groups.length) { old?.remove(); return; }
-    const url = reactURL(messageId);
-    if (!url && !old) return;
-    const form = element('form', 'reactions');
-    form.method = 'post';
-    form.action = url || old.action;
-    form.dataset.reactions = '';
-    const token = element('input');
-    token.type = 'hidden';
-    token.name = '_csrf';
-    token.value = csrf();
-    form.append(token);
+    const form = window.wsxTemplate('reactions', messageId);
+    if (!form) return;
+    const chip = form.querySelector('button.reaction');
+    chip.remove();
+    if (old) form.action = old.action; // a reader who is no member keeps the page's own form
     const outOfReach = message.tabIndex === -1; // the list's roving Tab stop is elsewhere
     for (const group of groups) {
       const mine = group.userIds.map(String).includes(viewerId);
-      const button = element('button', 'reaction' + (mine ? ' reaction-mine' : ''));
-      button.type = 'submit';
-      button.name = 'emoji';
+      const button = chip.cloneNode(true);
+      button.classList.toggle('reaction-mine', mine);
       button.value = group.emoji;
       button.setAttribute('aria-pressed', mine ? 'true' : 'false');
       const names = who(group.names);
       button.setAttribute('aria-label', `${group.emoji} ${group.userIds.length}: ${names}`);
       button.dataset.who = names;
-      button.append(group.emoji + ' ', element('span', 'reaction-count', String(group.userIds.length)));
+      button.firstChild.textContent = group.emoji + ' ';
+      button.querySelector('.reaction-count').textContent = String(group.userIds.length);
       if (outOfReach) button.tabIndex = -1;
       form.append(button);
     }
@@ -128,18 +123,6 @@
   document.addEventListener('wsx:live', (event) => {
     const { type, data } = event.detail;
     if (type === 'reactions.changed' && String(data.roomId) === room.dataset.room) show(data.messageId, data.reactions || []);
-  });
-
-  /** Messages that arrive live get a "React" link like those of the page (chat.js makes their actions). */
-  document.addEventListener('wsx:message-added', (event) => {
-    const message = event.detail;
-    const actions = message.querySelector('.message-actions');
-    const url = reactURL(message.dataset.message);
-    if (!actions || !url || actions.querySelector('.message-react')) return;
-    const link = element('a', 'message-react', label('reactionadd'));
-    link.href = url;
-    actions.prepend(link, ' ');
-    if (message.tabIndex === -1) link.tabIndex = -1;
   });
 
   // ---- recently used ----------------------------------------------------------------------

@@ -3,7 +3,9 @@ actions show on hover or focus on a desktop, and open from a long press on a pho
 
 from playwright.sync_api import Page, expect
 
-from conftest import ACTION_TIMEOUT, composer, create_workspace, signup, unique_email, unique_name, wait_until_live
+from conftest import (
+    ACTION_TIMEOUT, add_member, composer, create_workspace, signup, unique_email, unique_name, wait_until_live,
+)
 
 
 def room_with_own_messages(page: Page, count: int) -> str:
@@ -97,3 +99,64 @@ def test_on_a_phone_a_long_press_opens_a_messages_actions(browser, server):
         expect(message.locator(".edit-form textarea")).to_have_value("메시지 2 https://example.com/2")
     finally:
         context.close()
+
+
+MARKUP = """id => {
+    const message = document.getElementById('m-' + id);
+    const clean = (element) => {
+        if (!element) return null;
+        const copy = element.cloneNode(true);
+        for (const node of [copy, ...copy.querySelectorAll('*')]) node.removeAttribute('tabindex');
+        return copy.outerHTML;
+    };
+    return {
+        actions: clean(message.querySelector('.message-actions')),
+        flags: clean(message.querySelector('.message-flags')),
+        reactions: clean(message.querySelector('form.reactions')),
+        separator: clean(document.querySelector('#message-list .day-separator')),
+    };
+}"""
+
+
+def test_a_message_that_arrives_live_has_the_same_markup_as_a_loaded_page(new_context):
+    """The controls, flags and reactions a script adds to a live message are the server's own:
+    reloading shows byte for byte the same markup, for its author and for a teammate."""
+    owner = new_context("ko-KR").new_page()
+    signup(owner, unique_email("markup"), "김민아")
+    channel = room_with_own_messages(owner, 1)
+    workspace = channel.split("/")[2]
+    mate = new_context("ko-KR").new_page()
+    mate_email = unique_email("markup-mate")
+    signup(mate, mate_email, "박서준")
+    add_member(owner, int(workspace), mate, mate_email)
+    owner.goto(channel)
+    mate.goto(channel)
+    wait_until_live(owner)
+    wait_until_live(mate)
+
+    box = composer(owner)
+    box.fill("실시간으로 도착한 메시지")
+    box.press("Enter")
+    live = owner.locator("#message-list li.message", has_text="실시간으로 도착한 메시지")
+    expect(live).to_have_count(1)
+    expect(mate.locator("#message-list li.message", has_text="실시간으로 도착한 메시지")).to_have_count(1)
+    message_id = live.get_attribute("data-message")
+    # A pin and a reaction, made on the teammate's tab and shown live on both.
+    theirs = mate.locator(f"#m-{message_id}")
+    theirs.hover()
+    theirs.locator(".message-pin").click()
+    expect(live.locator(".flag-pinned")).to_be_visible()
+    owner.evaluate("""async id => {
+        const token = document.querySelector('meta[name=csrf-token]').content;
+        await fetch(`/w/${location.pathname.split('/')[2]}/m/${id}/reactions`, {method: 'POST',
+            body: new URLSearchParams({_csrf: token, emoji: '👍'}), headers: {'X-CSRF-Token': token, Accept: 'application/json'}});
+    }""", message_id)
+    expect(theirs.locator("form.reactions .reaction-count")).to_have_text("1")
+    expect(live.locator("form.reactions .reaction-count")).to_have_text("1")
+
+    for page in (owner, mate):
+        arrived = page.evaluate(MARKUP, message_id)
+        page.reload()
+        wait_until_live(page)
+        loaded = page.evaluate(MARKUP, message_id)
+        assert arrived["actions"] and arrived == loaded, (arrived, loaded)

@@ -40,7 +40,7 @@ struct ArchiveTests {
             let page = try await b.get(channel)
             #expect(page.text.contains(#"id="archived-notice""#))
             #expect(!page.text.contains(#"id="composer""#))
-            #expect(!page.text.contains("message-actions"))
+            #expect(!page.shown.contains("message-actions"))
             #expect(page.text.contains("두 번째 회의록"))
             #expect(page.text.contains(#"id="sidebar-archived""#) && page.text.contains(#"<span class="room-name" data-room-name="\#(cid)">기록</span></a></li>"#))
             #expect(try await b.get("/w/\(wid)/search?q=회의록").text.contains("두 번째"))

@@ -35,7 +35,7 @@ struct MessagingTests {
             #expect(page.text.contains("<div class=\"message-body\">안녕하세요 &lt;b&gt;team&lt;/b&gt;<br>second line</div>"))
             let alice = try await app.userId("a@example.com")
             #expect(page.text.contains(#"<a class="message-author" href="/users/\#(alice)">Alice</a>"#))
-            #expect(page.text.contains(#"<li class="day-separator""#))
+            #expect(page.shown.contains(#"<li class="day-separator""#))
             #expect(try await app.database.writer.read { db in try String.fetchOne(db, sql: "SELECT body FROM messages") }
                     == "안녕하세요 <b>team</b>\nsecond line")
         }

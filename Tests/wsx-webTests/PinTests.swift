@@ -27,14 +27,14 @@ struct PinTests {
         try await TestApp().run { app in
             let (a, b, wid, path, mid) = try await ReactionTests.posted(app)
             try await b.get(path)
-            #expect(!(try await b.get(path)).text.contains(#"class="flag-pinned""#))
+            #expect(!(try await b.get(path)).shown.contains(#"class="flag-pinned""#))
             let pinned = try await Self.mark(b, wid, mid, "pin")
             #expect(pinned.status == .seeOther)
             #expect(pinned.location == "\(path)?around=\(mid)#m-\(mid)")
 
             try await a.post("/lang", [("lang", "ko"), ("next", path)])
             let alice = try await a.get(path)
-            #expect(alice.text.contains(#"<p class="message-flags"><span class="flag-pinned">📌 고정됨</span></p>"#))
+            #expect(alice.shown.contains(#"<p class="message-flags"><span class="flag-pinned">📌 고정됨</span></p>"#))
             #expect(alice.text.contains(#"<a class="pins-link" id="pins-link" href="\#(path)/pins" data-label="고정 {0}개">"#))
             #expect(alice.text.contains(#"<span class="pins-count">고정 1개</span>"#))
             let list = try await a.get(path + "/pins")
@@ -91,8 +91,8 @@ struct PinTests {
 
             try await b.post("/lang", [("lang", "ko"), ("next", path)])
             let bob = try await b.get(path)
-            #expect(bob.text.contains(#"<span class="flag-saved">🔖 저장됨</span>"#))
-            #expect(!(try await a.get(path)).text.contains("flag-saved"))
+            #expect(bob.shown.contains(#"<span class="flag-saved">🔖 저장됨</span>"#))
+            #expect(!(try await a.get(path)).shown.contains("flag-saved"))
 
             // The Saved view: the latest saved first, each with the way back and a form to unsave.
             let view = try await b.get("/w/\(wid)/saved")
@@ -143,13 +143,13 @@ struct PinTests {
     func keptPages() async throws {
         try await TestApp().run { app in
             let (a, b, wid, path, mid) = try await ReactionTests.posted(app)
-            #expect(!(try await a.get(path)).text.contains("message-flags"))
-            #expect(!(try await b.get(path)).text.contains("message-flags"))
+            #expect(!(try await a.get(path)).shown.contains("message-flags"))
+            #expect(!(try await b.get(path)).shown.contains("message-flags"))
             try await Self.mark(b, wid, mid, "pin")
-            #expect(try await a.get(path).text.contains(#"class="flag-pinned""#))
+            #expect(try await a.get(path).shown.contains(#"class="flag-pinned""#))
             try await Self.mark(a, wid, mid, "save")
-            #expect(try await a.get(path).text.contains(#"<span class="flag-saved">"#))
-            #expect(!(try await b.get(path)).text.contains(#"<span class="flag-saved">"#))
+            #expect(try await a.get(path).shown.contains(#"<span class="flag-saved">"#))
+            #expect(!(try await b.get(path)).shown.contains(#"<span class="flag-saved">"#))
         }
     }
 

@@ -355,6 +355,8 @@ public struct RoomPage: Sendable {
     public var maxFiles: Int = 5
     public var maxFileBytes: Int = 5 * 1024 * 1024
     public var attachHint: String = ""
+    /// The parts of messages the page's scripts clone (`MessageListRenderer.scriptTemplates`).
+    public var messageTemplatesHtml: String = ""
     /// The file picker's `accept`: the types the server takes (it checks the bytes anyway).
     public var acceptTypes: String = ""
     public var tooLargeText: String = ""
@@ -447,6 +449,8 @@ public struct MessageView: Sendable {
     public var isEdited: Bool
     public var bodyHtml: String
     public var actionsHtml: String?
+    /// The message on its page (`?around=N#m-N`, relative: the same in a room and its thread).
+    public var link = ""
     public var images: [AttachmentView]
     /// Two images or more: shown as a grid of square tiles (one is shown at its own shape).
     public var hasImageGrid: Bool

@@ -168,6 +168,7 @@ extension RoomPage: TemplateContext {
         case "maxFiles": maxFiles.templateValue
         case "maxFileBytes": maxFileBytes.templateValue
         case "attachHint": attachHint.templateValue
+        case "messageTemplatesHtml": messageTemplatesHtml.templateValue
         case "acceptTypes": acceptTypes.templateValue
         case "tooLargeText": tooLargeText.templateValue
         case "tooManyText": tooManyText.templateValue
@@ -214,6 +215,7 @@ extension MessageView: TemplateContext {
         case "isEdited": isEdited.templateValue
         case "bodyHtml": bodyHtml.templateValue
         case "actionsHtml": actionsHtml.templateValue
+        case "link": link.templateValue
         case "images": images.templateValue
         case "hasImageGrid": hasImageGrid.templateValue
         case "documents": documents.templateValue

@@ -216,6 +216,14 @@ enum Paths {
     static let channelTyping = Route<Int64, Int64>("/w/{wid}/c/{cid}/typing")
     static let directMessageTyping = Route<Int64, Int64>("/w/{wid}/dm/{uid}/typing")
 
+    /// A message on a room's (or thread's) page: the page around it, scrolled to it, with its
+    /// edit form open when `editing`. `page` is the room's path; left empty, the link is
+    /// relative to the page it is on (a message's time: the same bytes in a room and its thread).
+    static func message(_ id: Int64, on page: String = "", editing: Bool = false) -> String {
+        let around = String(id)
+        return page + "?" + (editing ? query(["around": around, "edit": around]) : query(["around": around])) + "#m-" + around
+    }
+
     /// A query string from names and values, each value percent-encoded (all but RFC 3986's
     /// unreserved characters and `/`, so a path passed along stays readable).
     static func query(_ items: KeyValuePairs<String, String>) -> String {

@@ -43,7 +43,7 @@ struct MessagesController: Sendable {
             if let root = row.threadRootId {
                 return Pages.redirect(to: Paths.thread(access.workspaceId, root, query: "edit=\(mid)", fragment: "m-\(mid)"))
             }
-            return Pages.redirect(to: "\(Self.path(of: room, for: context.userId))?around=\(mid)&edit=\(mid)#m-\(mid)")
+            return Pages.redirect(to: Paths.message(mid, on: Self.path(of: room, for: context.userId), editing: true))
         }
         return RoomsController.json(["content": .string(row.body), "id": .int(mid)])
     }

@@ -77,6 +77,8 @@ struct RoomsController: Sendable {
         let pinsPath: String
         /// Where the viewer sets how the room notifies them.
         let notifyPath: String
+        /// Where the viewer's typing is told.
+        let typingPath: String
         /// A DM's other person (the viewer themself for their notes).
         var personId: Int64? = nil
         /// A group conversation, with its members.
@@ -103,7 +105,8 @@ struct RoomsController: Sendable {
                       composerAction: Paths.channelMessages(wid, cid), readURL: view.isMember ? Paths.channelRead(wid, cid) : nil,
                       title: view.room.name, isChannel: true, isMember: view.isMember, memberCount: view.memberCount,
                       settingsURL: Paths.channelSettings(wid, cid), joinURL: Paths.joinChannel(wid, cid),
-                      pinsPath: Paths.channelPins(wid, cid), notifyPath: Paths.channelNotify(wid, cid))
+                      pinsPath: Paths.channelPins(wid, cid), notifyPath: Paths.channelNotify(wid, cid),
+                      typingPath: Paths.channelTyping(wid, cid))
     }
 
     private func dmTarget(_ context: SignedInContext) async throws -> Target {
@@ -115,7 +118,8 @@ struct RoomsController: Sendable {
         return Target(access: access, room: room, path: Paths.directMessages(wid, uid),
                       composerAction: Paths.directMessagePost(wid, uid), readURL: room == nil ? nil : Paths.directMessagesRead(wid, uid),
                       title: title, isChannel: false, isMember: true, memberCount: 2, settingsURL: nil, joinURL: nil,
-                      pinsPath: Paths.directMessagePins(wid, uid), notifyPath: Paths.directMessagesNotify(wid, uid), personId: uid)
+                      pinsPath: Paths.directMessagePins(wid, uid), notifyPath: Paths.directMessagesNotify(wid, uid),
+                      typingPath: Paths.directMessageTyping(wid, uid), personId: uid)
     }
 
     /// A group conversation the viewer is in (anyone else: 404).
@@ -126,7 +130,7 @@ struct RoomsController: Sendable {
         return Target(access: access, room: view.room, path: Paths.group(wid, rid), composerAction: Paths.groupMessages(wid, rid),
                       readURL: Paths.groupRead(wid, rid), title: view.title, isChannel: false, isMember: true,
                       memberCount: view.members.count, settingsURL: nil, joinURL: nil, pinsPath: Paths.groupPins(wid, rid),
-                      notifyPath: Paths.groupNotify(wid, rid), group: view)
+                      notifyPath: Paths.groupNotify(wid, rid), typingPath: Paths.groupTyping(wid, rid), group: view)
     }
 
     // MARK: Pages
@@ -149,7 +153,7 @@ struct RoomsController: Sendable {
         let query = request.uri.queryParameters
         let anchor = try MessageAnchor { query[Substring($0)].map(String.init) }
         let editing = query["edit"].flatMap { Int64($0) }
-        var html = "", isEmpty = true, olderURL: String?, newerURL: String?, isLatest = true, pinnedCount = 0
+        var html = "", templates = "", isEmpty = true, olderURL: String?, newerURL: String?, isLatest = true, pinnedCount = 0
         let place: PagePlace = target.room.map { .room(workspace: target.access.workspaceId, room: $0.id!) }
             ?? .workspace(target.access.workspaceId)
         // The messages, the reader's marker and the sidebar: from memory when nothing they show
@@ -190,6 +194,9 @@ struct RoomsController: Sendable {
                               previews: page.previews, threads: page.threads,
                               canReact: isMember && !room.isArchived, canReply: true, readOnly: room.isArchived,
                               request: request, visitor: context.visitor)
+            templates = lists.scriptTemplates(isWorkspaceOwner: target.access.isOwner, .init(
+                workspaceId: target.access.workspaceId, roomPath: target.path, canReact: isMember && !room.isArchived, canReply: true,
+                readOnly: room.isArchived, request: request, visitor: context.visitor))
             isEmpty = page.messages.isEmpty
             pinnedCount = page.pinnedCount
             olderURL = page.hasOlder ? page.messages.first.map { target.path + "?before=\($0.id)" } : nil
@@ -213,6 +220,7 @@ struct RoomsController: Sendable {
                             readURL: target.readURL, content: content,
                             contentError: contentError)
         page.canModerate = target.access.isOwner
+        page.messageTemplatesHtml = templates
         page.isPrivate = target.room?.isPrivate ?? false
         let archived = target.room?.isArchived ?? false
         if archived {
@@ -243,7 +251,7 @@ struct RoomsController: Sendable {
                 page.personStatus = try await statuses.current(of: [partner])[partner]?.label
             }
         }
-        page.typingURL = target.path + "/typing"
+        page.typingURL = target.typingPath
         if let roomId = target.room?.id, target.isMember, let listed = reads.sidebar.rooms.first(where: { $0.id == roomId }) {
             page.notifyURL = target.notifyPath
             let standard = NotifyLevel(rawValue: context.user.notifyDefault) ?? .standard

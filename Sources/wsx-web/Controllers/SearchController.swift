@@ -43,7 +43,7 @@ struct SearchController: Sendable {
                                  timestamp: Timestamps.iso(hit.createdAt), timeText: Timestamps.utcText(hit.createdAt),
                                  snippetHtml: SearchService.highlighted(hit.body, query: query),
                                  url: hit.threadRootId.map { Paths.thread(access.workspaceId, $0, fragment: "m-\(hit.id)") }
-                                    ?? "\(hit.roomPath)?around=\(hit.id)#m-\(hit.id)")
+                                    ?? Paths.message(hit.id, on: hit.roomPath))
             },
             moreChannelsURL: found.next.channelsAfter.map { "\(base)&channels_after=\($0)#search-channels" },
             moreMembersURL: found.next.membersAfter.map { "\(base)&members_after=\($0)#search-members" },

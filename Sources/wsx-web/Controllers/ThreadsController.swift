@@ -95,10 +95,13 @@ struct ThreadsController: Sendable {
                              composerAction: Paths.threadReplies(wid, rootId), readURL: page.isFollowing ? Paths.threadRead(wid, rootId) : nil,
                              content: content, contentError: contentError)
         model.canModerate = access.isOwner
+        model.messageTemplatesHtml = lists.scriptTemplates(isWorkspaceOwner: access.isOwner, .init(
+            workspaceId: wid, roomPath: path, canReact: thread.isMember && !room.isArchived, canReply: false,
+            readOnly: room.isArchived, request: request, visitor: context.visitor))
         model.isPrivate = room.isPrivate
         model.isArchived = room.isArchived
         model.confirmMentions = confirmMentions
-        model.thread = ThreadHeader(rootId: rootId, backURL: "\(roomPath)?around=\(rootId)#m-\(rootId)", roomLabel: label,
+        model.thread = ThreadHeader(rootId: rootId, backURL: Paths.message(rootId, on: roomPath), roomLabel: label,
                                     alsoLabel: strings[room.kind == .channel ? "thread_also_channel" : "thread_also_conversation"],
                                     replyCountText: countText,
                                     followURL: page.isFollowing ? Paths.unfollowThread(wid, rootId) : Paths.followThread(wid, rootId),

@@ -114,9 +114,9 @@ struct DigestMailer: Service {
             if let root: Int64 = row["thread_root_id"] {
                 path = Paths.thread(workspaceId, root, fragment: "m-\(messageId)")
             } else if kind == "channel" {
-                path = Paths.channel(workspaceId, roomId) + "?around=\(messageId)#m-\(messageId)"
+                path = Paths.message(messageId, on: Paths.channel(workspaceId, roomId))
             } else {
-                path = Paths.group(workspaceId, roomId) + "?around=\(messageId)#m-\(messageId)"
+                path = Paths.message(messageId, on: Paths.group(workspaceId, roomId))
             }
             let place = kind == "channel" ? "#" + ((row["name"] as String?) ?? "") : author
             let item = Unread(userId: userId, email: row["email"], nickname: row["nickname"], lang: row["lang"], messageId: messageId,
@@ -132,7 +132,7 @@ struct DigestMailer: Service {
         let messageId: Int64 = row["message_id"]
         let key: String = row["dm_key"] ?? ""
         let partner = key.split(separator: ":").compactMap { Int64($0) }.first { $0 != userId } ?? userId
-        return Paths.directMessages(workspaceId, partner) + "?around=\(messageId)#m-\(messageId)"
+        return Paths.message(messageId, on: Paths.directMessages(workspaceId, partner))
     }
 
     /// The first words of a message, on one line.

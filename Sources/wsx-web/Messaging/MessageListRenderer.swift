@@ -36,6 +36,20 @@ struct MessageListRenderer: Sendable {
         let canReply: Bool
     }
 
+    /// The parts a page's scripts clone, by everything they show.
+    let templates = BoundedMemo<TemplatesKey, String>(capacity: 1024)
+
+    struct TemplatesKey: Hashable, Sendable {
+        let lang: Lang, csrfToken: String, workspaceId: Int64, roomPath: String, isWorkspaceOwner: Bool, canReact: Bool
+        let canReply: Bool, readOnly: Bool
+    }
+
+    /// Which controls the viewer of one list gets: in which room, and what they may do there.
+    struct ControlsScope {
+        let workspaceId: Int64, roomPath: String, canReact: Bool, canReply: Bool, readOnly: Bool
+        let request: Request, visitor: Visitor
+    }
+
     /// The fragment every reader gets, the same bytes for all.
     func neutral(_ row: MessageRow, workspaceId: Int64) -> String {
         rendered(row, workspaceId: workspaceId).whole
@@ -95,25 +109,10 @@ struct MessageListRenderer: Sendable {
               canReact: Bool = false, canReply: Bool = false, readOnly: Bool = false,
               request: Request,
               visitor: Visitor) -> String {
-        // The controls are the same for every message but the id: rendered once per kind.
-        func controls(canEdit: Bool, canDelete: Bool) -> IdSlots? {
-            guard !readOnly, canEdit || canDelete || canReact else { return nil }
-            let key = ControlsKey(lang: visitor.lang, csrfToken: visitor.csrfToken, workspaceId: workspaceId,
-                                  roomPath: roomPath, canEdit: canEdit, canDelete: canDelete, canReact: canReact,
-                                  canReply: canReply && canReact)
-            return self.controls.value(for: key) {
-                let id = Self.idPlaceholder
-                var actions = MessageActions(canEdit: canEdit, canDelete: canDelete, editing: false, body: "", cancelURL: "",
-                                             editURL: roomPath + "?around=\(id)&edit=\(id)#m-\(id)",
-                                             saveURL: Paths.editMessage(workspaceId, id), deleteURL: Paths.deleteMessage(workspaceId, id),
-                                             reactURL: canReact ? Paths.messageReactions(workspaceId, id) : nil)
-                if key.canReply { actions.threadURL = Paths.thread(workspaceId, id) }
-                return IdSlots(pages.fragment(.messageActions, page: actions, request: request, visitor: visitor),
-                               placeholder: String(id))
-            }
-        }
-        let ownControls = parts.stamps.contains { $0.authorId == viewer } ? controls(canEdit: true, canDelete: true) : nil
-        let othersControls = controls(canEdit: false, canDelete: isWorkspaceOwner)
+        let scope = ControlsScope(workspaceId: workspaceId, roomPath: roomPath, canReact: canReact, canReply: canReply,
+                                  readOnly: readOnly, request: request, visitor: visitor)
+        let ownControls = parts.stamps.contains { $0.authorId == viewer } ? controls(canEdit: true, canDelete: true, scope) : nil
+        let othersControls = controls(canEdit: false, canDelete: isWorkspaceOwner, scope)
         var html = ""
         // Room for every fragment and its controls, so the list is not copied as it grows.
         html.reserveCapacity(parts.kept.reduce(0) { total, kept in total + (kept?.whole.utf8.count ?? 2048) + 1024 })
@@ -122,8 +121,7 @@ struct MessageListRenderer: Sendable {
         for (index, row) in parts.stamps.enumerated() {
             let rowDay = Timestamps.dayNumber(row.createdAt)
             if rowDay != day {
-                let text = Timestamps.utcDay(row.createdAt)
-                html += #"<li class="day-separator" data-day="\#(text)"><span>\#(text)</span></li>"#
+                html += Self.daySeparator(Timestamps.utcDay(row.createdAt))
                 day = rowDay
             }
             if let lastRead, !unreadPlaced, row.id > lastRead, row.authorId != viewer {
@@ -163,7 +161,7 @@ struct MessageListRenderer: Sendable {
             if let thread { html += threadLine(thread, workspaceId: workspaceId) }
             if mine && editing == row.id, let body = parts.rows[row.id]?.body {
                 html += pages.fragment(.messageActions, page: MessageActions(
-                    canEdit: true, canDelete: true, editing: true, body: body, cancelURL: roomPath + "?around=\(row.id)#m-\(row.id)",
+                    canEdit: true, canDelete: true, editing: true, body: body, cancelURL: Paths.message(row.id, on: roomPath),
                     editURL: "", saveURL: Paths.editMessage(workspaceId, row.id), deleteURL: Paths.deleteMessage(workspaceId, row.id)),
                     request: request, visitor: visitor)
             } else if let controls {
@@ -172,6 +170,66 @@ struct MessageListRenderer: Sendable {
             html += fragment.whole[marker.upperBound...]
         }
         return html
+    }
+
+    /// A message's controls, the same for every message but the id: rendered once per kind
+    /// (`canEdit`/`canDelete`: one's own messages, or others' for a workspace owner).
+    func controls(canEdit: Bool, canDelete: Bool, _ scope: ControlsScope) -> IdSlots? {
+        guard !scope.readOnly, canEdit || canDelete || scope.canReact else { return nil }
+        let (workspaceId, roomPath) = (scope.workspaceId, scope.roomPath)
+        let key = ControlsKey(lang: scope.visitor.lang, csrfToken: scope.visitor.csrfToken, workspaceId: workspaceId,
+                              roomPath: roomPath, canEdit: canEdit, canDelete: canDelete, canReact: scope.canReact,
+                              canReply: scope.canReply && scope.canReact)
+        return self.controls.value(for: key) {
+            let id = Self.idPlaceholder
+            var actions = MessageActions(canEdit: canEdit, canDelete: canDelete, editing: false, body: "", cancelURL: "",
+                                         editURL: Paths.message(id, on: roomPath, editing: true),
+                                         saveURL: Paths.editMessage(workspaceId, id), deleteURL: Paths.deleteMessage(workspaceId, id),
+                                         reactURL: scope.canReact ? Paths.messageReactions(workspaceId, id) : nil)
+            if key.canReply { actions.threadURL = Paths.thread(workspaceId, id) }
+            return IdSlots(pages.fragment(.messageActions, page: actions, request: scope.request, visitor: scope.visitor),
+                           placeholder: String(id))
+        }
+    }
+
+    /// The parts of messages a page's scripts clone (`<template id="tpl-…">`, the id slot where
+    /// a message's id goes) for messages that arrive or change while it is open, rendered from
+    /// the same templates and code as the page's own list, so markup is written once: the
+    /// viewer's controls on their own messages and on others', the edit form, a day's
+    /// separator, the pinned and saved flags, a reaction bar with one reaction, and the way to
+    /// remove a link preview.
+    func scriptTemplates(isWorkspaceOwner: Bool, _ scope: ControlsScope) -> String {
+        let visitor = scope.visitor
+        let key = TemplatesKey(lang: visitor.lang, csrfToken: visitor.csrfToken, workspaceId: scope.workspaceId,
+                               roomPath: scope.roomPath, isWorkspaceOwner: isWorkspaceOwner, canReact: scope.canReact,
+                               canReply: scope.canReply, readOnly: scope.readOnly)
+        return templates.value(for: key) {
+            let (id, slot, wid) = (Self.idPlaceholder, String(Self.idPlaceholder), scope.workspaceId)
+            func fragment<Model>(_ template: TemplateName, _ model: Model) -> String {
+                pages.fragment(template, page: model, request: scope.request, visitor: visitor)
+            }
+            var parts: [(name: String, html: String)] = [
+                ("controls-own", controls(canEdit: true, canDelete: true, scope)?.filled(with: slot) ?? ""),
+                ("controls-other", controls(canEdit: false, canDelete: isWorkspaceOwner, scope)?.filled(with: slot) ?? ""),
+                ("day-separator", Self.daySeparator("")),
+                ("flags", fragment(.messageFlags, MessageFlags(pinned: true, saved: true))),
+                ("reactions", fragment(.reactions, ReactionBar(action: Paths.messageReactions(wid, id), chips: [
+                    ReactionChip(emoji: "", userIds: [], names: [], viewer: 0),
+                ]))),
+            ]
+            if !scope.readOnly {
+                parts.append(("edit-form", fragment(.messageActions, MessageActions(
+                    canEdit: true, canDelete: true, editing: true, body: "", cancelURL: Paths.message(id, on: scope.roomPath),
+                    editURL: "", saveURL: Paths.editMessage(wid, id), deleteURL: Paths.deleteMessage(wid, id)))))
+                parts.append(("preview-remove", fragment(.linkPreviewRemoval, LinkPreviewRemoval(action: Paths.removePreview(wid, id)))))
+            }
+            return parts.map { #"<template id="tpl-\#($0.name)">\#($0.html)</template>"# }.joined()
+        }
+    }
+
+    /// The line that starts a day in a list (the script writes the reader's own day into it).
+    static func daySeparator(_ text: String) -> String {
+        #"<li class="day-separator" data-day="\#(text)"><span>\#(text)</span></li>"#
     }
 
     /// The reactions under one message, as `viewer` sees them.
@@ -189,6 +247,7 @@ struct MessageListRenderer: Sendable {
                                isEdited: row.editedAt != nil, bodyHtml: row.bodyHtml, actionsHtml: actionsHtml,
                                attachments: row.attachments.map(Self.attachment),
                                avatarURL: row.authorAvatarId.map { Paths.thumbnail($0) }, authorURL: row.authorId.map { Paths.user($0) })
+        view.link = Paths.message(row.id)
         if row.authorDeactivated { view.deactivatedTexts = Self.deactivatedTexts }
         if row.isDeleted {
             (view.isDeleted, view.deletedTexts) = (true, Self.deletedTexts)
@@ -262,6 +321,11 @@ struct IdSlots: Sendable {
             pieces.append(text(start ..< bytes.count))
             return pieces
         }
+    }
+
+    /// The controls with `text` in every slot.
+    func filled(with text: String) -> String {
+        pieces.joined(separator: text)
     }
 
     /// The controls with `id` in every slot, appended to `html`.

@@ -112,6 +112,9 @@ extension TestResponse {
     /// The body as UTF-8 text.
     var text: String { String(buffer: body) }
 
+    /// The body without the `<template>`s kept for the page's scripts: what a reader sees.
+    var shown: String { text.replacing(/<template id="tpl-[^"]*">.*?<\/template>/.dotMatchesNewlines(), with: "") }
+
     var location: String? { headers[.location] }
 }
 
