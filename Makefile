@@ -5,7 +5,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := run
 
-APT_PACKAGES := libsqlite3-dev libmagic-dev libvips-dev zlib1g-dev pkg-config chromium python3-venv fonts-noto-cjk fonts-noto-color-emoji nginx-light
+APT_PACKAGES := libsqlite3-dev libmagic-dev libvips-dev zlib1g-dev libbrotli-dev pkg-config chromium python3-venv fonts-noto-cjk fonts-noto-color-emoji nginx-light
 VENV := .venv
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DATA_DIR ?= ./data

@@ -61,7 +61,9 @@ let package = Package(
             swiftSettings: swiftSettings,
             plugins: ["EmbedAssets"]
         ),
-        .executableTarget(name: "wsx-embed", swiftSettings: swiftSettings),
+        .executableTarget(name: "wsx-embed", dependencies: ["CCompress"], swiftSettings: swiftSettings),
+        // zlib and Brotli's encoder: wsx-embed compresses Public/'s text files once, at build time.
+        .systemLibrary(name: "CCompress", providers: [.apt(["zlib1g-dev", "libbrotli-dev"])]),
         // In-process measurements for bench/ (thumbnails), run by `make bench`.
         .executableTarget(name: "wsx-bench", dependencies: ["Uploads"], swiftSettings: swiftSettings),
         .plugin(name: "EmbedAssets", capability: .buildTool(), dependencies: ["wsx-embed"]),

@@ -52,6 +52,7 @@ window.wsxTemplate = function wsxTemplate(name, id) {
     'pins.changed',
     'saved.changed',
     'room.read',
+    'room.receipts',
     'notify.changed',
     'invitation.received',
     'invitation.resolved',
@@ -66,12 +67,15 @@ window.wsxTemplate = function wsxTemplate(name, id) {
   /** The CSRF token for scripted POSTs (`X-CSRF-Token`). */
   window.wsx = { csrfToken: () => meta('csrf-token') };
 
-  /** Forgets every draft and unsent message this browser keeps: a shared computer never shows
-   *  the next person what someone else was writing. */
+  /** Forgets every draft and unsent message this browser keeps, and the rooms it opened: a
+   *  shared computer never shows the next person what someone else was writing or reading.
+   *  And which push subscription was given to the server for whom (push.js): the server drops
+   *  it with the session, and the next person to sign in here gives it again as their own. */
   function forgetWriting() {
     try {
       for (const key of Object.keys(localStorage)) {
-        if (key.startsWith('wsx-draft:') || key.startsWith('wsx-unsent:')) localStorage.removeItem(key);
+        if (['wsx-draft:', 'wsx-unsent:', 'wsx-recent-rooms:', 'wsx-push:', 'wsx-push-checked:']
+          .some((prefix) => key.startsWith(prefix))) localStorage.removeItem(key);
       }
     } catch (_) { /* storage off */ }
   }
@@ -157,6 +161,9 @@ window.wsxTemplate = function wsxTemplate(name, id) {
         for (const link of document.querySelectorAll(`#sidebar [data-room-link="${CSS.escape(currentRoom || '')}"]`)) {
           link.classList.add('current');
           link.setAttribute('aria-current', 'page');
+          link.dataset.unreadCount = '0';
+          link.dataset.mentionCount = '0';
+          link.closest('li')?.classList.remove('unread');
           const badge = link.querySelector('[data-unread]');
           if (badge) badge.hidden = true;
         }

@@ -41,9 +41,24 @@
     }
   }
 
-  /** Day separators by the reader's local day (the server's are by UTC). */
+  /** Day separators by the reader's local day (the server's are by UTC), and messages shown
+   *  under the one before them: the same author within five minutes, on the same day, with no
+   *  line between (the server's rule, `MessageListRenderer.continues`). */
   function regroupDays() {
     if (!list) return;
+    separateDays();
+    let previous = null;
+    for (const item of list.children) {
+      if (!item.matches('li.message')) { previous = null; continue; }
+      const continued = !!previous && previous.dataset.author === item.dataset.author && item.dataset.author !== '0'
+        && !previous.classList.contains('message-deleted') && !item.classList.contains('message-deleted')
+        && new Date(item.dataset.time) - new Date(previous.dataset.time) < 5 * 60 * 1000;
+      item.classList.toggle('message-continued', continued);
+      previous = item;
+    }
+  }
+
+  function separateDays() {
     for (const separator of list.querySelectorAll('.day-separator')) separator.remove();
     let previous = '';
     for (const message of list.querySelectorAll('li.message')) {
@@ -155,6 +170,7 @@
   function openActions(message) {
     for (const open of list.querySelectorAll('li.message.actions-open')) if (open !== message) open.classList.remove('actions-open');
     message.classList.add('actions-open');
+    message.querySelector('.message-actions')?.scrollIntoView({ block: 'nearest' });
   }
   if (list) {
     let pressTimer = null;
@@ -190,7 +206,29 @@
 
   /** The viewer's controls on messages that arrived live (full pages carry their own): the
    *  server's, from the page's templates, one for their own messages and one for others'. */
+  // ---- read receipts (DMs and groups) ---------------------------------------------------
+  // How far each member has read (`data-receipts`, then `room.receipts` events): each message
+  // says how many of the others have not read it yet, falling as they read.
+  const readUpTo = room?.dataset.receipts ? JSON.parse(room.dataset.receipts) : null;
+  function showReceipt(message) {
+    if (!readUpTo || message.classList.contains('message-deleted')) return;
+    const id = Number(message.dataset.message);
+    let count = 0;
+    for (const [user, upTo] of Object.entries(readUpTo)) if (user !== message.dataset.author && Number(upTo) < id) count += 1;
+    let receipt = message.querySelector(':scope > .message-main > .receipt');
+    if (count <= 0) { receipt?.remove(); return; }
+    if (!receipt) {
+      receipt = window.wsxTemplate('receipt');
+      const main = message.querySelector(':scope > .message-main');
+      if (!receipt || !main) return;
+      const actions = main.querySelector(':scope > .message-actions, :scope > .edit-form');
+      if (actions) actions.before(receipt); else main.append(receipt);
+    }
+    receipt.firstChild.textContent = String(count);
+  }
+
   function decorate(message) {
+    showReceipt(message);
     const mine = message.dataset.author === viewerId;
     markMentionsOfMe(message);
     for (const edited of message.querySelectorAll('[data-edited]')) edited.title = label('Edited');
@@ -314,8 +352,9 @@
   }
 
   /** Calls `send` on Enter (not with Shift, Alt, Ctrl or ⌘), but never on the Enter that ends
-   *  a Hangul syllable in an IME: while composing, or right after compositionend (Safari). */
-  function onEnter(textarea, send) {
+   *  a Hangul syllable in an IME: while composing, or right after compositionend (Safari).
+   *  While `newLine()` says so, Enter is left to make a new line. */
+  function onEnter(textarea, send, newLine = () => false) {
     let composing = false;
     let justComposed = false;
     textarea.addEventListener('compositionstart', () => { composing = true; });
@@ -327,6 +366,7 @@
     textarea.addEventListener('keydown', (event) => {
       if (event.key !== 'Enter' || event.shiftKey || event.altKey || event.ctrlKey || event.metaKey) return;
       if (event.isComposing || composing || justComposed || event.keyCode === 229) return;
+      if (newLine()) return;
       event.preventDefault();
       send();
     });
@@ -357,6 +397,8 @@
     const error = form.querySelector('.field-error');
     body.hidden = true;
     body.after(form);
+    // In view above the composer, Save and Cancel too.
+    form.scrollIntoView({ block: 'nearest' });
     textarea.focus();
     textarea.setSelectionRange(textarea.value.length, textarea.value.length);
     function finish() {
@@ -486,7 +528,17 @@
   if (composer) {
     const textarea = composer.querySelector('textarea');
     const error = document.getElementById('composer-error');
-    onEnter(textarea, () => composer.requestSubmit());
+    // On a touch screen Enter is a new line and the send button sends (as KakaoTalk does): a
+    // phone keyboard has no Shift+Enter. The placeholder says which.
+    const touchTyping = matchMedia('(pointer: coarse)');
+    const showEnterRule = () => {
+      const placeholder = touchTyping.matches ? textarea.dataset.placeholderTouch : textarea.dataset.placeholderKeys;
+      if (placeholder) textarea.placeholder = placeholder;
+      textarea.enterKeyHint = touchTyping.matches ? 'enter' : 'send';
+    };
+    showEnterRule();
+    touchTyping.addEventListener('change', showEnterRule);
+    onEnter(textarea, () => { if (!touchTyping.matches) composer.requestSubmit(); }, () => touchTyping.matches);
     // ↑ in an empty composer edits one's own last message.
     textarea.addEventListener('keydown', (event) => {
       if (event.key !== 'ArrowUp' || textarea.value !== '' || event.isComposing || event.shiftKey || event.altKey) return;
@@ -651,10 +703,26 @@
     }
 
     fileInput?.addEventListener('change', showChosen);
-    composer.addEventListener('dragover', (event) => { event.preventDefault(); composer.classList.add('dropping'); });
-    composer.addEventListener('dragleave', () => composer.classList.remove('dropping'));
-    composer.addEventListener('drop', (event) => {
+    // A file dropped anywhere on the room attaches to the message being written; dropped
+    // anywhere else on the page it does nothing (the browser would leave the chat to show it).
+    const carriesFiles = (event) => Array.from(event.dataTransfer?.types || []).includes('Files');
+    let dragDepth = 0;
+    document.addEventListener('dragover', (event) => { if (carriesFiles(event)) event.preventDefault(); });
+    document.addEventListener('drop', (event) => { if (carriesFiles(event)) event.preventDefault(); });
+    const dropZone = room || composer;
+    dropZone.addEventListener('dragenter', (event) => {
+      if (!carriesFiles(event)) return;
+      dragDepth += 1;
+      composer.classList.add('dropping');
+    });
+    dropZone.addEventListener('dragleave', () => {
+      dragDepth = Math.max(0, dragDepth - 1);
+      if (!dragDepth) composer.classList.remove('dropping');
+    });
+    dropZone.addEventListener('drop', (event) => {
+      if (!carriesFiles(event)) return;
       event.preventDefault();
+      dragDepth = 0;
       composer.classList.remove('dropping');
       addFiles(event.dataTransfer?.files);
     });
@@ -798,26 +866,76 @@
     pendingRead = 0;
   });
 
-  function setBadge(roomId, count) {
+  /** A room's sidebar link, which keeps its unread and mention counts (`data-unread-count`,
+   *  `data-mention-count`) and its level (`data-notify`). */
+  const roomLink = (roomId) => document.querySelector(`#sidebar [data-room-link="${CSS.escape(String(roomId))}"]`);
+
+  /** What a room's badge shows at its level (`UnreadBadge` on the server): at `all` every
+   *  unread message; at `mentions` mentions, or every message of a DM or group, and the name
+   *  bold for the rest; at `mute` mentions only. */
+  function badgeOf(link) {
+    const unread = Number(link?.dataset.unreadCount) || 0, mentions = Number(link?.dataset.mentionCount) || 0;
+    const level = link?.dataset.notify || meta('notify-default') || 'mentions';
+    const direct = !!link?.closest('#sidebar-dms');
+    const count = level === 'all' ? unread : level === 'mute' ? mentions : direct ? unread : mentions;
+    return { count, bold: level !== 'mute' && unread > 0 };
+  }
+
+  /** Sets a room's counts (mentions unchanged when not given) and shows its badges. */
+  function setBadge(roomId, unread, mentions) {
+    const link = roomLink(roomId);
+    if (link) {
+      link.dataset.unreadCount = String(Math.max(unread, 0));
+      if (mentions !== undefined) link.dataset.mentionCount = String(Math.max(mentions, 0));
+      if (unread <= 0) link.dataset.mentionCount = '0';
+    }
+    showBadge(roomId);
+  }
+
+  /** Draws a room's badges (the sidebar's and the home page's) from its link's counts. */
+  function showBadge(roomId) {
+    const { count, bold } = badgeOf(roomLink(roomId));
     for (const badge of document.querySelectorAll(`[data-unread="${CSS.escape(String(roomId))}"]`)) {
       badge.textContent = String(count);
       badge.hidden = count <= 0;
+      badge.closest('li')?.classList.toggle('unread', bold);
     }
     showUnreadTotal();
   }
 
-  // The workspace's unread count leads the tab title, "(3) 일반 · wsx", and the tab icon gets
-  // a dot, both following the sidebar's badges.
+  // The numbers of the sidebar's badges lead the tab title, "(3) 일반 · wsx", and the tab icon
+  // gets a dot for any unread room; the phone's menu button shows the same for the rooms other
+  // than the one open; the Mentions item counts unread mentions (rooms and threads).
   const plainTitle = document.title.replace(/^\(\d+\) /, '');
   const icon = document.querySelector('link[rel="icon"]');
+  const mentionsBadge = document.getElementById('mentions-unread');
+  const roomMentions = () => [...document.querySelectorAll('#sidebar-channels [data-room-link], #sidebar-dms [data-room-link]')]
+    .reduce((sum, link) => sum + (Number(link.dataset.mentionCount) || 0), 0);
+  // Unread mentions in threads: what the server's total has beyond the rooms'.
+  let threadMentions = Math.max((Number(mentionsBadge?.textContent) || 0) - roomMentions(), 0);
   function showUnreadTotal() {
     if (!workspaceId) return;
-    let total = 0;
-    for (const badge of document.querySelectorAll('#sidebar [data-unread]')) {
-      if (!badge.hidden && !badge.closest('li.muted')) total += Number(badge.textContent) || 0;
+    let total = 0, elsewhere = 0, unseen = false, unseenElsewhere = !document.getElementById('threads-unread')?.hidden;
+    for (const link of document.querySelectorAll('#sidebar-channels [data-room-link], #sidebar-dms [data-room-link]')) {
+      const { count, bold } = badgeOf(link);
+      const here = link.dataset.roomLink === currentRoom;
+      total += count;
+      unseen ||= count > 0 || bold;
+      if (!here) { elsewhere += count; unseenElsewhere ||= count > 0 || bold; }
     }
     document.title = (total > 0 ? `(${total}) ` : '') + plainTitle;
-    if (icon) icon.href = total > 0 ? icon.dataset.iconUnread : icon.dataset.icon;
+    if (icon) icon.href = unseen ? icon.dataset.iconUnread : icon.dataset.icon;
+    const menu = document.getElementById('menu-unread');
+    if (menu) {
+      menu.hidden = !unseenElsewhere;
+      const count = menu.querySelector('.menu-badge-count');
+      if (count) count.textContent = elsewhere > 0 ? String(elsewhere) : '';
+    }
+    if (mentionsBadge) {
+      const mentions = roomMentions() + threadMentions;
+      mentionsBadge.textContent = String(mentions);
+      mentionsBadge.hidden = mentions <= 0;
+    }
   }
 
   // The room lists were read again (a room added or gone): their counts are brought up to
@@ -829,10 +947,8 @@
   let resyncing = 0;
   const countsInFlight = () => resyncing > 0 || document.documentElement.dataset.listsReading === 'yes';
 
-  function badgeCount(roomId) {
-    const badge = document.querySelector(`[data-unread="${CSS.escape(String(roomId))}"]`);
-    return badge ? Number(badge.textContent) || 0 : 0;
-  }
+  const unreadCount = (roomId) => Number(roomLink(roomId)?.dataset.unreadCount) || 0;
+  const mentionCount = (roomId) => Number(roomLink(roomId)?.dataset.mentionCount) || 0;
 
   // Messages from others that arrived lately, by event id: a resync's counts include exactly
   // the events up to its id, and those after it are counted again on top.
@@ -846,13 +962,19 @@
     const answer = response?.ok ? await response.json().catch(() => null) : null;
     resyncing -= 1;
     if (!answer) return;
-    const { counts, eventId } = answer;
+    const { counts, mentions, eventId } = answer;
     countedThrough = Math.max(countedThrough, Number(eventId) || 0);
-    const latest = { ...counts };
+    const latest = { ...counts }, latestMentions = { ...(mentions || {}) };
     for (const arrival of arrivals) {
-      if (arrival.id > countedThrough && arrival.roomId in latest) latest[arrival.roomId] += 1;
+      if (arrival.id > countedThrough && arrival.roomId in latest) {
+        latest[arrival.roomId] += 1;
+        if (arrival.mentioned) latestMentions[arrival.roomId] = (latestMentions[arrival.roomId] || 0) + 1;
+      }
     }
-    for (const [roomId, count] of Object.entries(latest)) setBadge(roomId, roomId === currentRoom && !document.hidden ? 0 : count);
+    for (const [roomId, count] of Object.entries(latest)) {
+      const read = roomId === currentRoom && !document.hidden;
+      setBadge(roomId, read ? 0 : count, read ? 0 : latestMentions[roomId] || 0);
+    }
   }
 
   // ---- notifications --------------------------------------------------------------------
@@ -894,6 +1016,7 @@
       if (own) link.dataset.notifyOwn = 'yes'; else delete link.dataset.notifyOwn;
       link.closest('li')?.classList.toggle('muted', level === 'mute');
     }
+    showBadge(roomId);
     const select = String(roomId) === currentRoom ? document.getElementById('notify-level') : null;
     if (select) select.value = own ? level : 'default';
     showUnreadTotal();
@@ -977,7 +1100,8 @@
     switch (type) {
       case 'message.created': {
         const mine = String(data.authorId) === viewerId;
-        if ((data.mentions || []).map(String).includes(viewerId)) refreshMentions();
+        const mentioned = (data.mentions || []).map(String).includes(viewerId);
+        if (mentioned) refreshMentions();
         // Only messages of the timeline count in the room (a reply kept in its thread does not).
         const inTimeline = data.inTimeline !== false;
         const listedHere = here && (threadRoot ? String(data.threadRootId) === threadRoot : inTimeline);
@@ -986,11 +1110,17 @@
           if (!mine) markRead(data.messageId);
         }
         if (!mine && !here && inTimeline) {
-          arrivals.push({ id: Number(event.detail.id), roomId: String(data.roomId) });
+          arrivals.push({ id: Number(event.detail.id), roomId: String(data.roomId), mentioned });
           if (arrivals.length > 500) arrivals.shift();
         }
         if (!mine && (!listedHere || document.hidden)) {
-          if (!here && inTimeline && !alreadyCounted && !countsInFlight()) setBadge(data.roomId, badgeCount(data.roomId) + 1);
+          if (!here && inTimeline && !alreadyCounted && !countsInFlight()) {
+            setBadge(data.roomId, unreadCount(data.roomId) + 1, mentionCount(data.roomId) + (mentioned ? 1 : 0));
+          }
+          // A reply kept in its thread that mentions the viewer counts on the Mentions item
+          // (reading the thread brings the exact total: `thread.read`).
+          const threadShown = threadRoot === String(data.threadRootId) && !document.hidden;
+          if (!inTimeline && mentioned && !threadShown && !alreadyCounted) { threadMentions += 1; showUnreadTotal(); }
           notify(data);
         }
         if (inTimeline) {
@@ -1011,7 +1141,19 @@
         resyncBadges();
         break;
       case 'room.read':
-        setBadge(data.roomId, data.unread);
+        setBadge(data.roomId, data.unread, data.mentions);
+        break;
+      case 'thread.read':
+        if (String(data.workspaceId) === workspaceId && data.mentionsTotal !== undefined) {
+          threadMentions = Math.max(Number(data.mentionsTotal) || 0, 0);
+          showUnreadTotal();
+        }
+        break;
+      case 'room.receipts':
+        if (here && readUpTo) {
+          readUpTo[String(data.userId)] = Math.max(Number(readUpTo[String(data.userId)]) || 0, Number(data.lastRead) || 0);
+          for (const message of list?.querySelectorAll('li.message') || []) showReceipt(message);
+        }
         break;
       case 'notify.changed':
         if (data.roomId) showNotifyLevel(data.roomId, data.level, data.own);

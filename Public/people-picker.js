@@ -2,8 +2,9 @@
 //
 // Without this script the page is a plain list of checkboxes (every workspace member) and a
 // submit button; with it, a search field above the list hides the people whose names do not
-// contain what was typed (case-insensitive, Korean as typed). Hidden people stay ticked if they
-// were: filtering never changes the choice.
+// match what was typed, by the quick switcher's matcher (switcher.js: case-insensitive
+// substrings, and Korean initial consonants, so ㄱㅁ finds 김민아). Hidden people stay ticked
+// if they were: filtering never changes the choice.
 'use strict';
 
 (function () {
@@ -12,11 +13,12 @@
   if (!filter || !form) return;
   filter.hidden = false;
   const people = [...form.querySelectorAll('[data-person-name]')];
+  const matches = (name, query) => (window.wsxSwitcher
+    ? !!window.wsxSwitcher.match(name, query)
+    : name.toLocaleLowerCase().includes(query.trim().toLocaleLowerCase()));
   filter.addEventListener('input', () => {
-    const wanted = filter.value.trim().toLocaleLowerCase();
-    for (const person of people) {
-      person.hidden = wanted !== '' && !person.dataset.personName.toLocaleLowerCase().includes(wanted);
-    }
+    const wanted = filter.value.trim();
+    for (const person of people) person.hidden = wanted !== '' && !matches(person.dataset.personName, wanted);
   });
   // Enter in the search field narrows; it does not send the form half-chosen.
   filter.addEventListener('keydown', (event) => { if (event.key === 'Enter') event.preventDefault(); });

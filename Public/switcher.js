@@ -92,14 +92,16 @@
     return best;
   }
 
-  /** The items whose `text(item)` matches, best first; equal ranks keep their order. */
-  function filter(items, query, text = (item) => item) {
+  /** The items whose `text(item)` matches, best first: by rank, then by how recently the
+   *  person opened them (`recency(item)`: a smaller number is more recent; ㅇㅂ finds 일반,
+   *  opened every day, before 이비), then in their order. */
+  function filter(items, query, text = (item) => item, recency = () => Infinity) {
     const found = [];
     items.forEach((item, order) => {
       const m = match(text(item), query);
-      if (m) found.push({ item, rank: m.rank, order });
+      if (m) found.push({ item, rank: m.rank, order, recent: recency(item) });
     });
-    found.sort((a, b) => a.rank - b.rank || a.order - b.order);
+    found.sort((a, b) => a.rank - b.rank || a.recent - b.recent || a.order - b.order);
     return found.map((entry) => entry.item);
   }
 
@@ -113,6 +115,17 @@
   if (!workspaceId) return;
 
   const viewerId = meta('viewer-id');
+
+  // The rooms this browser opened lately, newest first (this page's room is the newest), for
+  // ranking the switcher's equal matches.
+  const RECENT_ROOMS = `wsx-recent-rooms:${viewerId}`;
+  function recentRooms() {
+    try { return JSON.parse(localStorage.getItem(RECENT_ROOMS) || '[]').filter((href) => typeof href === 'string'); } catch (_) { return []; }
+  }
+  if (document.querySelector('section.room[data-room]:not([data-thread-root])')) {
+    const here = location.origin + location.pathname;
+    try { localStorage.setItem(RECENT_ROOMS, JSON.stringify([here, ...recentRooms().filter((h) => h !== here)].slice(0, 30))); } catch (_) { /* off */ }
+  }
   let people = null; // a promise of the workspace's members, the viewer last
   function loadPeople() {
     const url = meta('people-url');
@@ -147,7 +160,9 @@
   }
 
   /** A person's picture, or the first letter of their name in its circle. */
-  function avatar(url, name) {
+  /** A person's photo, else their letters on their colour as the server draws them (`face`:
+   *  `initials` and `tone`, from the people JSON or the sidebar). */
+  function avatar(url, name, face) {
     if (url) {
       const img = element('img', 'avatar switcher-avatar');
       img.src = url;
@@ -156,7 +171,9 @@
       img.height = 24;
       return img;
     }
-    const initial = element('span', 'avatar switcher-avatar', Array.from(name.trim())[0] || '?');
+    const tone = face?.tone ?? '';
+    const initial = element('span', 'avatar switcher-avatar' + (tone !== '' ? ` avatar-tone-${tone}` : ''),
+      face?.initials || Array.from(name.trim())[0] || '?');
     initial.setAttribute('aria-hidden', 'true');
     return initial;
   }
@@ -233,14 +250,18 @@
       if (!name || seen.has(link.href)) continue;
       seen.add(link.href);
       const picture = link.querySelector('img.avatar')?.getAttribute('src') || '';
-      items.push({ kind: 'dm', name, href: link.href, avatar: picture, current: link.getAttribute('aria-current') === 'page' });
+      // The sidebar's own avatar says the letters and colour (a group's says its size).
+      const drawn = link.querySelector('span.avatar');
+      const face = drawn ? { initials: drawn.textContent, tone: /avatar-tone-(\d+)/.exec(drawn.className)?.[1] } : null;
+      items.push({ kind: 'dm', name, href: link.href, avatar: picture, face, current: link.getAttribute('aria-current') === 'page' });
     }
     for (const person of members) {
       if (!person?.dm || !person.nickname) continue;
       const href = new URL(person.dm, location.href).href;
       if (seen.has(href)) continue;
       seen.add(href);
-      items.push({ kind: 'member', name: person.nickname, href, avatar: person.avatar || '', current: href === location.href });
+      items.push({ kind: 'member', name: person.nickname, href, avatar: person.avatar || '', face: person,
+                   current: href === location.href });
     }
     return items;
   }
@@ -281,7 +302,11 @@
     const render = () => {
       const query = input.value;
       state.items = destinations(state.members);
-      const found = filter(state.items, query, (item) => item.name);
+      const recent = recentRooms();
+      const found = filter(state.items, query, (item) => item.name, (item) => {
+        const at = recent.indexOf(item.href);
+        return at < 0 ? Infinity : at;
+      });
       // Where one already is goes last: one opens the switcher to go elsewhere.
       state.shown = found.filter((item) => !item.current).concat(found.filter((item) => item.current)).slice(0, 50);
       listbox.replaceChildren();
@@ -296,7 +321,7 @@
           sigil.setAttribute('aria-hidden', 'true');
           option.append(sigil);
         } else {
-          option.append(avatar(item.avatar, item.name));
+          option.append(avatar(item.avatar, item.name, item.face));
         }
         option.append(highlighted(item.name, query));
         if (item.current) option.classList.add('switcher-current');
@@ -474,7 +499,7 @@
       const option = element('li', 'mention-option');
       option.id = nextId('mention-option');
       option.setAttribute('role', 'option');
-      option.append(avatar(person.avatar, person.nickname), highlighted(person.nickname, found.query));
+      option.append(avatar(person.avatar, person.nickname, person), highlighted(person.nickname, found.query));
       picker.append(option);
       return option;
     });

@@ -219,6 +219,9 @@ def take(browser, base: str, locale: str, out: pathlib.Path) -> None:
         owner.set_viewport_size({"width": width, "height": 844 if width < 800 else 800})
         owner.goto(base + group)
         owner.wait_for_load_state("networkidle")
+        # On a phone the room's details are behind its ⋯ button.
+        if owner.locator("#room-tools-toggle").is_visible():
+            owner.click("#room-tools-toggle")
         owner.click("#group-members summary")
         owner.screenshot(path=str(out / f"group-members-{lang}-{width}.png"))
     # A thread open in the room's side panel (the whole screen on a phone).

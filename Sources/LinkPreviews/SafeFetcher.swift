@@ -86,7 +86,45 @@ public struct SafeFetcher: Sendable {
         case redirect(URL)
     }
 
+    /// What a push service (or any receiver of a `post`) answered.
+    public struct PostAnswer: Sendable, Equatable {
+        public let status: Int
+        /// Its `Retry-After` header, if any (seconds or an HTTP date).
+        public let retryAfter: String?
+    }
+
+    /// Posts `body` to `url` once (no redirects), to a checked address as `fetch` does, within
+    /// `timeout`; any status is an answer, for the caller to judge.
+    public func post(_ url: URL, headers: [(String, String)], body: [UInt8]) async throws -> PostAnswer {
+        let deadline = NIODeadline.now() + .milliseconds(Int64(timeout / .milliseconds(1)))
+        return try await withCheckedClient(url, deadline: deadline) { client, pinned in
+            var request = HTTPClientRequest(url: pinned.absoluteString)
+            request.method = .POST
+            for (name, value) in headers { request.headers.add(name: name, value: value) }
+            request.headers.add(name: "Content-Length", value: String(body.count))
+            request.body = .bytes(ByteBuffer(bytes: body))
+            let response = try await client.execute(request, deadline: deadline)
+            // The answer's body says nothing the caller needs; a little of it is read so the
+            // connection closes cleanly.
+            var read = 0
+            for try await chunk in response.body {
+                read += chunk.readableBytes
+                if read > 4096 { break }
+            }
+            return PostAnswer(status: Int(response.status.code), retryAfter: response.headers.first(name: "Retry-After"))
+        }
+    }
+
     private func fetchOnce(_ url: URL, accept: String, oversize: Oversize, deadline: NIODeadline) async throws -> Answer {
+        try await withCheckedClient(url, deadline: deadline) { client, pinned in
+            try await exchange(client, url: pinned, accept: accept, oversize: oversize, deadline: deadline)
+        }
+    }
+
+    /// Runs `body` with a client bound to a checked address of `url`'s host, and `url` as that
+    /// client must be given it; timeouts and refusals come out as `FetchRefusal`.
+    private func withCheckedClient<T: Sendable>(_ url: URL, deadline: NIODeadline,
+                                                _ body: (HTTPClient, URL) async throws -> T) async throws -> T {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let rawHost = url.host(percentEncoded: false), !rawHost.isEmpty
         else { throw FetchRefusal.notHTTP }
@@ -102,7 +140,7 @@ public struct SafeFetcher: Sendable {
         if address != host { configuration.dnsOverride = [host: address] }
         let client = HTTPClient(eventLoopGroupProvider: .shared(eventLoopGroup), configuration: configuration)
         do {
-            let answer = try await exchange(client, url: pinned, accept: accept, oversize: oversize, deadline: deadline)
+            let answer = try await body(client, pinned)
             try await client.shutdown()
             return answer
         } catch {

@@ -3,7 +3,8 @@
 // Writes OUTPUT, a Swift file extending `EmbeddedFiles` with every regular file under
 // ROOT/FOLDER (hidden files skipped), keyed by its path relative to ROOT ("Templates/login.mustache").
 // Contents are base64 string literals: the compiler handles a long string literal in
-// milliseconds, where an array literal of bytes takes minutes.
+// milliseconds, where an array literal of bytes takes minutes. Text files of Public/ are also
+// stored compressed, as `Compressed/Public/app.css.br` and `….gz`, where that makes them smaller.
 import Foundation
 
 let arguments = CommandLine.arguments
@@ -24,7 +25,13 @@ for folder in folders {
     for case let url as URL in walker {
         guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
         let relative = folder + "/" + url.path.dropFirst(base.path.count + 1)
-        entries.append((relative, try Data(contentsOf: url).base64EncodedString()))
+        let contents = try Data(contentsOf: url)
+        entries.append((relative, contents.base64EncodedString()))
+        guard folder == "Public", Compression.compressible.contains(url.pathExtension.lowercased()) else { continue }
+        for (suffix, compressed) in [("br", Compression.brotli(contents)), ("gz", Compression.gzip(contents))] {
+            guard let compressed, compressed.count < contents.count * 9 / 10 else { continue }
+            entries.append(("Compressed/\(relative).\(suffix)", compressed.base64EncodedString()))
+        }
     }
 }
 entries.sort { $0.path < $1.path }

@@ -229,7 +229,7 @@ struct ReferenceRenderingTests {
         pages.append((.linkPreview, LinkPreviewCard(messageId: 9, url: "https://a.example", host: "a.example", title: "T",
                                                     description: "", siteName: "사내 위키", imageURL: nil)))
         pages.append((.linkPreviewRemoval, LinkPreviewRemoval(action: "/w/1/m/9/preview/remove")))
-        let repliers = [ThreadReplierView(nickname: "김 <K>", avatarURL: nil), ThreadReplierView(nickname: "Lee", avatarURL: "/files/2/thumb")]
+        let repliers = [ThreadReplierView(id: 3, nickname: "김 <K>", avatarURL: nil), ThreadReplierView(id: 4, nickname: "Lee", avatarURL: "/files/2/thumb")]
         pages.append((.threadSummary, ThreadSummaryView(rootId: 5, url: "/w/1/m/5/thread", countTexts: LocalText.every("thread_reply_count", 3),
                                                         lastTexts: LocalText.every("thread_last_reply"),
                                                         lastTimestamp: "2026-11-22T10:00:00Z", lastTimeText: "10:00", repliers: repliers)))

@@ -71,7 +71,7 @@ struct ViewModelLookupTests {
         let header = ThreadHeader(rootId: 1, backURL: "b", roomLabel: "r", alsoLabel: "a", replyCountText: "c", followURL: "f",
                                   isFollowing: true, isPanel: true)
         #expect(Self.unanswered(header).isEmpty)
-        let replier = ThreadReplierView(nickname: "n", avatarURL: "a")
+        let replier = ThreadReplierView(id: 1, nickname: "n", avatarURL: "a")
         #expect(Self.unanswered(replier).isEmpty)
         let line = ThreadSummaryView(rootId: 1, url: "u", countTexts: LocalText.every("thread_reply_count", 2),
                                      lastTexts: LocalText.every("thread_last_reply"), lastTimestamp: "t", lastTimeText: "x",

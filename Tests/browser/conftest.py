@@ -111,6 +111,8 @@ def server(request, tmp_path_factory) -> str:
              "--post-burst", "0", "--upload-bytes-per-minute", "0", "--searches-per-minute", "0",
              # Link previews may fetch the tests' own page server on loopback (test_link_previews).
              "--link-preview-hosts", "127.0.0.1", "--link-preview-timeout", "30",
+             # Web Push may deliver to the tests' own push service on loopback (test_push).
+             "--push-service-hosts", "127.0.0.1",
              "--payments", "sandbox"],
             cwd=workdir, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log, text=True,
         )
@@ -157,6 +159,17 @@ def _mark_server_log(request):
     request.node.stash[LOG_OFFSET] = log_path.stat().st_size if log_path and log_path.exists() else 0
 
 
+# Every test waits on a browser and a server process: one that hangs fails after this many
+# seconds (a test or module may ask for more with its own `pytest.mark.timeout`).
+DEFAULT_TEST_TIMEOUT = 300
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if item.get_closest_marker("timeout") is None:
+            item.add_marker(pytest.mark.timeout(DEFAULT_TEST_TIMEOUT))
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item, call):
     """Adds what the server logged during a failed test to its report."""
@@ -185,12 +198,14 @@ def new_context(browser, server):
     Accept-Language asks for that locale first. Every context is closed after the test."""
     contexts: list[BrowserContext] = []
 
-    def make(locale: str = "en-US") -> BrowserContext:
+    def make(locale: str = "en-US", **options) -> BrowserContext:
+        """`options` go to Playwright (`has_touch=True, is_mobile=True` for a phone)."""
         language = locale.split("-")[0]
         context = browser.new_context(
             base_url=server,
             locale=locale,
             extra_http_headers={"Accept-Language": f"{locale},{language};q=0.9"},
+            **options,
         )
         context.set_default_timeout(ACTION_TIMEOUT)
         contexts.append(context)

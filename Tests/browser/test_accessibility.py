@@ -7,7 +7,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
-from conftest import REPO, add_member, create_workspace, signup, unique_email, unique_name
+from conftest import REPO, add_member, create_workspace, signup, unique_email, unique_name, open_room_tools
 
 AXE = Axe()
 FIXTURES = REPO / "Tests" / "Fixtures"
@@ -72,6 +72,19 @@ def test_main_pages_have_no_serious_accessibility_violations(new_context, locale
     with owner.expect_navigation():
         owner.locator("#conversation-form button[type=submit]").click()
     group = re.sub(r"^https?://[^/]+", "", owner.url)
+    # Muted rooms: the channel (selected on its own page) and the group; a mention in the muted
+    # channel still badges it on the pages visited before it.
+    for path in (channel, group):
+        owner.goto(path)
+        open_room_tools(owner)
+        owner.select_option("#notify-level", "mute")
+        expect(owner.locator(f"#sidebar li.muted a[href='{path}']")).to_have_count(1)
+    mate.goto(channel)
+    mate.evaluate("""async (url) => {
+        const token = document.querySelector('meta[name=csrf-token]').content;
+        await fetch(url, {method: 'POST', body: new URLSearchParams({_csrf: token, content: '@김민아 확인 부탁드려요'}),
+                          headers: {'X-CSRF-Token': token, Accept: 'application/json'}});
+    }""", f"{channel}/messages")
     owner.goto(f"/w/{workspace}/members")
     mate_profile = owner.locator("main a", has_text="박지수").first.get_attribute("href")
     mate_id = re.fullmatch(r"/users/(\d+)", mate_profile).group(1)

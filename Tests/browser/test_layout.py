@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from conftest import add_member, create_workspace, signup, unique_email, unique_name
+from conftest import add_member, create_workspace, open_room_tools, signup, unique_email, unique_name
 
 WIDTHS = (390, 768, 1280)
 
@@ -65,6 +65,13 @@ def test_sidebar_rows_carry_their_badge_at_the_right_and_unread_rooms_are_bold(n
     add_member(owner, workspace, mate, mate_email)
     mate.goto(f"/w/{workspace}")
     channel = mate.locator("#home-channels a").first.get_attribute("href")
+    # Every message of the channel counts for the owner (at the default level, plain messages
+    # make the room bold without a number).
+    owner.goto(channel)
+    open_room_tools(owner)
+    owner.select_option("#notify-level", "all")
+    expect(owner.locator(f"#sidebar-channels a[href='{channel}']")).to_have_attribute("data-notify", "all")
+    owner.goto(f"/w/{workspace}")  # not reading the channel while the mate writes
     mate.goto(channel)
     mate.locator("#composer textarea[name=content]").fill("읽지 않은 메시지")
     mate.keyboard.press("Enter")
@@ -87,9 +94,9 @@ def test_sidebar_rows_carry_their_badge_at_the_right_and_unread_rooms_are_bold(n
         assert link_box["x"] + link_box["width"] - (badge_box["x"] + badge_box["width"]) < 16
         assert abs((badge_box["y"] + badge_box["height"] / 2) - (name_box["y"] + name_box["height"] / 2)) < 6
         assert int(row.evaluate("a => getComputedStyle(a).fontWeight")) >= 700
-        # A DM shows its person (their initial here), not "#".
+        # A DM shows its person (the first syllable of their given name here), not "#".
         dm = owner.locator("#sidebar-dms a", has_text="박지수")
-        expect(dm.locator(".avatar")).to_have_text("박")
+        expect(dm.locator(".avatar")).to_have_text("지")
         assert dm.evaluate("a => getComputedStyle(a, '::before').content") in ("none", "normal")
 
     # The tab: the workspace's unread count leads the title, and the icon has its dot; a new

@@ -58,7 +58,7 @@ SMTP_USER = "mailer"
 SMTP_PASSWORD = "wsx-smtp-secret-42"
 TOKEN = r"[A-Za-z0-9_-]{43}"
 RESET_SENT = "If an account uses that address, a link to reset its password is on its way."
-RESET_NO_MAIL = "This server does not send mail. Ask its operator for a reset link"
+RESET_NO_MAIL = "This server does not send mail, so a password cannot be reset from here. Ask your administrator"
 RESET_THROTTLED = "Too many reset requests from your address"
 MAIL_FAILURES_HEADING = "Invitation mail that could not be delivered"
 

@@ -98,7 +98,7 @@ struct GroupConversationTests {
             let path = "/w/\(wid)/g/\(rid)"
             // Carol's sidebar lists it by the others' names, with one unread message.
             let home = try await c.get("/w/\(wid)")
-            #expect(home.text.contains(#"href="\#(path)" data-room-link="\#(rid)" data-group="yes""#))
+            #expect(home.text.contains(#"href="\#(path)" data-unread-count="1" data-mention-count="0" data-room-link="\#(rid)" data-group="yes""#))
             #expect(home.text.contains("Alice, Bob"))
             #expect(try await app.count("SELECT unread_count FROM room_members WHERE room_id = ? AND user_id = ?",
                                         [rid, try await app.userId("c@example.com")]) == 1)

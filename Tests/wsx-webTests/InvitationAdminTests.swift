@@ -73,8 +73,8 @@ struct InvitationAdminTests {
             #expect(bad.status == .unprocessableContent && bad.text.contains("Uses must be a whole number from 1 to 10,000, or empty."))
             #expect(try await app.count("SELECT COUNT(*) FROM join_links") == 0)
 
-            let made = try await owner.post("/w/\(wid)/join-link", [("expires", "1d"), ("max_uses", "2")])
-            #expect(made.text.contains("The join link is ready.") && made.text.contains("Used 0 of 2 times"))
+            let made = try await owner.post("/w/\(wid)/join-link", [("expires", "1d"), ("max_uses", "3")])
+            #expect(made.text.contains("The join link is ready.") && made.text.contains("Used 0 of 3 times"))
             let link = String(try #require(made.text.firstMatch(of: /value="http:\/\/localhost:\d+(\/join\/[A-Za-z0-9_-]{43})"/)).1)
 
             // Signed out: the page names the workspace and offers sign-up or log-in, back here after.
@@ -83,29 +83,29 @@ struct InvitationAdminTests {
             #expect(invitation.status == .ok && invitation.text.contains("<strong>Chat</strong>"))
             #expect(invitation.text.contains("Alice shared a link to join"))
             #expect(invitation.text.contains(#"href="/signup?next=\#(link)""#) && invitation.text.contains(#"href="/login?next=\#(link)""#))
-            // Signing up from there comes back to the link.
+            // Signing up from there ("sign up and join") joins: the first use.
             let viaSignup = app.browser()
             try await viaSignup.get("/signup?next=\(link)")
             let signedUp = try await viaSignup.post("/signup", [("email", "via-link@example.com"), ("nickname", "Via"), ("phone", ""),
                                                             ("password", "correct horse"), ("password_confirm", "correct horse"),
                                                             ("next", link)])
-            #expect(signedUp.location == link)
+            #expect(signedUp.location == "/w/\(wid)")
             let newcomer = try await app.signedInBrowser(email: "new@example.com", nickname: "Newcomer")
             try await newcomer.get(link)
             let joined = try await newcomer.post(link)
             #expect(joined.status == .seeOther && joined.location == "/w/\(wid)")
-            #expect(try await app.count("SELECT COUNT(*) FROM workspace_members WHERE workspace_id = ?", [wid]) == 3)
+            #expect(try await app.count("SELECT COUNT(*) FROM workspace_members WHERE workspace_id = ?", [wid]) == 4)
             // A member opening it again is told so, and uses nothing.
             #expect(try await newcomer.get(link).text.contains("You are already a member."))
             _ = try await newcomer.post(link)
-            #expect(try await app.count("SELECT uses FROM join_links") == 1)
-            // The second use is the last.
+            #expect(try await app.count("SELECT uses FROM join_links") == 2)
+            // The third use is the last.
             let second = try await app.signedInBrowser(email: "second@example.com", nickname: "Second")
             try await second.get(link)
             #expect(try await second.post(link).status == .seeOther)
             let third = try await app.signedInBrowser(email: "third@example.com", nickname: "Third")
             #expect(try await third.get(link).status == .notFound)
-            #expect(try await app.count("SELECT COUNT(*) FROM workspace_members WHERE workspace_id = ?", [wid]) == 4)
+            #expect(try await app.count("SELECT COUNT(*) FROM workspace_members WHERE workspace_id = ?", [wid]) == 5)
 
             // Reset: a new link; the old one is gone. Expiry: a day later it is gone too.
             try await owner.get("/w/\(wid)/members")

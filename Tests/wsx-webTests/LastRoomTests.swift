@@ -61,3 +61,35 @@ struct LastRoomTests {
         }
     }
 }
+
+@Suite("Join links on the way in")
+struct JoinOnSignInTests {
+    @Test("signing up or logging in through a join link joins at once; a used-up link shows its own page")
+    func joinsOnTheWayIn() async throws {
+        try await TestApp().run { app in
+            let owner = try await app.signedInBrowser(email: "o@example.com", nickname: "Owner")
+            let wid = try await owner.createWorkspace("팀")
+            try await owner.get("/w/\(wid)/members")
+            try await owner.post("/w/\(wid)/join-link", [("expires", "7d"), ("max_uses", "1")])
+            let link = try #require(try await owner.get("/w/\(wid)/members").text.firstMatch(of: /\/join\/([A-Za-z0-9_-]+)/))
+            let joinPath = String(link.0)
+
+            let newcomer = app.browser()
+            try await newcomer.get("/signup?next=" + joinPath)
+            let signedUp = try await newcomer.post("/signup", [("email", "n@example.com"), ("nickname", "준"), ("phone", ""),
+                                                               ("password", "correct horse"), ("password_confirm", "correct horse"),
+                                                               ("next", joinPath)])
+            #expect(signedUp.location == "/w/\(wid)")
+            #expect(try await app.count("SELECT COUNT(*) FROM workspace_members WHERE workspace_id = ?", [wid]) == 2)
+
+            // The link is used up: someone logging in through it lands on its page, which says so.
+            _ = try await app.signedInBrowser(email: "late@example.com", nickname: "Late")
+            let late = app.browser()
+            try await late.get("/login?next=" + joinPath)
+            let loggedIn = try await late.post("/login", [("email", "late@example.com"), ("password", "correct horse"),
+                                                          ("next", joinPath)])
+            #expect(loggedIn.location == joinPath)
+            #expect(try await app.count("SELECT COUNT(*) FROM workspace_members WHERE workspace_id = ?", [wid]) == 2)
+        }
+    }
+}

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import Views
 @testable import wsx_web
 
 @Suite("Members and invitations")
@@ -125,7 +126,7 @@ struct PeopleListTests {
 
             let people = try await owner.get("/w/\(wid)/people")
             #expect(people.status == .ok)
-            #expect(people.text.contains(#"{"dm":"/w/\#(wid)/dm/\#(mate)","id":\#(mate),"nickname":"박지수","profile":"/users/\#(mate)"}"#))
+            #expect(people.text.contains(#"{"dm":"/w/\#(wid)/dm/\#(mate)","id":\#(mate),"initials":"지수","nickname":"박지수","profile":"/users/\#(mate)","tone":\#(AvatarFace.tone(mate))}"#))
             #expect(people.text.contains(#""nickname":"김민아""#))
 
             let outsider = try await app.signedInBrowser(email: "out@example.com")

@@ -152,7 +152,7 @@ struct MentionTests {
             #expect(try await a.get("/w/\(wid)/mentions").text.contains("No one has mentioned you yet."))
             #expect(try await carol.get("/w/\(wid)/mentions").text.contains("공지입니다"))
             // The sidebar links to it.
-            #expect(view.text.contains(#"<a class="sidebar-action sidebar-mentions" href="/w/\#(wid)/mentions" id="sidebar-mentions">Mentions</a>"#))
+            #expect(view.text.contains(#"<a class="sidebar-action sidebar-mentions" href="/w/\#(wid)/mentions" id="sidebar-mentions">Mentions<span class="badge" id="mentions-unread""#))
             // A stranger gets the workspace's 404.
             let stranger = try await app.signedInBrowser(email: "s@example.com")
             #expect(try await stranger.get("/w/\(wid)/mentions").status == .notFound)

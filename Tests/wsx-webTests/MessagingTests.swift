@@ -21,6 +21,25 @@ struct MessagingTests {
         return try await browser.post(path + "/messages", [("content", text)])
     }
 
+    @Test("consecutive messages of one author within five minutes are grouped: one avatar and name; others, gaps and days break it")
+    func grouping() async throws {
+        try await TestApp().run { app in
+            let (a, b, wid, general) = try await Self.team(app)
+            let path = "/w/\(wid)/c/\(general)"
+            for text in ["첫 줄", "둘째 줄", "셋째 줄"] { try await Self.say(a, path, text) }
+            try await Self.say(b, path, "Bob 차례")
+            try await Self.say(a, path, "다시 민아")
+            app.clock.advance(by: 6 * 60)
+            try await Self.say(a, path, "6분 뒤")
+            let page = try await b.get(path).shown
+            let classes = page.matches(of: /<li class="(message[^"]*)" id="m-\d+"[^>]*>/).map { String($0.1) }
+            #expect(classes == ["message", "message message-continued", "message message-continued", "message", "message", "message"])
+            // The grouped lines keep their author for screen readers, and their own time.
+            let continued = try #require(page.firstMatch(of: /<li class="message message-continued"[^>]*>.*?<\/li>/.dotMatchesNewlines()))
+            #expect(continued.0.contains(#"class="message-author""#) && continued.0.contains("<time datetime="))
+        }
+    }
+
     @Test("posting without JavaScript: POST-redirect-GET to the room, the message on the page, escaped")
     func postAndRead() async throws {
         try await TestApp().run { app in
@@ -145,7 +164,7 @@ struct MessagingTests {
             #expect(try await app.services.messages.unreadCounts(workspaceId: wid, userId: aId)[general] == 0)
 
             let home = try await b.get("/w/\(wid)")
-            #expect(home.text.contains(#"<span class="badge" data-unread="\#(general)">1</span>"#))
+            #expect(home.text.contains(#"<a href="/w/\#(wid)/c/\#(general)" data-unread-count="1" data-mention-count="0""#))
             let page = try await b.get(path)
             #expect(page.text.contains(#"<li class="unread-line" id="unread-line">"#))
             let line = try #require(page.text.range(of: "unread-line")), after = try #require(page.text.range(of: "after B"))

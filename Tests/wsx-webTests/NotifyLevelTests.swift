@@ -19,31 +19,102 @@ struct NotifyLevelTests {
         return (owner, mate, wid, cid)
     }
 
-    @Test("a muted room is dimmed with a dot, and its unread messages leave the tab title's count")
-    func mutedRoomLeavesTheTotal() async throws {
+    /// The sidebar row of room `id` on a page: its `<li>` up to its badge.
+    static func row(_ html: String, _ id: Int64) -> Substring? {
+        guard let link = html.range(of: #"data-room-link="\#(id)""#),
+              let start = html[..<link.lowerBound].range(of: "<li ", options: .backwards),
+              let end = html[link.upperBound...].range(of: "</li>") else { return nil }
+        return html[start.lowerBound..<end.upperBound]
+    }
+
+    @Test("badges follow the level: all counts every message; mentions bolds the room and counts mentions; mute counts mentions only")
+    func badgesFollowTheLevel() async throws {
         try await TestApp().run { app in
             let (owner, mate, wid, cid) = try await Self.team(app)
-            try await mate.get("/w/\(wid)/c/\(cid)")
-            let saved = try await mate.post("/w/\(wid)/c/\(cid)/notify", [("level", "mute")])
-            #expect(saved.status == .seeOther)
-            #expect(saved.location == "/w/\(wid)/c/\(cid)")
-            #expect(try await mate.get("/w/\(wid)/c/\(cid)").text.contains("Notification setting saved."))
-
             try await owner.get("/w/\(wid)/c/\(cid)")
-            for text in ["one", "two", "three"] { try await owner.post("/w/\(wid)/c/\(cid)/messages", [("content", text)]) }
-            let home = try await mate.get("/w/\(wid)")
-            #expect(!home.text.contains("<title>(3)"))
-            #expect(home.text.contains("<title>Team · wsx</title>"))
-            #expect(home.text.contains(#"<li class="muted"><a href="/w/\#(wid)/c/\#(cid)" data-room-link="\#(cid)" data-notify="mute" data-notify-own="yes">"#))
-            #expect(home.text.contains(#"<span class="badge" data-unread="\#(cid)">3</span>"#))
+            // The default (mentions and DMs): plain messages make the name bold, with no number.
+            for text in ["one", "two"] { try await owner.post("/w/\(wid)/c/\(cid)/messages", [("content", text)]) }
+            var home = try await mate.get("/w/\(wid)").text
+            var row = try #require(Self.row(home, cid))
+            #expect(row.hasPrefix(#"<li class="room-item unread"><a href="/w/\#(wid)/c/\#(cid)" data-unread-count="2" data-mention-count="0""#))
+            #expect(row.contains(#"<span class="badge" data-unread="\#(cid)" hidden>0</span>"#))
+            #expect(home.contains(#"<span class="badge" id="mentions-unread" hidden>0</span>"#))
+            // A mention: a number, on the room and on the Mentions item, and in the title.
+            try await owner.post("/w/\(wid)/c/\(cid)/messages", [("content", "@Mate 봐 주세요")])
+            home = try await mate.get("/w/\(wid)").text
+            row = try #require(Self.row(home, cid))
+            #expect(row.contains(#"data-unread-count="3" data-mention-count="1""#))
+            #expect(row.contains(#"<span class="badge" data-unread="\#(cid)">1</span>"#))
+            #expect(home.contains(#"<span class="badge" id="mentions-unread">1</span>"#))
+            #expect(home.contains("<title>(1) Team · wsx</title>"))
 
-            // Back to the default: counted again, not dimmed.
+            // All messages: every unread message counts.
+            try await mate.post("/w/\(wid)/c/\(cid)/notify", [("level", "all")])
+            row = try #require(Self.row(try await mate.get("/w/\(wid)").text, cid))
+            #expect(row.contains(#"<span class="badge" data-unread="\#(cid)">3</span>"#))
+
+            // Muted: dimmed, never bold, plain messages leave no number, but the mention still counts.
+            try await mate.post("/w/\(wid)/c/\(cid)/notify", [("level", "mute")])
+            home = try await mate.get("/w/\(wid)").text
+            row = try #require(Self.row(home, cid))
+            #expect(row.hasPrefix(#"<li class="room-item muted"><a"#))
+            #expect(row.contains(#"<span class="badge" data-unread="\#(cid)">1</span>"#))
+            #expect(home.contains("<title>(1) Team · wsx</title>"))
+            // Read: nothing left anywhere.
             try await mate.get("/w/\(wid)/c/\(cid)")
-            try await mate.post("/w/\(wid)/c/\(cid)/notify", [("level", "default")])
-            try await owner.post("/w/\(wid)/c/\(cid)/messages", [("content", "four")])
-            let after = try await mate.get("/w/\(wid)")
-            #expect(after.text.contains("<title>(1) Team · wsx</title>"))
-            #expect(after.text.contains(#"<li><a href="/w/\#(wid)/c/\#(cid)" data-room-link="\#(cid)" data-notify="mentions">"#))
+            home = try await mate.get("/w/\(wid)").text
+            row = try #require(Self.row(home, cid))
+            #expect(row.contains(#"data-unread-count="0" data-mention-count="0""#))
+            #expect(row.contains(#"<span class="badge" data-unread="\#(cid)" hidden>0</span>"#))
+            #expect(home.contains(#"id="mentions-unread" hidden>0</span>"#))
+            #expect(home.contains("<title>Team · wsx</title>"))
+        }
+    }
+
+    @Test("a DM counts every message at the default level; the menu button says what is unread outside the open room")
+    func directMessagesAndTheMenuButton() async throws {
+        try await TestApp().run { app in
+            let (owner, mate, wid, cid) = try await Self.team(app)
+            let mateId = try await app.userId("m@example.com"), ownerId = try await app.userId("o@example.com")
+            try await owner.get("/w/\(wid)/dm/\(mateId)")
+            for text in ["안녕하세요", "잠깐 통화 가능하세요?"] {
+                try await owner.post("/w/\(wid)/dm/\(mateId)/messages", [("content", text)])
+            }
+            let channel = try await mate.get("/w/\(wid)/c/\(cid)").text
+            let dm = try #require(channel.firstMatch(of: /data-unread="(\d+)">2<\/span>/).flatMap { Int64($0.1) })
+            #expect(try await app.database.writer.read { db in
+                try String.fetchOne(db, sql: "SELECT kind FROM rooms WHERE id = ?", arguments: [dm])
+            } == "dm")
+            #expect(channel.contains(#"<span class="menu-badge" id="menu-unread"><span class="menu-badge-count">2</span>"#))
+            // In the DM itself nothing else is unread: no badge on the button.
+            let inside = try await mate.get("/w/\(wid)/dm/\(ownerId)").text
+            #expect(inside.contains(#"<span class="menu-badge" id="menu-unread" hidden><span class="menu-badge-count"></span>"#))
+            // A bold room elsewhere (plain channel messages) shows a dot: the badge without a number.
+            try await owner.get("/w/\(wid)/c/\(cid)")
+            try await owner.post("/w/\(wid)/c/\(cid)/messages", [("content", "공지 확인")])
+            let again = try await mate.get("/w/\(wid)/dm/\(ownerId)").text
+            #expect(again.contains(#"<span class="menu-badge" id="menu-unread"><span class="menu-badge-count"></span>"#))
+            // The script's resync reads the same counts, with mentions.
+            let unread = try await mate.get("/w/\(wid)/unread", headers: [.accept: "application/json"]).text
+            #expect(unread.contains(#""mentions":{"#))
+            #expect(unread.contains(#""\#(cid)":1"#))
+        }
+    }
+
+    @Test("a mention in a reply kept in its thread counts on the Mentions item until the thread is read")
+    func threadMentionsCount() async throws {
+        try await TestApp().run { app in
+            let (owner, mate, wid, cid) = try await Self.team(app)
+            try await owner.get("/w/\(wid)/c/\(cid)")
+            try await MessagingTests.say(owner, "/w/\(wid)/c/\(cid)", "스레드 시작")
+            let root = try await ThreadTests.lastId(app)
+            try await ThreadTests.reply(owner, wid, root, "@Mate 여기 답 주세요")
+            try await mate.get("/w/\(wid)/c/\(cid)")
+            var home = try await mate.get("/w/\(wid)").text
+            #expect(home.contains(#"<span class="badge" id="mentions-unread">1</span>"#))
+            try await mate.get("/w/\(wid)/m/\(root)/thread")
+            home = try await mate.get("/w/\(wid)").text
+            #expect(home.contains(#"id="mentions-unread" hidden>0</span>"#))
         }
     }
 

@@ -49,6 +49,49 @@ struct SearchTests {
         }
     }
 
+    @Test("results read as people see them: plain text, files by name, a DM by the other person, only sections that found something")
+    func readableResults() async throws {
+        try await TestApp().run { app in
+            let (a, b, wid, general) = try await Self.setUp(app)
+            _ = try await MessagingTests.say(a, general, "회의 참석은 **필수**입니다")
+            let bob = try await app.userId("b@example.com")
+            _ = try await MessagingTests.say(b, "/w/\(wid)/dm/\(try await app.userId("a@example.com"))", "필수 서류 보냈어요")
+            try await a.get(general)
+            try await a.postMultipart(general + "/messages", [("content", "자료")], files: [
+                .init(filename: "필수 서류 목록.pdf", data: Fixture.data("doc.pdf"), contentType: "application/pdf"),
+            ])
+
+            let page = try await Self.search(a, wid, "필수")
+            // Markdown is read, not shown: no asterisks around the match.
+            #expect(page.text.contains("회의 참석은 <mark>필수</mark>입니다"))
+            #expect(!page.text.contains("**"))
+            // The DM is named by Bob and says so, and does not repeat him as its author.
+            #expect(page.text.contains(#"<span class="result-room">Conversation with Bob</span> · <time"#))
+            // The file is found by its name, linking to its message.
+            #expect(page.text.contains(#"<span class="result-file">📎 필수 서류 목록.pdf</span>"#))
+            let fileMessage = try await app.count("SELECT MAX(message_id) FROM message_files")
+            #expect(page.text.contains("?around=\(fileMessage)#m-\(fileMessage)"))
+            // Sections that found nothing are not there.
+            #expect(!page.text.contains(#"id="search-channels""#) && !page.text.contains(#"id="search-members""#))
+            #expect(!page.text.contains(#"id="search-nothing""#))
+            _ = bob
+
+            let nothing = try await Self.search(a, wid, "없는말")
+            #expect(nothing.text.contains(#"<p class="empty-state" id="search-nothing">Nothing found. Try other words.</p>"#))
+            #expect(!nothing.text.contains("search-results"))
+            // Someone outside the room where the file was shared never finds it.
+            let stranger = try await app.signedInBrowser(email: "s@example.com", nickname: "Sam")
+            try await app.addMember(email: "s@example.com", to: wid, by: a)
+            let quiet = try await a.createChannel(in: wid, "quiet")
+            try await a.get("/w/\(wid)/c/\(quiet)")
+            try await a.postMultipart("/w/\(wid)/c/\(quiet)/messages", [("content", "비공개")], files: [
+                .init(filename: "quiet-plan.pdf", data: Fixture.data("doc.pdf"), contentType: "application/pdf"),
+            ])
+            #expect(try await Self.search(a, wid, "quiet-plan").text.contains("quiet-plan.pdf"))
+            #expect(!(try await Self.search(stranger, wid, "quiet-plan")).text.contains("quiet-plan.pdf"))
+        }
+    }
+
     @Test("channels by name and description, members by nickname and email")
     func channelsAndMembers() async throws {
         try await TestApp().run { app in

@@ -115,6 +115,33 @@ struct SecurityTests {
             }
         }
     }
+
+    @Test("text files are sent Brotli- or gzip-compressed as the client accepts, from copies made at build time; pictures as they are")
+    func compressedStaticFiles() async throws {
+        try await TestApp().run { app in
+            let browser = app.browser()
+            let plain = try await browser.get("/static/app.js", headers: [.acceptEncoding: "identity"])
+            #expect(plain.headers[.contentEncoding] == nil)
+            #expect(plain.headers[.vary] == "Accept-Encoding")
+            let brotli = try await browser.get("/static/app.js", headers: [.acceptEncoding: "gzip, deflate, br"])
+            #expect(brotli.headers[.contentEncoding] == "br")
+            #expect(brotli.headers[.vary] == "Accept-Encoding")
+            #expect(brotli.body.readableBytes * 2 < plain.body.readableBytes)
+            #expect(brotli.headers[.eTag] != plain.headers[.eTag])
+            let etag = try #require(brotli.headers[.eTag])
+            #expect(try await browser.get("/static/app.js", headers: [.acceptEncoding: "br", .ifNoneMatch: etag]).status == .notModified)
+            // The other coding's tag is another representation: the whole file again.
+            #expect(try await browser.get("/static/app.js", headers: [.acceptEncoding: "gzip", .ifNoneMatch: etag]).status == .ok)
+            let gzip = try await browser.get("/static/app.css", headers: [.acceptEncoding: "gzip;q=1, br;q=0"])
+            #expect(gzip.headers[.contentEncoding] == "gzip")
+            #expect(Array(gzip.body.readableBytesView.prefix(2)) == [0x1f, 0x8b])
+            // Compressed already: sent as it is, whatever the client accepts.
+            let icon = try await browser.get("/static/icons/icon-192.png", headers: [.acceptEncoding: "br, gzip"])
+            #expect(icon.status == .ok)
+            #expect(icon.headers[.contentEncoding] == nil)
+            #expect(icon.headers[.vary] == nil)
+        }
+    }
 }
 
 @Suite("Limits and storage")

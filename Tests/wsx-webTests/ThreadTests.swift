@@ -167,7 +167,7 @@ struct ThreadTests {
             try await a.get("/w/\(wid)/m/\(root)/thread")
             #expect(try await a.get(path).text.contains(#"data-threads-unread hidden>0</span>"#))
             let read = try #require(try await Self.payloads(app, "thread.read").last)
-            #expect(read == #"{"rootId":\#(root),"unreadTotal":0,"workspaceId":\#(wid)}"#)
+            #expect(read == #"{"mentionsTotal":0,"rootId":\#(root),"unreadTotal":0,"workspaceId":\#(wid)}"#)
             // Writing is reading: Bob's own reply is not unread for him; Alice's next one is.
             try await Self.reply(a, wid, root, "고마워요")
             #expect(try await app.count("SELECT unread_count FROM thread_follows WHERE user_id = ? AND root_id = ?", [people[1], root]) == 1)

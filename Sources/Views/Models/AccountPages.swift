@@ -123,8 +123,9 @@ public struct UserPage: Sendable {
     public var photoURL: String?
     /// Their custom status, as shown.
     public var status: String?
-    /// The first letter of the nickname, in place of a photo.
+    /// The letters and colour in place of a photo (`AvatarFace`).
     public var initial: String
+    public var tone: Int
     /// The workspaces the viewer shares with them, each with a way to message them there.
     public var workspaces: [SharedWorkspace]
 
@@ -136,7 +137,8 @@ public struct UserPage: Sendable {
         self.email = email
         self.phone = phone
         self.photoURL = photoURL
-        self.initial = nickname.first.map { String($0).uppercased() } ?? "?"
+        self.initial = AvatarFace.initials(nickname)
+        self.tone = AvatarFace.tone(id)
         self.workspaces = workspaces
     }
 }

@@ -34,17 +34,33 @@ public struct Chrome: Sendable {
     public var links: SiteLinks
     /// The links of the workspace being viewed, if any.
     public var workspace: WorkspaceLinks?
-    /// Unread messages in the workspace being viewed, for the tab title; nil when none.
+    /// The numbers of the sidebar's badges added up, for the tab title; nil when none.
     public var unreadTotal: Int?
+    /// Some room has unread messages (a number or a bold name): the tab icon has a dot.
+    public var hasUnseen = false
+    /// Unread mentions in the workspace (rooms and threads): the sidebar's Mentions badge.
+    public var mentionsUnread = 0 { didSet { hasMentionsUnread = mentionsUnread > 0 } }
+    public private(set) var hasMentionsUnread = false
+    /// What the phone's menu button shows: the badge numbers of the rooms other than the one
+    /// open added up, or a dot for unread messages without a number (and unread thread replies).
+    public private(set) var elsewhereCount = 0
+    public private(set) var hasElsewhereCount = false
+    public private(set) var hasElsewhereUnseen = false
     /// The tab's icon, and the one with a dot for unread messages.
     public var iconURL = ""
     /// Replies the viewer has not read in the threads they follow in the current workspace.
-    public var threadsUnread = 0
+    public var threadsUnread = 0 { didSet { hasElsewhereUnseen = threadsUnread > 0 || Self.unseen(elsewhereIn: rooms) } }
     /// The page is shown inside another page of the site (a thread's side panel): no top bar,
     /// no sidebar.
     public var isEmbedded = false
     public var hasThreadsUnread: Bool { threadsUnread > 0 }
     public var unreadIconURL = ""
+    /// The web app manifest and the home screen icon.
+    public var manifestURL = ""
+    public var appleTouchIconURL = ""
+    /// Web Push's key and where a browser's subscription goes (signed in, push on).
+    public var pushKeyURL: String?
+    public var pushSubscriptionsURL: String?
 
     public init(lang: Lang, csrfToken: String, viewer: Viewer?, workspaces: [SidebarWorkspace] = [],
                 rooms: [SidebarRoom] = [], currentWorkspaceId: Int64? = nil, flash: String? = nil, path: String, lastEventId: Int64? = nil, cssURL: String, scriptURLs: [String], links: SiteLinks) {
@@ -60,8 +76,13 @@ public struct Chrome: Sendable {
         self.dms = rooms.filter(\.isDM)
         self.currentWorkspaceId = currentWorkspaceId
         self.hasRooms = currentWorkspaceId != nil
-        let unread = currentWorkspaceId == nil ? 0 : rooms.reduce(0) { $0 + ($1.isMuted ? 0 : $1.unread) }
+        let unread = currentWorkspaceId == nil ? 0 : rooms.reduce(0) { $0 + ($1.isArchived ? 0 : $1.badge.count) }
         self.unreadTotal = unread > 0 ? unread : nil
+        self.hasUnseen = rooms.contains { !$0.isArchived && ($0.hasBadge || $0.isBold) }
+        let elsewhere = rooms.filter(Self.isElsewhere)
+        self.elsewhereCount = elsewhere.reduce(0) { $0 + $1.badgeCount }
+        self.hasElsewhereCount = elsewhereCount > 0
+        self.hasElsewhereUnseen = Self.unseen(elsewhereIn: rooms)
         self.flash = flash
         self.path = path
         self.lastEventId = lastEventId
@@ -70,6 +91,16 @@ public struct Chrome: Sendable {
         self.links = links
     }
 
+}
+
+extension Chrome {
+    /// A room the menu button speaks for: not the open one, not archived.
+    static func isElsewhere(_ room: SidebarRoom) -> Bool { !room.isCurrent && !room.isArchived }
+
+    /// Whether a room other than the open one has unread messages (a number or a bold name).
+    static func unseen(elsewhereIn rooms: [SidebarRoom]) -> Bool {
+        rooms.contains { isElsewhere($0) && ($0.hasBadge || $0.isBold) }
+    }
 }
 
 /// The signed-in user as pages show them.
@@ -110,15 +141,24 @@ public struct SidebarRoom: Sendable {
     public var name: String
     public var url: String
     public var isCurrent: Bool
-    public var unread: Int
-    public var isDM: Bool
-    public var hasUnread: Bool
+    /// Unread messages of its timeline, and how many of them mention the viewer.
+    public var unread: Int { didSet { showBadge() } }
+    public var mentions = 0 { didSet { showBadge() } }
+    public var isDM: Bool { didSet { showBadge() } }
+    /// What its entry shows for them at its level (`UnreadBadge`).
+    public var badge: UnreadBadge { UnreadBadge(unread: unread, mentions: mentions, level: notify, isDirect: isDM) }
+    /// The same, stored for templates: the number (none at 0) and a bold name.
+    public private(set) var badgeCount = 0
+    public private(set) var hasBadge = false
+    public private(set) var isBold = false
     /// A DM's person: their photo, else the first letter of their name.
     public var avatarURL: String?
     public var initial: String
     /// A DM's person, whose presence its avatar shows, and their custom status.
-    public var personId: Int64?
+    public var personId: Int64? { didSet { tone = personId.map(AvatarFace.tone) ?? 0 } }
     public var status: String?
+    /// The colour of the person's avatar (`AvatarFace`).
+    public private(set) var tone = 0
     /// A private channel (a lock where a public one has #).
     public var isPrivate = false
     /// An archived channel: listed apart, greyed.
@@ -126,23 +166,29 @@ public struct SidebarRoom: Sendable {
     /// A group conversation: its avatar shows how many are in it (`initial`).
     public var isGroup = false
     /// How it notifies the viewer: their own choice for it, else their default.
-    public var notify: NotifyLevel
+    public var notify: NotifyLevel { didSet { showBadge() } }
     /// Whether the viewer chose the level for this room (not their default).
     public var hasOwnNotify: Bool
     public var isMuted: Bool { notify == .mute }
 
-    public init(id: Int64, name: String, url: String, isCurrent: Bool, unread: Int = 0, isDM: Bool = false,
+    private mutating func showBadge() {
+        let badge = self.badge
+        (badgeCount, hasBadge, isBold) = (badge.count, badge.count > 0, badge.isBold)
+    }
+
+    public init(id: Int64, name: String, url: String, isCurrent: Bool, unread: Int = 0, mentions: Int = 0, isDM: Bool = false,
                 avatarURL: String? = nil, notify: NotifyLevel = .standard, hasOwnNotify: Bool = false) {
+        self.mentions = mentions
         self.notify = notify
         self.hasOwnNotify = hasOwnNotify
         self.isDM = isDM
         self.avatarURL = avatarURL
-        self.initial = name.first.map { String($0).uppercased() } ?? "?"
-        self.hasUnread = unread > 0
+        self.initial = AvatarFace.initial(name)
         self.id = id
         self.name = name
         self.url = url
         self.isCurrent = isCurrent
         self.unread = unread
+        showBadge()
     }
 }

@@ -12,9 +12,18 @@ public struct SearchPage: Sendable {
     public var moreChannelsURL: String?
     public var moreMembersURL: String?
     public var moreMessagesURL: String?
+    /// Files whose names match, with where they were shared.
+    public var files: [SearchFileRow]
+    public var hasFiles: Bool
+    /// Nothing found in any section: one line says so instead of four empty boxes.
+    public var isEmpty: Bool
 
     public init(workspaceId: Int64, query: String, channels: [SearchChannelRow], members: [SearchMemberRow],
-                messages: [SearchMessageRow], moreChannelsURL: String?, moreMembersURL: String?, moreMessagesURL: String?) {
+                messages: [SearchMessageRow], files: [SearchFileRow] = [], moreChannelsURL: String?, moreMembersURL: String?,
+                moreMessagesURL: String?) {
+        self.files = files
+        self.hasFiles = !files.isEmpty
+        self.isEmpty = channels.isEmpty && members.isEmpty && messages.isEmpty && files.isEmpty
         self.workspaceId = workspaceId
         self.query = query
         self.hasQuery = !query.isEmpty
@@ -54,16 +63,29 @@ public struct SearchMemberRow: Sendable {
     }
 }
 
+/// A file found by its name: the message it came in, and a link to it there.
+public struct SearchFileRow: Sendable {
+    public var name: String
+    public var sizeText: String
+    public var message: SearchMessageRow
+
+    public init(name: String, sizeText: String, message: SearchMessageRow) {
+        (self.name, self.sizeText, self.message) = (name, sizeText, message)
+    }
+}
+
 public struct SearchMessageRow: Sendable {
+    /// Where it was written: `#channel`, or for a direct conversation the other person(s).
     public var roomName: String
-    public var author: String
+    /// Who wrote it; nil where the room's name says it already (a DM's other person).
+    public var author: String?
     public var timestamp: String
     public var timeText: String
     /// The excerpt, escaped, with the matches in `<mark>` (rendered by us).
     public var snippetHtml: String
     public var url: String
 
-    public init(roomName: String, author: String, timestamp: String, timeText: String, snippetHtml: String, url: String) {
+    public init(roomName: String, author: String?, timestamp: String, timeText: String, snippetHtml: String, url: String) {
         self.roomName = roomName
         self.author = author
         self.timestamp = timestamp

@@ -21,11 +21,13 @@ public struct ThreadSummaryView: Sendable {
 public struct ThreadReplierView: Sendable {
     public var nickname: String
     public var initial: String
+    public var tone: Int
     public var avatarURL: String?
 
-    public init(nickname: String, avatarURL: String?) {
+    public init(id: Int64, nickname: String, avatarURL: String?) {
         self.nickname = nickname
-        self.initial = nickname.first.map { String($0).uppercased() } ?? "?"
+        self.initial = AvatarFace.initial(nickname)
+        self.tone = AvatarFace.tone(id)
         self.avatarURL = avatarURL
     }
 }

@@ -52,8 +52,16 @@ public struct RoomLink: Sendable {
     public var memberCount: Int
     public var joined: Bool
     public var isDefault: Bool
-    public var unread: Int
-    public var hasUnread: Bool
+    /// Unread messages, those that mention the viewer, and the badge they make at the room's level.
+    public var unread: Int { didSet { showBadge() } }
+    public var mentions = 0 { didSet { showBadge() } }
+    public var notify = NotifyLevel.standard { didSet { showBadge() } }
+    public var isDirect = false { didSet { showBadge() } }
+    public var badge: UnreadBadge { UnreadBadge(unread: unread, mentions: mentions, level: notify, isDirect: isDirect) }
+    /// The same, stored for templates.
+    public private(set) var badgeCount = 0
+    public private(set) var hasBadge = false
+    public private(set) var isBold = false
     public var lastSnippet: String?
     public var lastTimestamp: String?
     public var lastTimeText: String?
@@ -61,20 +69,26 @@ public struct RoomLink: Sendable {
     public var avatarURL: String?
     public var initial: String
     /// A DM's person, whose presence its avatar shows, and their custom status.
-    public var personId: Int64?
+    public var personId: Int64? { didSet { tone = personId.map(AvatarFace.tone) ?? 0 } }
     public var status: String?
+    /// The colour of the person's avatar (`AvatarFace`).
+    public private(set) var tone = 0
     /// A private channel.
     public var isPrivate = false
-    /// A muted room (dimmed, a dot for its count).
-    public var isMuted = false
+    /// A muted room (dimmed; only mentions counted).
+    public private(set) var isMuted = false
+
+    private mutating func showBadge() {
+        let badge = self.badge
+        (badgeCount, hasBadge, isBold, isMuted) = (badge.count, badge.count > 0, badge.isBold, notify == .mute)
+    }
     /// A group conversation: its avatar is a square with how many are in it (`initial`).
     public var isGroup = false
 
     public init(id: Int64, name: String, url: String, description: String = "", memberCount: Int = 0, joined: Bool = true,
                 isDefault: Bool = false, unread: Int = 0, lastSnippet: String? = nil, lastTimestamp: String? = nil,
                 lastTimeText: String? = nil) {
-        self.initial = name.first.map { String($0).uppercased() } ?? "?"
-        self.hasUnread = unread > 0
+        self.initial = AvatarFace.initial(name)
         self.lastSnippet = lastSnippet
         self.lastTimestamp = lastTimestamp
         self.lastTimeText = lastTimeText
@@ -86,6 +100,7 @@ public struct RoomLink: Sendable {
         self.joined = joined
         self.isDefault = isDefault
         self.unread = unread
+        showBadge()
     }
 }
 
@@ -357,6 +372,9 @@ public struct RoomPage: Sendable {
     public var attachHint: String = ""
     /// The parts of messages the page's scripts clone (`MessageListRenderer.scriptTemplates`).
     public var messageTemplatesHtml: String = ""
+    /// A DM's or group's members' read markers as JSON (`{"12":340}`), which its read receipts
+    /// count from as people read.
+    public var receiptsJSON: String?
     /// The file picker's `accept`: the types the server takes (it checks the bytes anyway).
     public var acceptTypes: String = ""
     public var tooLargeText: String = ""
@@ -442,7 +460,9 @@ public struct MessageView: Sendable {
     public var id: Int64
     public var authorId: Int64
     public var author: String
+    /// The letters and colour in place of a photo (`AvatarFace`).
     public var initial: String
+    public var tone: Int
     /// ISO 8601 UTC; the script shows it in the reader's time zone and language.
     public var timestamp: String
     public var timeText: String
@@ -481,7 +501,8 @@ public struct MessageView: Sendable {
         self.id = id
         self.authorId = authorId
         self.author = author
-        self.initial = author.first.map { String($0).uppercased() } ?? "?"
+        self.initial = AvatarFace.initials(author)
+        self.tone = AvatarFace.tone(authorId)
         self.timestamp = timestamp
         self.timeText = timeText
         self.isEdited = isEdited
@@ -693,13 +714,15 @@ public struct ConversationCandidate: Sendable {
     public var id: Int64
     public var nickname: String
     public var initial: String
+    public var tone: Int
     public var avatarURL: String?
     public var isChosen: Bool
 
     public init(id: Int64, nickname: String, avatarURL: String?, isChosen: Bool) {
         self.id = id
         self.nickname = nickname
-        self.initial = nickname.first.map { String($0).uppercased() } ?? "?"
+        self.initial = AvatarFace.initials(nickname)
+        self.tone = AvatarFace.tone(id)
         self.avatarURL = avatarURL
         self.isChosen = isChosen
     }

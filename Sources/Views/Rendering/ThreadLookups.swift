@@ -21,6 +21,7 @@ extension ThreadReplierView: TemplateContext {
         switch key {
         case "nickname": nickname.templateValue
         case "initial": initial.templateValue
+        case "tone": tone.templateValue
         case "avatarURL": avatarURL.templateValue
         default: .missing
         }

@@ -31,8 +31,18 @@ extension Chrome: TemplateContext {
         case "links": links.templateValue
         case "workspace": workspace.templateValue
         case "unreadTotal": unreadTotal.templateValue
+        case "hasUnseen": hasUnseen.templateValue
+        case "mentionsUnread": mentionsUnread.templateValue
+        case "hasMentionsUnread": hasMentionsUnread.templateValue
+        case "elsewhereCount": elsewhereCount.templateValue
+        case "hasElsewhereCount": hasElsewhereCount.templateValue
+        case "hasElsewhereUnseen": hasElsewhereUnseen.templateValue
         case "iconURL": iconURL.templateValue
         case "unreadIconURL": unreadIconURL.templateValue
+        case "manifestURL": manifestURL.templateValue
+        case "appleTouchIconURL": appleTouchIconURL.templateValue
+        case "pushKeyURL": pushKeyURL.templateValue
+        case "pushSubscriptionsURL": pushSubscriptionsURL.templateValue
         case "archived": archived.templateValue
         case "hasArchived": hasArchived.templateValue
         case "threadsUnread": threadsUnread.templateValue
@@ -123,10 +133,14 @@ extension SidebarRoom: TemplateContext {
         case "url": url.templateValue
         case "isCurrent": isCurrent.templateValue
         case "unread": unread.templateValue
+        case "mentions": mentions.templateValue
         case "isDM": isDM.templateValue
-        case "hasUnread": hasUnread.templateValue
+        case "badgeCount": badgeCount.templateValue
+        case "hasBadge": hasBadge.templateValue
+        case "isBold": isBold.templateValue
         case "avatarURL": avatarURL.templateValue
         case "initial": initial.templateValue
+        case "tone": tone.templateValue
         case "notify": notify.rawValue.templateValue
         case "hasOwnNotify": hasOwnNotify.templateValue
         case "isMuted": isMuted.templateValue
@@ -169,6 +183,7 @@ extension RoomPage: TemplateContext {
         case "maxFileBytes": maxFileBytes.templateValue
         case "attachHint": attachHint.templateValue
         case "messageTemplatesHtml": messageTemplatesHtml.templateValue
+        case "receiptsJSON": receiptsJSON.templateValue
         case "acceptTypes": acceptTypes.templateValue
         case "tooLargeText": tooLargeText.templateValue
         case "tooManyText": tooManyText.templateValue
@@ -210,6 +225,7 @@ extension MessageView: TemplateContext {
         case "authorId": authorId.templateValue
         case "author": author.templateValue
         case "initial": initial.templateValue
+        case "tone": tone.templateValue
         case "timestamp": timestamp.templateValue
         case "timeText": timeText.templateValue
         case "isEdited": isEdited.templateValue
@@ -298,12 +314,18 @@ extension RoomLink: TemplateContext {
         case "joined": joined.templateValue
         case "isDefault": isDefault.templateValue
         case "unread": unread.templateValue
-        case "hasUnread": hasUnread.templateValue
+        case "mentions": mentions.templateValue
+        case "notify": notify.rawValue.templateValue
+        case "isDirect": isDirect.templateValue
+        case "badgeCount": badgeCount.templateValue
+        case "hasBadge": hasBadge.templateValue
+        case "isBold": isBold.templateValue
         case "lastSnippet": lastSnippet.templateValue
         case "lastTimestamp": lastTimestamp.templateValue
         case "lastTimeText": lastTimeText.templateValue
         case "avatarURL": avatarURL.templateValue
         case "initial": initial.templateValue
+        case "tone": tone.templateValue
         case "isMuted": isMuted.templateValue
         case "isGroup": isGroup.templateValue
         case "personId": personId.templateValue

@@ -65,6 +65,8 @@ struct AppConfig: Sendable {
     /// whose private addresses previews may still fetch (`--link-preview-hosts`).
     var linkPreviews = true
     var linkPreviewHosts: [String] = []
+    /// Web Push (`PushOptions`).
+    var webPush = WebPushSettings()
     /// How long a preview's page fetch (redirects included) may take, and its picture's again.
     var linkPreviewTimeout: Duration = .seconds(5)
     var payments = PaymentSettings()

@@ -40,6 +40,7 @@ struct AppServices: Sendable {
     let directRooms: DirectRooms
     let groups: GroupRooms
     let lastRooms: LastRooms
+    let joinLinks: JoinLinks
     let notifySettings: NotifySettings
     let messageLists: MessageListRenderer
     let files: FileService
@@ -78,6 +79,8 @@ struct AppServices: Sendable {
     /// Signed-in pages kept while the database is unchanged (`RenderedPageMiddleware`).
     let renderedPages: VersionedCache<RenderedPage.Key, RenderedPage>
     let hub: RealtimeHub
+    /// Web Push; nil with `--web-push off`.
+    let push: PushServices?
     let events: EventLog
     let clock: WallClock
     let logger: Logger
@@ -110,8 +113,9 @@ struct AppServices: Sendable {
         devices = DeviceCookie(key: serverKey)
         cookies = CookiePolicy(alwaysSecure: config.secureCookies, trustProxy: config.trustProxy)
         lastRooms = LastRooms(database: database)
+        joinLinks = JoinLinks(database: database, clock: clock, key: serverKey)
         signIns = SignInResponder(database: database, sessions: sessions, devices: devices, cookies: cookies,
-                                  lastRooms: lastRooms, clock: clock)
+                                  lastRooms: lastRooms, joinLinks: joinLinks, clock: clock)
         administration = AccountAdministration(database: database, clock: clock)
         twoStep = TwoStepService(database: database, clock: clock)
         twoStepCookies = TwoStepCookies(key: serverKey, clock: clock)
@@ -120,10 +124,24 @@ struct AppServices: Sendable {
         // (tabs that were open before the restart replay them when they reconnect).
         try database.relayOutsideEvents()
         hub = try RealtimeHub(database: database, outbox: database.outbox, settings: config.realtime, logger: logger)
+        if config.webPush.isOn {
+            let store = PushStore(database: database, clock: clock)
+            let key = try VAPIDKey(dataDirectory: config.dataDirectory, subject: config.webPush.subject)
+            let doorbell = Doorbell()
+            let fetcher = SafeFetcher(allowedHosts: Set(config.webPush.serviceHosts), timeout: .seconds(10),
+                                      eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
+            push = PushServices(key: key, store: store,
+                                notifier: PushNotifier(store: store, hub: hub, events: database.outbox.listen(), doorbell: doorbell,
+                                                       logger: logger),
+                                sender: PushSender(store: store, key: key, fetcher: fetcher, clock: clock, logger: logger,
+                                                   doorbell: doorbell))
+        } else {
+            push = nil
+        }
         let renderer = try PageRenderer(source: config.templatesDirectory.map { .directory($0) }
             ?? .files(EmbeddedFiles.files(in: "Templates")))
         let assets = try StaticAssets(source: config.publicDirectory.map { .directory($0) }
-            ?? .files(EmbeddedFiles.files(in: "Public")))
+            ?? .files(EmbeddedFiles.files(in: "Public")), compressed: EmbeddedFiles.files(in: "Compressed/Public"))
         let hub = self.hub
         renderedPages = VersionedCache(version: database.version, clock: clock, capacity: 256)
         let markers = ReadMarkers(database: database, clock: clock)
@@ -131,7 +149,8 @@ struct AppServices: Sendable {
         threads = ThreadService(database: database, markers: threadMarkers)
         pages = Pages(renderer: renderer, assets: assets,
                       sidebar: SidebarSource(database: database, clock: clock, markers: markers, threadMarkers: threadMarkers),
-                      lastEventId: { hub.latestEventId }, testPayments: config.payments.mode == .sandbox)
+                      lastEventId: { hub.latestEventId }, testPayments: config.payments.mode == .sandbox,
+                      webPush: config.webPush.isOn)
         let lists = MessageListRenderer(pages: pages)
         messageLists = lists
         messages = MessageService(database: database, clock: clock, markers: markers,
@@ -213,6 +232,10 @@ struct AppServices: Sendable {
             }
             mailSender?.wake()
         })
+        if let push {
+            services.append(push.notifier)
+            services.append(push.sender)
+        }
         if let mailSender, let mailComposer, let mail = config.mail {
             services.append(mailSender)
             services.append(DigestMailer(database: database, hub: hub, composer: mailComposer, sender: mailSender, serverKey: serverKey,

@@ -89,7 +89,7 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
 
     home.addRoutes(to: router)
     EventsController().addRoutes(to: router)
-    let joinLinks = JoinLinks(database: services.database, clock: services.clock, key: services.serverKey)
+    let joinLinks = services.joinLinks
     AuthController(accounts: services.accounts, sessions: services.sessions, signIns: services.signIns, throttle: services.throttle,
                    signups: services.signups, policy: services.config.signup, joinLinks: joinLinks,
                    confirmations: services.confirmations, twoStep: services.twoStepCookies, cookies: services.cookies,
@@ -161,6 +161,7 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
                        pages: services.pages).addRoutes(to: signedIn)
     ReactionsController(workspaces: services.workspaces, reactions: services.reactions, pins: services.pins,
                         saved: services.saved, pages: services.pages).addRoutes(to: signedIn)
+    if let push = services.push { PushController(push: push).addRoutes(to: router, signedIn: signedIn) }
     PresenceController(workspaces: services.workspaces, directRooms: services.directRooms, groups: services.groups,
                        messages: services.messages, hub: services.hub, throttle: services.typing).addRoutes(to: signedIn)
     MessageMarksController(workspaces: services.workspaces, pins: services.pins, saved: services.saved, pages: services.pages)

@@ -14,6 +14,8 @@ struct Pages: Sendable {
     let lastEventId: @Sendable () -> Int64
     /// Payments run in the sandbox: every page shows a banner saying so.
     var testPayments = false
+    /// Web Push is on: signed-in pages load the script that subscribes, and say where.
+    var webPush = false
 
     /// The tab icon, plain and with the unread dot.
     private var icons: (String, String) { (assets.url(for: "favicon.svg"), assets.url(for: "favicon-unread.svg")) }
@@ -23,6 +25,17 @@ struct Pages: Sendable {
         [assets.url(for: "app.js"), assets.url(for: "chat.js"), assets.url(for: "drawer.js"), assets.url(for: "lightbox.js"),
          assets.url(for: "switcher.js"), assets.url(for: "reactions.js"), assets.url(for: "marks.js"),
          assets.url(for: "presence.js"), assets.url(for: "people-picker.js"), assets.url(for: "threads.js")]
+            + (webPush ? [assets.url(for: "push.js")] : [])
+    }
+
+    /// What every page links for being installed: the manifest and the home screen icon; for
+    /// signed-in pages with Web Push on, where the script finds the key and subscribes.
+    private func describeApp(_ chrome: inout Chrome) {
+        chrome.manifestURL = Paths.manifest()
+        chrome.appleTouchIconURL = assets.url(for: "icons/apple-touch-icon.png")
+        if webPush, chrome.viewer != nil {
+            (chrome.pushKeyURL, chrome.pushSubscriptionsURL) = (Paths.pushKey(), Paths.pushSubscriptions())
+        }
     }
 
     /// What the chrome reads from the database, when a page read it in its own read: the event
@@ -84,9 +97,11 @@ struct Pages: Sendable {
                       cssURL: assets.url(for: "app.css"), scriptURLs: scripts, links: .site)
         chrome.workspace = place.workspaceId.map { WorkspaceLinks(workspace: $0) }
         chrome.threadsUnread = loaded.sidebar.threadsUnread
+        chrome.mentionsUnread = loaded.sidebar.mentionsUnread
         (chrome.iconURL, chrome.unreadIconURL) = icons
         chrome.coinBalance = user.coinBalance
         chrome.testPayments = testPayments
+        describeApp(&chrome)
         return chrome
     }
 
@@ -97,6 +112,7 @@ struct Pages: Sendable {
                             links: .site)
         (chrome.iconURL, chrome.unreadIconURL) = icons
         chrome.testPayments = testPayments
+        describeApp(&chrome)
         return chrome
     }
 

@@ -118,6 +118,12 @@ enum Paths {
     static let favicon = PlainRoute("/favicon.ico")
     static let confirmEmail = Route<String>("/confirm/{token}")
     static let twoStepLogin = PlainRoute("/login/2fa")
+    static let pushKey = PlainRoute("/push/key")
+    static let pushSubscriptions = PlainRoute("/push/subscriptions")
+    static let pushSubscriptionRemoval = PlainRoute("/push/subscriptions/remove")
+    /// The service worker, at the root so its scope is the whole site, and the web app manifest.
+    static let serviceWorker = PlainRoute("/sw.js")
+    static let manifest = PlainRoute("/manifest.webmanifest")
 
     // The signed-in person.
     static let profile = PlainRoute("/profile")
@@ -240,7 +246,7 @@ enum Paths {
     /// Every route above, for the test that holds the router to this list.
     static let all: [any AnyRoute] = [
         root, health, metrics, resetRequest, unsubscribe, join, signup, login, logout, language, events, invite, declineInvite, passwordReset, paymentWebhook, favicon,
-        confirmEmail, twoStepLogin,
+        confirmEmail, twoStepLogin, pushKey, pushSubscriptions, pushSubscriptionRemoval, serviceWorker, manifest,
         profile, password, profileNotify, profileStatus, profileMail, user, store, checkout, checkoutComplete, sandboxPay, thumbnail, file,
         profileConfirm, twoStep, twoStepStart, twoStepDisable, recoveryCodes,
         admin, adminWorkspaces, adminLog, adminMail, deactivateUser, reactivateUser, promoteUser, demoteUser, handOverWorkspace,

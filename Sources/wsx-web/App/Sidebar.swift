@@ -114,12 +114,16 @@ struct SidebarLists: Sendable {
     var rooms: [SidebarRoom]
     /// Replies the person has not read in the threads they follow in the workspace.
     var threadsUnread = 0
+    /// Those of them that mention the person (the rooms' own mention counts are on `rooms`).
+    var threadMentions = 0
+    /// The Mentions badge: unread mentions in the rooms that are not archived, and in threads.
+    var mentionsUnread: Int { rooms.reduce(threadMentions) { $0 + ($1.isArchived ? 0 : $1.mentions) } }
 
     /// Shows `roomId` as read (the page being shown just moved the marker to its newest message).
     mutating func markRead(_ roomId: Int64) {
         for index in rooms.indices where rooms[index].id == roomId {
             rooms[index].unread = 0
-            rooms[index].hasUnread = false
+            rooms[index].mentions = 0
         }
     }
 }
@@ -164,7 +168,8 @@ struct SidebarSource: Sendable {
         let markers = try markers.markers(db, userId: userId, workspaceId: workspaceId)
         var sidebar = SidebarLists(workspaces: lists.workspaces, rooms: lists.rooms.map { room in
             var listed = SidebarRoom(id: room.id, name: room.name, url: room.url, isCurrent: room.id == place.roomId,
-                                     unread: markers[room.id]?.unread ?? 0, isDM: !room.isChannel, avatarURL: room.avatarURL,
+                                     unread: markers[room.id]?.unread ?? 0, mentions: markers[room.id]?.mentions ?? 0,
+                                     isDM: !room.isChannel, avatarURL: room.avatarURL,
                                      notify: room.ownNotify ?? room.defaultNotify, hasOwnNotify: room.ownNotify != nil)
             listed.personId = room.personId
             listed.status = room.status
@@ -176,7 +181,9 @@ struct SidebarSource: Sendable {
             }
             return listed
         })
-        sidebar.threadsUnread = try threadMarkers.unreadTotal(db, userId: userId, workspaceId: workspaceId)
+        let threads = try threadMarkers.unread(db, userId: userId, workspaceId: workspaceId)
+        sidebar.threadsUnread = threads.replies
+        sidebar.threadMentions = threads.mentions
         return sidebar
     }
 

@@ -18,6 +18,21 @@ struct StaticAssets: Sendable {
         let contentType: String
         /// A short hash of the bytes; the `ETag` and the `?v=` of links.
         let version: String
+        /// The same bytes compressed at build time (text files, when it made them smaller).
+        var brotli: Data? = nil
+        var gzip: Data? = nil
+
+        /// The bytes to send to a client that accepts `acceptEncoding`, and their coding
+        /// (nil: as they are): Brotli first, then gzip.
+        func encoded(for acceptEncoding: String?) -> (data: Data, coding: String?) {
+            let accepted = StaticAssets.codings(acceptEncoding)
+            if let brotli, accepted.contains("br") { return (brotli, "br") }
+            if let gzip, accepted.contains("gzip") { return (gzip, "gzip") }
+            return (data, nil)
+        }
+
+        /// Whether the bytes sent depend on `Accept-Encoding` (the answer says `Vary`).
+        var varies: Bool { brotli != nil || gzip != nil }
     }
 
     private let source: Source
@@ -25,11 +40,16 @@ struct StaticAssets: Sendable {
     /// The cache-busting URL of each embedded file, built once: pages link several on every request.
     private let embeddedURLs: [String: String]
 
-    init(source: Source) throws {
+    /// `compressed`: the build's compressed copies of text files, keyed `app.css.br`, `app.css.gz`.
+    init(source: Source, compressed: [String: Data] = [:]) throws {
         self.source = source
         switch source {
         case .files(let files):
-            let assets = files.reduce(into: [:]) { table, file in table[file.key] = Self.asset(file.key, file.value) }
+            let assets = files.reduce(into: [String: Asset]()) { table, file in
+                var asset = Self.asset(file.key, file.value)
+                (asset.brotli, asset.gzip) = (compressed[file.key + ".br"], compressed[file.key + ".gz"])
+                table[file.key] = asset
+            }
             embedded = assets
             embeddedURLs = assets.reduce(into: [:]) { table, entry in table[entry.key] = Self.versionedURL(entry.key, entry.value.version) }
         case .directory(let path):
@@ -72,11 +92,26 @@ struct StaticAssets: Sendable {
         return Asset(data: data, contentType: contentType(forPath: path), version: digest)
     }
 
+    /// The content codings an `Accept-Encoding` header accepts (those without `q=0`), lowercased.
+    static func codings(_ header: String?) -> Set<String> {
+        guard let header else { return [] }
+        var accepted: Set<String> = []
+        for part in header.split(separator: ",") {
+            let pieces = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            guard let name = pieces.first, !name.isEmpty else { continue }
+            let refused = pieces.dropFirst().contains { $0.replacingOccurrences(of: " ", with: "").range(of: #"^q=0(\.0*)?$"#, options: .regularExpression) != nil }
+            if !refused { accepted.insert(name) }
+        }
+        return accepted
+    }
+
     static func contentType(forPath path: String) -> String {
         switch (path as NSString).pathExtension.lowercased() {
         case "css": "text/css; charset=utf-8"
         case "js": "text/javascript; charset=utf-8"
-        case "json", "webmanifest": "application/json"
+        case "json": "application/json"
+        case "webmanifest": "application/manifest+json"
+        case "html": "text/html; charset=utf-8"
         case "svg": "image/svg+xml"
         case "png": "image/png"
         case "ico": "image/x-icon"

@@ -18,6 +18,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var mail: MailOptions
     @OptionGroup var accountOptions: AccountOptions
     @OptionGroup var payments: PaymentOptions
+    @OptionGroup var push: PushOptions
     @Option(name: .customLong("templates-dir"), help: "Development: read templates from this folder, re-read on change (env WSX_TEMPLATES_DIR).")
     var templatesDirectory: String?
     @Option(name: .customLong("public-dir"), help: "Development: serve static files from this folder (env WSX_PUBLIC_DIR).")
@@ -107,6 +108,7 @@ struct ServeCommand: AsyncParsableCommand {
         try connections.apply(to: &config, environment: env)
         try signIns.apply(to: &config, environment: env)
         try mail.apply(to: &config, environment: env)
+        try push.apply(to: &config, mailFrom: mail.mailFrom, environment: env)
         try accountOptions.apply(to: &config, environment: env)
         config.signupCoins = try signupCoins ?? env.int("WSX_SIGNUP_COINS") ?? config.signupCoins
         config.workspacePrice = try workspacePrice ?? env.int("WSX_WORKSPACE_PRICE") ?? config.workspacePrice

@@ -37,6 +37,9 @@ struct MembersController: Sendable {
         let profile: String
         let dm: String
         let avatar: String?
+        /// How the person is drawn without a photo (`AvatarFace`).
+        let initials: String
+        let tone: Int
     }
 
     /// `GET /w/{wid}/people`: the members, for scripts (members only, like the members page).
@@ -44,7 +47,8 @@ struct MembersController: Sendable {
         let access = try await context.workspaceAccess(workspaces)
         let people = try await members.members(of: access.workspaceId).map {
             Person(id: $0.id, nickname: $0.nickname, profile: Paths.user($0.id), dm: Paths.directMessages(access.workspaceId, $0.id),
-                   avatar: $0.avatarFileId.map { Paths.thumbnail($0) })
+                   avatar: $0.avatarFileId.map { Paths.thumbnail($0) }, initials: AvatarFace.initials($0.nickname),
+                   tone: AvatarFace.tone($0.id))
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -92,6 +92,8 @@ struct RoomsController: Sendable {
         var lastRead: Int64 = 0
         /// Every message the reader saved (members only).
         var saved: Set<Int64> = []
+        /// The members' markers of a DM or group conversation (its read receipts).
+        var receipts: ReceiptMarkers?
     }
 
     // MARK: Targets
@@ -178,6 +180,7 @@ struct RoomsController: Sendable {
                     let markers = try messages.markers.markers(db, userId: context.userId, workspaceId: target.access.workspaceId)
                     reads.lastRead = markers[roomId]?.lastRead ?? 0
                     reads.saved = try saved.ids(db, userId: context.userId)
+                    if room?.kind != .channel { reads.receipts = try messages.receipts.markers(db, roomId: roomId) }
                 } else {
                     reads.lastRead = .max
                 }
@@ -186,12 +189,20 @@ struct RoomsController: Sendable {
         }
         let reads = try messages.database.readKept(load)
         var preloaded = Pages.Preloaded(lastEventId: eventId, sidebar: reads.sidebar)
+        var receiptsJSON: String?
         if let room, let (page, parts) = reads.messages {
             let lastRead = reads.lastRead
+            // The page reads the newest messages off for the viewer (below): their receipts count
+            // the viewer as having read them.
+            var receipts = reads.receipts
+            if isMember, !page.hasNewer, let newest = page.messages.last?.id, newest > lastRead {
+                receipts = receipts?.moved(userId: context.userId, to: newest)
+            }
+            receiptsJSON = receipts?.json
             html = lists.list(parts, viewer: context.userId, isWorkspaceOwner: target.access.isOwner,
                               workspaceId: target.access.workspaceId, lastRead: lastRead, editing: editing,
                               roomPath: target.path, reactions: page.reactions, pinned: page.pinned, saved: reads.saved,
-                              previews: page.previews, threads: page.threads,
+                              previews: page.previews, threads: page.threads, receipts: receipts,
                               canReact: isMember && !room.isArchived, canReply: true, readOnly: room.isArchived,
                               request: request, visitor: context.visitor)
             templates = lists.scriptTemplates(isWorkspaceOwner: target.access.isOwner, .init(
@@ -221,6 +232,7 @@ struct RoomsController: Sendable {
                             contentError: contentError)
         page.canModerate = target.access.isOwner
         page.messageTemplatesHtml = templates
+        page.receiptsJSON = receiptsJSON
         page.isPrivate = target.room?.isPrivate ?? false
         let archived = target.room?.isArchived ?? false
         if archived {
@@ -413,14 +425,18 @@ struct RoomsController: Sendable {
         return Self.wantsJSON(request) ? Response(status: .noContent) : Pages.redirect(to: target.path)
     }
 
-    /// `GET /w/{wid}/unread`: unread counts per room, for the script to resynchronise badges,
-    /// `{"counts":{"12":3},"eventId":981}`: the counts include exactly the events up to
-    /// `eventId`, so the script counts only later messages on top of them.
+    /// `GET /w/{wid}/unread`: unread and mention counts per room, for the script to
+    /// resynchronise badges, `{"counts":{"12":3},"mentions":{"12":1},"eventId":981}`: the counts
+    /// include exactly the events up to `eventId`, so the script counts only later messages on
+    /// top of them.
     @Sendable func unread(_ request: Request, context: SignedInContext) async throws -> Response {
         let access = try await context.workspaceAccess(workspaces)
         let snapshot = try await messages.unreadSnapshot(workspaceId: access.workspaceId, userId: context.userId)
-        let counts = snapshot.counts.sorted { $0.key < $1.key }.map { (key: String($0.key), value: CompactJSON.Value.int($0.value)) }
-        let body = #"{"counts":"# + CompactJSON.object(counts) + #","eventId":\#(snapshot.eventId)}"#
+        let rooms = snapshot.markers.sorted { $0.key < $1.key }
+        let counts = rooms.map { (key: String($0.key), value: CompactJSON.Value.int(Int64($0.value.unread))) }
+        let mentions = rooms.map { (key: String($0.key), value: CompactJSON.Value.int(Int64($0.value.mentions))) }
+        let body = #"{"counts":"# + CompactJSON.object(counts) + #","mentions":"# + CompactJSON.object(mentions)
+            + #","eventId":\#(snapshot.eventId)}"#
         return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
                         body: .init(byteBuffer: ByteBuffer(string: body)))
     }

@@ -50,8 +50,9 @@ struct WorkspacesController: Sendable {
 
     @Sendable func home(_ request: Request, context: SignedInContext) async throws -> Response {
         let access = try await context.workspaceAccess(workspaces)
-        let rooms = try workspaces.database.read { db in
-            try RoomDirectory.rooms(db, workspaceId: access.workspaceId, userId: context.userId)
+        let (rooms, markers) = try workspaces.database.read { db in
+            (try RoomDirectory.rooms(db, workspaceId: access.workspaceId, userId: context.userId),
+             try ReadMarkers.read(db, userId: context.userId, workspaceId: access.workspaceId))
         }
         let links = rooms.map { room in
             var link = RoomLink(id: room.id, name: room.name, url: room.url, unread: room.unread, lastSnippet: room.lastSnippet,
@@ -59,7 +60,9 @@ struct WorkspacesController: Sendable {
             link.avatarURL = room.avatarURL
             link.personId = room.personId
             link.status = room.status
-            link.isMuted = (room.ownNotify ?? room.defaultNotify) == .mute
+            link.notify = room.ownNotify ?? room.defaultNotify
+            link.isDirect = !room.isChannel
+            link.mentions = markers[room.id]?.mentions ?? 0
             if let size = room.groupSize { (link.isGroup, link.initial) = (true, String(size)) }
             return link
         }

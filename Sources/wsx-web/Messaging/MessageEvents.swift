@@ -81,4 +81,6 @@ struct RoomReadPayload: Codable, Sendable {
     let roomId: Int64
     let lastRead: Int64
     let unread: Int
+    /// How many of the unread messages mention the reader.
+    let mentions: Int
 }

@@ -72,7 +72,7 @@ struct MessageListRenderer: Sendable {
                 rootId: summary.rootId, url: Paths.thread(workspaceId, summary.rootId),
                 countTexts: LocalText.every("thread_reply_count", summary.replyCount), lastTexts: LocalText.every("thread_last_reply"),
                 lastTimestamp: Timestamps.iso(summary.lastReplyAt), lastTimeText: Timestamps.utcText(summary.lastReplyAt),
-                repliers: summary.repliers.map { ThreadReplierView(nickname: $0.nickname, avatarURL: $0.avatarId.map { Paths.thumbnail($0) }) })
+                repliers: summary.repliers.map { ThreadReplierView(id: $0.id, nickname: $0.nickname, avatarURL: $0.avatarId.map { Paths.thumbnail($0) }) })
             return pages.renderer.neutralFragment(.threadSummary, page: view)
         }
     }
@@ -106,7 +106,7 @@ struct MessageListRenderer: Sendable {
     func list(_ parts: ListParts, viewer: Int64, isWorkspaceOwner: Bool, workspaceId: Int64, lastRead: Int64?,
               editing: Int64?, roomPath: String, reactions: [Int64: [ReactionGroup]] = [:], pinned: Set<Int64> = [],
               saved: Set<Int64> = [], previews: [Int64: LinkPreview] = [:], threads: [Int64: ThreadSummary] = [:],
-              canReact: Bool = false, canReply: Bool = false, readOnly: Bool = false,
+              receipts: ReceiptMarkers? = nil, canReact: Bool = false, canReply: Bool = false, readOnly: Bool = false,
               request: Request,
               visitor: Visitor) -> String {
         let scope = ControlsScope(workspaceId: workspaceId, roomPath: roomPath, canReact: canReact, canReply: canReply,
@@ -118,18 +118,28 @@ struct MessageListRenderer: Sendable {
         html.reserveCapacity(parts.kept.reduce(0) { total, kept in total + (kept?.whole.utf8.count ?? 2048) + 1024 })
         var day: Int?
         var unreadPlaced = false
+        var previous: MessageStamp?
         for (index, row) in parts.stamps.enumerated() {
             let rowDay = Timestamps.dayNumber(row.createdAt)
             if rowDay != day {
                 html += Self.daySeparator(Timestamps.utcDay(row.createdAt))
                 day = rowDay
+                previous = nil
             }
             if let lastRead, !unreadPlaced, row.id > lastRead, row.authorId != viewer {
                 html += #"<li class="unread-line" id="unread-line"><span>\#(HTMLEscaping.escape(visitor.strings["unread_line"]))</span></li>"#
                 unreadPlaced = true
+                previous = nil
             }
             // Both come from the read that produced the stamps, so one of them is there.
             guard let fragment = parts.kept[index] ?? parts.rows[row.id].map({ rendered($0, workspaceId: workspaceId) }) else { continue }
+            // Under the one before it by the same author within five minutes: no avatar or name.
+            var from = fragment.whole.startIndex
+            if let previous, Self.continues(previous, with: row), fragment.whole.hasPrefix(Self.messageOpening) {
+                html += Self.continuedOpening
+                from = fragment.whole.utf8.index(from, offsetBy: Self.messageOpening.utf8.count)
+            }
+            previous = row
             let mine = row.authorId == viewer
             // A deleted root's placeholder has nothing to act on.
             let controls = row.isDeleted ? nil : mine ? ownControls : othersControls
@@ -137,12 +147,13 @@ struct MessageListRenderer: Sendable {
             let isPinned = !pinned.isEmpty && pinned.contains(row.id), isSaved = !saved.isEmpty && saved.contains(row.id)
             let preview = previews.isEmpty ? nil : previews[row.id]
             let thread = threads.isEmpty ? nil : threads[row.id]
-            guard controls != nil || !groups.isEmpty || isPinned || isSaved || preview != nil || thread != nil,
+            let unreadBy = row.isDeleted ? 0 : receipts?.unreadBy(messageId: row.id, authorId: row.authorId) ?? 0
+            guard controls != nil || !groups.isEmpty || isPinned || isSaved || preview != nil || thread != nil || unreadBy > 0,
                   let marker = fragment.marker else {
-                html += fragment.whole
+                html += fragment.whole[from...]
                 continue
             }
-            html += fragment.whole[..<marker.lowerBound]
+            html += fragment.whole[from..<marker.lowerBound]
             if let preview {
                 html += cards.value(for: row.id) { pages.renderer.neutralFragment(.linkPreview, page: preview.card) }
                 if mine, !readOnly {
@@ -159,6 +170,7 @@ struct MessageListRenderer: Sendable {
                 html += reactionBar(groups, messageId: row.id, viewer: viewer, workspaceId: workspaceId, request: request, visitor: visitor)
             }
             if let thread { html += threadLine(thread, workspaceId: workspaceId) }
+            if unreadBy > 0 { html += Self.receipt(unreadBy, label: visitor.strings["receipt_unread"]) }
             if mine && editing == row.id, let body = parts.rows[row.id]?.body {
                 html += pages.fragment(.messageActions, page: MessageActions(
                     canEdit: true, canDelete: true, editing: true, body: body, cancelURL: Paths.message(row.id, on: roomPath),
@@ -212,6 +224,7 @@ struct MessageListRenderer: Sendable {
                 ("controls-own", controls(canEdit: true, canDelete: true, scope)?.filled(with: slot) ?? ""),
                 ("controls-other", controls(canEdit: false, canDelete: isWorkspaceOwner, scope)?.filled(with: slot) ?? ""),
                 ("day-separator", Self.daySeparator("")),
+                ("receipt", Self.receipt(0, label: visitor.strings["receipt_unread"])),
                 ("flags", fragment(.messageFlags, MessageFlags(pinned: true, saved: true))),
                 ("reactions", fragment(.reactions, ReactionBar(action: Paths.messageReactions(wid, id), chips: [
                     ReactionChip(emoji: "", userIds: [], names: [], viewer: 0),
@@ -225,6 +238,24 @@ struct MessageListRenderer: Sendable {
             }
             return parts.map { #"<template id="tpl-\#($0.name)">\#($0.html)</template>"# }.joined()
         }
+    }
+
+    /// How every message's fragment begins, and how one shown under the one before it does.
+    static let messageOpening = #"<li class="message"#
+    static let continuedOpening = #"<li class="message message-continued"#
+
+    /// Whether `next` reads as part of `previous`: the same author (not a deleted root's
+    /// placeholder), within five minutes. The page's script applies the same rule by the
+    /// reader's own day (`regroup()` in chat.js).
+    static func continues(_ previous: MessageStamp, with next: MessageStamp) -> Bool {
+        !previous.isDeleted && !next.isDeleted && previous.authorId != nil && previous.authorId == next.authorId
+            && next.createdAt.timeIntervalSince(previous.createdAt) < 300
+    }
+
+    /// How many of a conversation's members have not read a message yet (the script keeps the
+    /// number current as they read).
+    static func receipt(_ count: Int, label: String) -> String {
+        #"<span class="receipt" data-receipt>\#(count)<span class="visually-hidden">\#(HTMLEscaping.escape(label))</span></span>"#
     }
 
     /// The line that starts a day in a list (the script writes the reader's own day into it).

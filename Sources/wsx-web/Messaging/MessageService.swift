@@ -13,6 +13,8 @@ struct MessageService: Sendable {
     let threadFragment: @Sendable (ThreadSummary, _ workspaceId: Int64) -> String
     /// Unread counts and read markers, as last read.
     let markers: ReadMarkers
+    /// Each conversation member's marker, for the read receipts of DMs and groups.
+    let receipts: ReadReceipts
     /// Pages of stamps by room and anchor, kept until messages or their authors change: viewing
     /// a room again, or another member viewing it, reads no messages.
     let keptPages: VersionedCache<PageKey, MessagePage>
@@ -31,6 +33,7 @@ struct MessageService: Sendable {
         (self.database, self.clock, self.markers, self.fragment, self.online) = (database, clock, markers, fragment, online)
         self.threadFragment = threadFragment
         keptPages = VersionedCache(version: database.messagesVersion, clock: clock, capacity: 1024)
+        receipts = ReadReceipts(database: database, clock: clock)
     }
 
     // MARK: Rooms a person may write in
@@ -126,11 +129,12 @@ struct MessageService: Sendable {
         try database.read { db in try Self.unreadCounts(db, workspaceId: workspaceId, userId: userId) }
     }
 
-    /// The same counts with the newest event id, read in one transaction: the counts include
-    /// exactly the events up to that id (each post's event commits with it).
-    func unreadSnapshot(workspaceId: Int64, userId: Int64) async throws -> (counts: [Int64: Int], eventId: Int64) {
+    /// The markers (unread and mention counts) with the newest event id, read in one
+    /// transaction: the counts include exactly the events up to that id (each post's event
+    /// commits with it).
+    func unreadSnapshot(workspaceId: Int64, userId: Int64) async throws -> (markers: [Int64: RoomMarker], eventId: Int64) {
         try database.read { db in
-            (try Self.unreadCounts(db, workspaceId: workspaceId, userId: userId),
+            (try ReadMarkers.read(db, userId: userId, workspaceId: workspaceId),
              try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'events'") ?? 0)
         }
     }
@@ -256,10 +260,16 @@ struct MessageService: Sendable {
                 UPDATE room_members SET last_read_message_id = ? WHERE room_id = ? AND user_id = ? AND last_read_message_id < ?
                 """).execute(arguments: [target, room.id!, userId, target])
             guard db.changesCount > 0 else { return }
-            let unread = try Self.unreadCounts(db, workspaceId: room.workspaceId, userId: userId)[room.id!] ?? 0
+            let marker = try ReadMarkers.read(db, userId: userId, workspaceId: room.workspaceId)[room.id!]
             try outbox.publish(OutgoingEvent(.roomRead, to: .user(userId),
                                              payload: RoomReadPayload(workspaceId: room.workspaceId, roomId: room.id!,
-                                                                      lastRead: target, unread: unread)), in: db)
+                                                                      lastRead: target, unread: marker?.unread ?? 0,
+                                                                      mentions: marker?.mentions ?? 0)), in: db)
+            if room.kind != .channel {
+                try outbox.publish(OutgoingEvent(.roomReceipts, to: .room(room.id!),
+                                                 payload: ReceiptsPayload(workspaceId: room.workspaceId, roomId: room.id!,
+                                                                          userId: userId, lastRead: target)), in: db)
+            }
         }
     }
 

@@ -1,14 +1,17 @@
 import GRDB
 
-/// A person's place in one room: how many messages they have not read, and the newest they have.
+/// A person's place in one room: how many messages they have not read, how many of those
+/// mention them (by name or as @here/@channel), and the newest they have read.
 struct RoomMarker: Sendable, Equatable {
     let unread: Int
     let lastRead: Int64
+    var mentions = 0
 }
 
 /// Each person's markers in the rooms of a workspace, as last read, kept until a commit changes
-/// `room_members` (every post moves the others' counts, every read the reader's marker). The
-/// sidebar's badges and a room page's unread line come from here.
+/// `room_members` or `mentions` (every post moves the others' counts, every read the reader's
+/// marker, an edit may mention someone). The sidebar's badges and a room page's unread line
+/// come from here.
 struct ReadMarkers: Sendable {
     let kept: VersionedCache<Key, [Int64: RoomMarker]>
 
@@ -29,12 +32,21 @@ struct ReadMarkers: Sendable {
 
     /// The same, read in `db`.
     static func read(_ db: Database, userId: Int64, workspaceId: Int64) throws -> [Int64: RoomMarker] {
+        // Mentions after the marker: a range of the person's own mentions (their primary key)
+        // per room, so the count costs the unread mentions, not every mention ever.
         let rows = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT room_members.room_id, room_members.unread_count, room_members.last_read_message_id
+            SELECT room_members.room_id, room_members.unread_count, room_members.last_read_message_id,
+                   CASE WHEN room_members.unread_count = 0 THEN 0 ELSE
+                     (SELECT COUNT(*) FROM mentions JOIN messages ON messages.id = mentions.message_id
+                      WHERE mentions.user_id = room_members.user_id AND mentions.message_id > room_members.last_read_message_id
+                        AND messages.room_id = room_members.room_id AND messages.in_timeline = 1
+                        AND messages.deleted_at IS NULL) END
             FROM room_members JOIN rooms ON rooms.id = room_members.room_id
             WHERE room_members.user_id = ? AND rooms.workspace_id = ?
             """), arguments: [userId, workspaceId])
         // Read by position: GRDB looks names up case-insensitively, lowercasing each.
-        return Dictionary(uniqueKeysWithValues: rows.map { ($0[0], RoomMarker(unread: $0[1], lastRead: $0[2])) })
+        return Dictionary(uniqueKeysWithValues: rows.map {
+            ($0[0], RoomMarker(unread: $0[1], lastRead: $0[2], mentions: $0[3]))
+        })
     }
 }

@@ -1,9 +1,11 @@
 import GRDB
 
-/// Each person's unread thread replies per workspace (the sidebar's Threads badge), as last
-/// read, kept until a commit changes who follows what or how far they read, or room membership.
+/// Each person's unread thread replies per workspace (the sidebar's Threads badge) and the
+/// unread ones among them that mention them (part of the Mentions badge), as last read, kept
+/// until a commit changes who follows what or how far they read, or room membership. (A reply
+/// that mentions someone makes them a follower, so it changes `thread_follows`.)
 struct ThreadMarkers: Sendable {
-    let kept: VersionedCache<Key, Int>
+    let kept: VersionedCache<Key, ThreadUnread>
 
     struct Key: Hashable, Sendable {
         let userId: Int64, workspaceId: Int64
@@ -14,9 +16,16 @@ struct ThreadMarkers: Sendable {
     }
 
     /// From memory, or else read in `db` (nil: memory only).
-    func unreadTotal(_ db: Database?, userId: Int64, workspaceId: Int64) throws -> Int {
+    func unread(_ db: Database?, userId: Int64, workspaceId: Int64) throws -> ThreadUnread {
         try kept.value(for: Key(userId: userId, workspaceId: workspaceId), in: db) { db in
-            try ThreadRecords.unreadTotal(db, userId: userId, workspaceId: workspaceId)
+            ThreadUnread(replies: try ThreadRecords.unreadTotal(db, userId: userId, workspaceId: workspaceId),
+                         mentions: try ThreadRecords.unreadMentions(db, userId: userId, workspaceId: workspaceId))
         }
     }
+}
+
+/// A person's unread replies in the threads they follow, and how many of them mention them.
+struct ThreadUnread: Sendable, Equatable {
+    let replies: Int
+    let mentions: Int
 }

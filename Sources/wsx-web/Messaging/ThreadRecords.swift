@@ -148,4 +148,18 @@ enum ThreadRecords {
             WHERE thread_follows.user_id = ? AND thread_follows.unread_count > 0
             """), arguments: [workspaceId, userId]) ?? 0
     }
+
+    /// The follower's unread replies that mention them and stay in their thread (those also
+    /// sent to the room count there), over the same threads.
+    static func unreadMentions(_ db: Database, userId: Int64, workspaceId: Int64) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: """
+            SELECT COUNT(*) FROM thread_follows
+            JOIN rooms ON rooms.id = thread_follows.room_id AND rooms.workspace_id = ? AND rooms.archived_at IS NULL
+            JOIN room_members ON room_members.room_id = rooms.id AND room_members.user_id = thread_follows.user_id
+            JOIN mentions ON mentions.user_id = thread_follows.user_id AND mentions.message_id > thread_follows.last_read_id
+            JOIN messages ON messages.id = mentions.message_id AND messages.thread_root_id = thread_follows.root_id
+                AND messages.in_timeline = 0
+            WHERE thread_follows.user_id = ? AND thread_follows.unread_count > 0
+            """), arguments: [workspaceId, userId]) ?? 0
+    }
 }

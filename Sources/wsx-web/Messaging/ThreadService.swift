@@ -108,10 +108,13 @@ struct ThreadService: Sendable {
         }
     }
 
-    /// `thread.read` to the person: which thread, and their unread replies in the workspace now.
+    /// `thread.read` to the person: which thread, and their unread replies in the workspace now
+    /// (and how many of them mention them, for the Mentions badge).
     private static func announceRead(_ db: Database, userId: Int64, rootId: Int64, workspaceId: Int64, outbox: EventOutbox) throws {
         let total = try ThreadRecords.unreadTotal(db, userId: userId, workspaceId: workspaceId)
-        let json = CompactJSON.object(["rootId": .int(rootId), "unreadTotal": .int(total), "workspaceId": .int(workspaceId)])
+        let mentions = try ThreadRecords.unreadMentions(db, userId: userId, workspaceId: workspaceId)
+        let json = CompactJSON.object(["mentionsTotal": .int(mentions), "rootId": .int(rootId), "unreadTotal": .int(total),
+                                       "workspaceId": .int(workspaceId)])
         try outbox.publish(OutgoingEvent(.threadRead, to: .user(userId), json: json), in: db)
     }
 

@@ -76,7 +76,8 @@ struct SessionMiddleware: RouterMiddleware {
     static func showsNotice(_ request: Request) -> Bool {
         guard request.method == .get || request.method == .head else { return false }
         guard let destination = request.headers[.init("Sec-Fetch-Dest")!] else { return true }
-        return destination == "document"
+        // A navigation the service worker fetched for the page says `empty`, and its mode.
+        return destination == "document" || request.headers[.init("Sec-Fetch-Mode")!] == "navigate"
     }
 
     static func isWellFormedToken(_ token: String) -> Bool {

@@ -53,6 +53,8 @@ struct EventType: RawRepresentable, Hashable, Sendable, CaseIterable {
     static let savedChanged = EventType(rawValue: "saved.changed")
     /// The user's read marker moved in a room (user audience: their other tabs and devices).
     static let roomRead = EventType(rawValue: "room.read")
+    /// A member of a DM or group conversation read further (room audience: the read receipts).
+    static let roomReceipts = EventType(rawValue: "room.receipts")
     /// How a room notifies the user changed, or their default did (user audience).
     static let notifyChanged = EventType(rawValue: "notify.changed")
     /// An invitation to a workspace arrived for the user, or was accepted or declined (user audience).
@@ -68,7 +70,7 @@ struct EventType: RawRepresentable, Hashable, Sendable, CaseIterable {
     static let allCases: [EventType] = [
         .userUpdated, .sessionRevoked, .roomMemberAdded, .roomMemberRemoved, .roomUpdated, .roomDeleted, .roomCreated,
         .channelCreated, .workspaceUpdated, .workspaceDeleted, .workspaceMemberAdded, .workspaceMemberRemoved,
-        .coinsChanged, .messageCreated, .messageUpdated, .messageDeleted, .messagePreview, .threadUpdated, .threadRead, .reactionsChanged, .statusChanged, .pinsChanged, .savedChanged, .roomRead, .notifyChanged, .invitationReceived,
+        .coinsChanged, .messageCreated, .messageUpdated, .messageDeleted, .messagePreview, .threadUpdated, .threadRead, .reactionsChanged, .statusChanged, .pinsChanged, .savedChanged, .roomRead, .roomReceipts, .notifyChanged, .invitationReceived,
         .invitationResolved, .presenceChanged, .typing, .reset,
     ]
 }

@@ -32,6 +32,8 @@ final class EventOutbox: Sendable {
     private let clock: WallClock
     /// Events of the transaction in progress; touched only on the writer's queue.
     private let pending = Mutex<[CommittedEvent]>([])
+    /// Other followers of the committed events (`listen()`).
+    private let listeners = Mutex<[AsyncStream<[CommittedEvent]>.Continuation]>([])
 
     init(clock: WallClock, destination: Destination = .hub) {
         (committed, continuation) = AsyncStream.makeStream(of: [CommittedEvent].self, bufferingPolicy: .unbounded)
@@ -58,7 +60,9 @@ final class EventOutbox: Sendable {
         if isFirst {
             db.afterNextTransaction(onCommit: { [self] _ in
                 let events = pending.withLock { list in defer { list.removeAll() }; return list }
-                if !events.isEmpty { continuation.yield(events) }
+                guard !events.isEmpty else { return }
+                continuation.yield(events)
+                for listener in listeners.withLock({ $0 }) { listener.yield(events) }
             }, onRollback: { [self] _ in
                 pending.withLock { $0.removeAll() }
             })
@@ -76,6 +80,17 @@ final class EventOutbox: Sendable {
         }
     }
 
-    /// Ends the stream (the app is shutting down).
-    func finish() { continuation.finish() }
+    /// Another follower of the committed events (Web Push): each transaction's events, as the
+    /// hub gets them, from when it listens. Unbounded, like `committed`: its reader keeps up.
+    func listen() -> AsyncStream<[CommittedEvent]> {
+        let (stream, listener) = AsyncStream.makeStream(of: [CommittedEvent].self, bufferingPolicy: .unbounded)
+        listeners.withLock { $0.append(listener) }
+        return stream
+    }
+
+    /// Ends the streams (the app is shutting down).
+    func finish() {
+        continuation.finish()
+        for listener in listeners.withLock({ $0 }) { listener.finish() }
+    }
 }

@@ -36,6 +36,13 @@ struct SearchService: Sendable {
         var threadRootId: Int64?
     }
 
+    /// A file whose name matches, with the message it came in.
+    struct FileHit: Sendable {
+        let name: String
+        let size: Int
+        let message: MessageHit
+    }
+
     /// Where each section continues, when it has more.
     struct Cursors: Sendable, Equatable {
         var channelsAfter: Int64?
@@ -47,6 +54,8 @@ struct SearchService: Sendable {
         var channels: [ChannelHit] = []
         var members: [MemberHit] = []
         var messages: [MessageHit] = []
+        /// The newest files whose names match (`pageSize` at most).
+        var files: [FileHit] = []
         /// Set for a section that has more than one page.
         var next = Cursors()
     }
@@ -76,6 +85,29 @@ struct SearchService: Sendable {
             if members.count > size { results.next.membersAfter = results.members.last?.id }
 
             let rooms = try RoomDirectory.rooms(db, workspaceId: access.workspaceId, userId: access.userId, lastMessages: false)
+            let byRoom = Dictionary(uniqueKeysWithValues: rooms.map { ($0.id, $0) })
+            func hit(_ row: Row) -> MessageHit? {
+                guard let room = byRoom[row["room_id"]] else { return nil }   // never outside the person's rooms
+                return MessageHit(id: row["id"], roomId: room.id, roomName: room.name, roomPath: room.url, isChannel: room.isChannel,
+                                  author: row["nickname"] ?? "—", body: row["body"], createdAt: row["created_at"],
+                                  threadRootId: row["thread_root_id"])
+            }
+            if cursors.messagesBefore == nil, !rooms.isEmpty {
+                // Files by name, from the files (far fewer than messages) to their messages.
+                let fileRows = try Row.fetchAll(db, sql: """
+                    SELECT files.original_name, files.size, messages.id, messages.room_id, messages.body, messages.created_at,
+                           users.nickname, messages.thread_root_id
+                    FROM files CROSS JOIN message_files ON message_files.file_id = files.id
+                    CROSS JOIN messages ON messages.id = message_files.message_id
+                    LEFT JOIN users ON users.id = messages.author_id
+                    WHERE instr(lower(files.original_name), ?) > 0 AND messages.deleted_at IS NULL
+                      AND messages.room_id IN (\(databaseQuestionMarks(count: rooms.count)))
+                    ORDER BY messages.id DESC LIMIT ?
+                    """, arguments: StatementArguments([lowered]) + StatementArguments(rooms.map(\.id)) + [size])
+                results.files = fileRows.compactMap { row in
+                    hit(row).map { FileHit(name: row["original_name"], size: row["size"], message: $0) }
+                }
+            }
             guard let terms = SearchTokenizer.query(query), !rooms.isEmpty else { return results }
             let scope = rooms.map { "scope : " + SearchTokenizer.quote(SearchIndex.scopeToken(room: $0.id)) }.joined(separator: " OR ")
             let ids = try Int64.fetchAll(db, sql: """
@@ -84,26 +116,21 @@ struct SearchService: Sendable {
             let page = Array(ids.prefix(size))
             if ids.count > size { results.next.messagesBefore = page.last }
             guard !page.isEmpty else { return results }
-            let byRoom = Dictionary(uniqueKeysWithValues: rooms.map { ($0.id, $0) })
             let rows = try Row.fetchAll(db, sql: """
                 SELECT messages.id, messages.room_id, messages.body, messages.created_at, users.nickname, messages.thread_root_id
                 FROM messages LEFT JOIN users ON users.id = messages.author_id
                 WHERE messages.id IN (\(databaseQuestionMarks(count: page.count))) ORDER BY messages.id DESC
                 """, arguments: StatementArguments(page))
-            results.messages = rows.compactMap { row in
-                guard let room = byRoom[row["room_id"]] else { return nil }   // never outside the person's rooms
-                return MessageHit(id: row["id"], roomId: room.id, roomName: room.name, roomPath: room.url, isChannel: room.isChannel,
-                                  author: row["nickname"] ?? "—", body: row["body"], createdAt: row["created_at"],
-                                  threadRootId: row["thread_root_id"])
-            }
+            results.messages = rows.compactMap(hit)
             return results
         }
     }
 
-    /// An excerpt of `text` around the first match, escaped, every match wrapped in `<mark>`.
+    /// An excerpt of a message around the first match, as plain text (its Markdown read as
+    /// people see it: `**필수**` is 필수), escaped, every match wrapped in `<mark>`.
     static func highlighted(_ text: String, query: String, radius: Int = 60) -> String {
         let terms = SearchTokenizer.runs(query).map { String($0.characters) }.filter { !$0.isEmpty }
-        let flat = text.replacingOccurrences(of: "\n", with: " ")
+        let flat = MessageHTML.render(text, members: .none).plain.replacingOccurrences(of: "\n", with: " ")
         let options: String.CompareOptions = [.caseInsensitive]
         var start = flat.startIndex, end = flat.endIndex
         if let first = terms.compactMap({ flat.range(of: $0, options: options) }).min(by: { $0.lowerBound < $1.lowerBound }) {

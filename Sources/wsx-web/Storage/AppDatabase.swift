@@ -15,8 +15,8 @@ final class AppDatabase: Sendable {
     /// Shared transactions for writes that arrive together (message posts).
     let groupCommit: GroupCommit
     /// Counts the writer's commits, so caches of reads know when they went stale; not those that
-    /// only noted where someone was (`LastRooms`), which no page shows.
-    let version = DataVersion { $0.tableName != "last_rooms" }
+    /// only noted where someone was (`LastRooms`) or queued and sent pushes, which no page shows.
+    let version = DataVersion { !["last_rooms", "push_subscriptions", "push_queue"].contains($0.tableName) }
     /// Counts the commits that changed accounts or sessions, which posting messages never does.
     let accountsVersion = DataVersion(watching: ["users", "sessions"])
     /// Counts the commits that changed messages, their reactions and pins, or their authors' names
@@ -26,7 +26,7 @@ final class AppDatabase: Sendable {
     let savedVersion = DataVersion(watching: ["saved_messages"])
     /// Counts the commits that changed room memberships, unread counts or read markers: every
     /// post, and every read.
-    let readMarkersVersion = DataVersion(watching: ["room_members"])
+    let readMarkersVersion = DataVersion(watching: ["room_members", "mentions"])
     /// Counts the commits that changed workspaces, rooms or who is in them; not read markers and
     /// unread counts, which every post moves.
     let membershipVersion = DataVersion(counting: changesMembership)

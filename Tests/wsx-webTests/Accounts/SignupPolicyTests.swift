@@ -47,7 +47,7 @@ struct SignupPolicyTests {
             let made = try await joiner.post("/signup", [("email", "joiner@example.com"), ("nickname", "Joiner"), ("phone", ""),
                                                          ("password", "long enough"), ("password_confirm", "long enough"),
                                                          ("next", "/join/\(token)")])
-            #expect(made.status == .seeOther && made.location == "/join/\(token)")
+            #expect(made.status == .seeOther && made.location?.hasPrefix("/w/") == true)   // joined on the way in
             // A made-up join link is no way in.
             let forged = try await app.browser().post("/signup", [("email", "x@example.com"), ("nickname", "X"), ("phone", ""),
                                                                   ("password", "long enough"), ("password_confirm", "long enough"),

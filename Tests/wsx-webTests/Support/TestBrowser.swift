@@ -44,6 +44,16 @@ final class TestBrowser: @unchecked Sendable {
         return try await send(uri, method: .post, headers: headers, body: ByteBuffer(string: Self.encode(fields)))
     }
 
+    /// Posts a JSON body as a page's script does, the CSRF token in `X-CSRF-Token` (unless `csrf`
+    /// is false).
+    @discardableResult
+    func postJSON(_ uri: String, _ json: String, csrf: Bool = true) async throws -> TestResponse {
+        if csrfToken == nil { try await get("/login") }
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if csrf { headers[HTTPField.Name("X-CSRF-Token")!] = csrfToken ?? "" }
+        return try await send(uri, method: .post, headers: headers, body: ByteBuffer(string: json))
+    }
+
     enum CSRF {
         case fromLastPage
         case value(String)
