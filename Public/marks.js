@@ -56,16 +56,22 @@
     button.setAttribute('aria-pressed', on ? 'true' : 'false');
   }
 
-  /** Shows a message's "Pin" and "Save" (room members' controls carry them, hidden without
-   *  this script), saying what each would do now. */
+  /** Gives a message's controls "Pin" and "Save" (cloned from the page's `tpl-marks`, which
+   *  the server renders once: without this script they could do nothing), after "React",
+   *  saying what each would do now. */
   function addButtons(message) {
     if (!room.dataset.pinUrl) return;
-    for (const mark of Object.keys(MARKS)) {
-      const button = message.querySelector('.message-actions .' + MARKS[mark].button);
-      if (!button) continue;
-      button.hidden = false;
-      syncButton(message, mark);
+    const actions = message.querySelector(':scope > .message-main > .message-actions');
+    if (!actions) return;
+    if (!actions.querySelector('button[data-mark]')) {
+      const marks = window.wsxTemplate('marks');
+      if (!marks) return;
+      const before = actions.querySelector(':scope > .message-edit, :scope > .message-delete');
+      for (const button of marks.querySelectorAll('button[data-mark]')) {
+        if (before) before.before(button, ' '); else actions.append(' ', button);
+      }
     }
+    for (const mark of Object.keys(MARKS)) syncButton(message, mark);
   }
 
   async function toggle(message, mark) {

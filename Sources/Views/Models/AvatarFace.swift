@@ -11,7 +11,9 @@ public enum AvatarFace {
     /// its last two syllables), else the first letters of the first two words (Kim Mina → KM,
     /// Bob → B); `?` for an empty name.
     public static func initials(_ nickname: String) -> String {
-        let name = nickname.precomposedStringWithCanonicalMapping.trimmingCharacters(in: .whitespaces)
+        // Names already composed (Hangul syllables, ASCII: nearly all) skip normalizing.
+        let composed = nickname.unicodeScalars.allSatisfy { $0.isASCII || (0xAC00...0xD7A3).contains($0.value) }
+        let name = (composed ? nickname : nickname.precomposedStringWithCanonicalMapping).trimmingCharacters(in: .whitespaces)
         let characters = Array(name)
         if characters.count >= 2, characters.allSatisfy(KoreanNames.isSyllable) {
             return String(characters.suffix(2))

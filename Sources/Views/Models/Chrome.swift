@@ -176,14 +176,16 @@ public struct SidebarRoom: Sendable {
         (badgeCount, hasBadge, isBold) = (badge.count, badge.count > 0, badge.isBold)
     }
 
+    /// `initial`: the name's letter when the caller has it already (kept with the lists), else
+    /// worked out here.
     public init(id: Int64, name: String, url: String, isCurrent: Bool, unread: Int = 0, mentions: Int = 0, isDM: Bool = false,
-                avatarURL: String? = nil, notify: NotifyLevel = .standard, hasOwnNotify: Bool = false) {
+                avatarURL: String? = nil, notify: NotifyLevel = .standard, hasOwnNotify: Bool = false, initial: String? = nil) {
         self.mentions = mentions
         self.notify = notify
         self.hasOwnNotify = hasOwnNotify
         self.isDM = isDM
         self.avatarURL = avatarURL
-        self.initial = AvatarFace.initial(name)
+        self.initial = initial ?? AvatarFace.initial(name)
         self.id = id
         self.name = name
         self.url = url

@@ -563,6 +563,9 @@ public struct MessageActions: Sendable {
     public var reactURL: String?
     /// Where a room member answers the message in its thread (nil: not here, e.g. in the thread).
     public var threadURL: String?
+    /// The "Pin" and "Save" buttons, which only the script works: rendered once per page, in the
+    /// template the script clones into each message's controls (`tpl-marks`), not per message.
+    public var withMarks = false
 
     public init(canEdit: Bool, canDelete: Bool, editing: Bool, body: String, cancelURL: String, editURL: String,
                 saveURL: String, deleteURL: String, reactURL: String? = nil) {

@@ -282,6 +282,7 @@ extension MessageActions: TemplateContext {
         case "deleteURL": deleteURL.templateValue
         case "reactURL": reactURL.templateValue
         case "threadURL": threadURL.templateValue
+        case "withMarks": withMarks.templateValue
         default: .missing
         }
     }

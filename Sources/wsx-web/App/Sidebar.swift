@@ -40,6 +40,8 @@ struct RoomSummary: Sendable {
     var isArchived = false
     /// A group conversation's size (its name is the other members').
     var groupSize: Int? = nil
+    /// The letter its avatar shows (a DM's person), worked out once with the lists.
+    var initial = ""
     /// The viewer's own notification level for the room, if they chose one, and their default.
     var ownNotify: NotifyLevel? = nil
     var defaultNotify: NotifyLevel = .standard
@@ -101,7 +103,7 @@ enum RoomDirectory {
                                lastSnippet: lastBody.map { MessageText.snippet($0, length: 80) }, lastAt: row["last_at"],
                                avatarURL: avatarURL, personId: personId, status: personId.flatMap { statuses[$0]?.label },
                                isPrivate: (row["visibility"] as String) == "private", isArchived: row["archived"],
-                               groupSize: group?.count,
+                               groupSize: group?.count, initial: AvatarFace.initial(name),
                                ownNotify: (row["notify_level"] as String?).flatMap(NotifyLevel.init(rawValue:)),
                                defaultNotify: NotifyLevel(rawValue: row["notify_default"] as String) ?? .standard)
         }
@@ -170,7 +172,8 @@ struct SidebarSource: Sendable {
             var listed = SidebarRoom(id: room.id, name: room.name, url: room.url, isCurrent: room.id == place.roomId,
                                      unread: markers[room.id]?.unread ?? 0, mentions: markers[room.id]?.mentions ?? 0,
                                      isDM: !room.isChannel, avatarURL: room.avatarURL,
-                                     notify: room.ownNotify ?? room.defaultNotify, hasOwnNotify: room.ownNotify != nil)
+                                     notify: room.ownNotify ?? room.defaultNotify, hasOwnNotify: room.ownNotify != nil,
+                                     initial: room.initial)
             listed.personId = room.personId
             listed.status = room.status
             listed.isPrivate = room.isPrivate

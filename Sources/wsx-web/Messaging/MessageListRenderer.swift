@@ -230,6 +230,12 @@ struct MessageListRenderer: Sendable {
                     ReactionChip(emoji: "", userIds: [], names: [], viewer: 0),
                 ]))),
             ]
+            if !scope.readOnly, scope.canReact {
+                var marks = MessageActions(canEdit: false, canDelete: false, editing: false, body: "", cancelURL: "", editURL: "",
+                                           saveURL: "", deleteURL: "")
+                marks.withMarks = true
+                parts.append(("marks", fragment(.messageActions, marks)))
+            }
             if !scope.readOnly {
                 parts.append(("edit-form", fragment(.messageActions, MessageActions(
                     canEdit: true, canDelete: true, editing: true, body: "", cancelURL: Paths.message(id, on: scope.roomPath),
