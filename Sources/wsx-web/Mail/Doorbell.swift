@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// Wakes one waiting task: `ring()` ends the current (or the next) `wait`, which otherwise ends
@@ -22,6 +23,13 @@ final class Doorbell: Sendable {
             return waiter
         }
         waiter?.resume()
+    }
+
+    /// A queue's worker between rounds: returns at the first ring, or when `next` (the next
+    /// job's time, if any) comes, or after an hour at most.
+    func wait(until next: Date?, now: Date) async {
+        let seconds = next.map { max(0.05, $0.timeIntervalSince(now)) } ?? 3600
+        await wait(upTo: .milliseconds(Int(min(seconds, 3600) * 1000)))
     }
 
     /// Returns at the first ring (one rung before counts), or after `duration`.

@@ -260,7 +260,7 @@ struct MessageService: Sendable {
                 UPDATE room_members SET last_read_message_id = ? WHERE room_id = ? AND user_id = ? AND last_read_message_id < ?
                 """).execute(arguments: [target, room.id!, userId, target])
             guard db.changesCount > 0 else { return }
-            let marker = try ReadMarkers.read(db, userId: userId, workspaceId: room.workspaceId)[room.id!]
+            let marker = try ReadMarkers.read(db, userId: userId, roomId: room.id!)
             try outbox.publish(OutgoingEvent(.roomRead, to: .user(userId),
                                              payload: RoomReadPayload(workspaceId: room.workspaceId, roomId: room.id!,
                                                                       lastRead: target, unread: marker?.unread ?? 0,

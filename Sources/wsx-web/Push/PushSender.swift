@@ -29,9 +29,7 @@ final class PushSender: Service, Sendable {
         try? await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 await self.sendDue()
-                let next = (try? self.store.nextDue()) ?? nil
-                let seconds = next.map { max(0.05, $0.timeIntervalSince(self.clock.now())) } ?? 3600
-                await self.doorbell.wait(upTo: .milliseconds(Int(min(seconds, 3600) * 1000)))
+                await self.doorbell.wait(until: (try? self.store.nextDue()) ?? nil, now: self.clock.now())
             }
         }
     }
