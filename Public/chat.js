@@ -865,6 +865,12 @@
     navigator.sendBeacon(room.dataset.readUrl, new URLSearchParams({ message_id: String(pendingRead), _csrf: csrf() }));
     pendingRead = 0;
   });
+  // Opening the newest messages is reading them, once the window is in view. The page itself
+  // recorded nothing (a prefetch or a HEAD must not read anyone's messages for them).
+  if (room?.dataset.latest === 'yes' && document.getElementById('unread-line')) {
+    const newest = [...(list?.querySelectorAll('li.message[data-message]') || [])].pop();
+    if (newest) markRead(newest.dataset.message);
+  }
 
   /** A room's sidebar link, which keeps its unread and mention counts (`data-unread-count`,
    *  `data-mention-count`) and its level (`data-notify`). */

@@ -84,6 +84,7 @@ struct ReferenceRenderingTests {
                             olderURL: "/w/1/c/3?before=5", newerURL: "/w/1/c/3?after=9", isLatest: false, composerAction: "/w/1/c/3/messages",
                             readURL: "/w/1/c/3/read", content: "초안 <draft>", contentError: "too long")
         room.coverURL = "/files/c/thumb"
+        room.markReadUpTo = 9
         let dm = RoomPage(workspaceId: 1, roomId: 5, isChannel: false, title: "Lee", description: "", memberCountText: "2",
                           settingsURL: nil, isMember: false, joinURL: "/w/1/c/5/join", messagesHtml: "", isEmpty: true, olderURL: nil,
                           newerURL: nil, isLatest: true, composerAction: "/w/1/d/5/messages", readURL: nil)

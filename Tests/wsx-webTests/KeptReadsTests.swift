@@ -43,17 +43,17 @@ struct KeptReadsTests {
             let (a, b, wid, general) = try await MessagingTests.team(app)
             let path = "/w/\(wid)/c/\(general)"
             _ = try await MessagingTests.say(a, path, "read already")
-            try await b.get(path)
+            try await b.read(path)
             let quiet = try await b.get(path).text
             #expect(quiet.contains("unread-line") == false)
             #expect(app.services.messages.markers.kept.count >= 1)
 
             _ = try await MessagingTests.say(a, path, "new for Bob")
-            let page = try await b.get(path).text
+            let page = try await b.read(path).text
             let line = try #require(page.range(of: #"<li class="unread-line""#))
             let old = try #require(page.range(of: "read already")), new = try #require(page.range(of: "new for Bob"))
             #expect(old.lowerBound < line.lowerBound && line.lowerBound < new.lowerBound)
-            // That view read them: the next one has no line.
+            // That view's read (the script's POST) read them: the next one has no line.
             #expect(try await b.get(path).text.contains("unread-line") == false)
         }
     }

@@ -61,7 +61,7 @@ struct NotifyLevelTests {
             #expect(row.contains(#"<span class="badge" data-unread="\#(cid)">1</span>"#))
             #expect(home.contains("<title>(1) Team · wsx</title>"))
             // Read: nothing left anywhere.
-            try await mate.get("/w/\(wid)/c/\(cid)")
+            try await mate.read("/w/\(wid)/c/\(cid)")
             home = try await mate.get("/w/\(wid)").text
             row = try #require(Self.row(home, cid))
             #expect(row.contains(#"data-unread-count="0" data-mention-count="0""#))
@@ -112,7 +112,7 @@ struct NotifyLevelTests {
             try await mate.get("/w/\(wid)/c/\(cid)")
             var home = try await mate.get("/w/\(wid)").text
             #expect(home.contains(#"<span class="badge" id="mentions-unread">1</span>"#))
-            try await mate.get("/w/\(wid)/m/\(root)/thread")
+            try await mate.read("/w/\(wid)/m/\(root)/thread")
             home = try await mate.get("/w/\(wid)").text
             #expect(home.contains(#"id="mentions-unread" hidden>0</span>"#))
         }

@@ -29,14 +29,14 @@ struct ReadReceiptTests {
             // The script clones its receipts from the page's template.
             #expect(first.contains(#"<template id="tpl-receipt"><span class="receipt" data-receipt>0"#))
 
-            try await b.get(path)
+            try await b.read(path)
             #expect(Self.receipt(try await a.get(path).text, message) == 1)
             let moved = try await ThreadTests.payloads(app, "room.receipts")
             let bob = try await app.userId("b@example.com")
             #expect(moved.contains { $0.contains(#""userId":\#(bob)"#) && $0.contains(#""lastRead":\#(message)"#) })
 
             // Carol's view reads it off, and her page already counts her as having read it.
-            try await c.get(path)
+            try await c.read(path)
             #expect(Self.receipt(try await a.get(path).text, message) == nil)
             #expect(Self.receipt(try await c.get(path).text, message) == nil)
 
@@ -55,7 +55,7 @@ struct ReadReceiptTests {
             try await MessagingTests.say(a, "/w/\(wid)/dm/\(bob)", "점심 같이 해요")
             let message = try await ThreadTests.lastId(app)
             #expect(Self.receipt(try await a.get("/w/\(wid)/dm/\(bob)").text, message) == 1)
-            try await b.get("/w/\(wid)/dm/\(alice)")
+            try await b.read("/w/\(wid)/dm/\(alice)")
             #expect(Self.receipt(try await a.get("/w/\(wid)/dm/\(bob)").text, message) == nil)
 
             try await MessagingTests.say(a, "/w/\(wid)/c/\(general)", "채널 글")

@@ -163,8 +163,8 @@ struct ThreadTests {
             #expect(try await d.get("/w/\(wid)/threads").text.contains(#"id="thread-list-empty""#))
             #expect(try await b.get(path).text.contains(#"data-threads-unread hidden>0</span>"#))
 
-            // Opening the thread reads it, and tells the reader's tabs the total left.
-            try await a.get("/w/\(wid)/m/\(root)/thread")
+            // Reading the thread (its page's read) tells the reader's tabs the total left.
+            try await a.read("/w/\(wid)/m/\(root)/thread")
             #expect(try await a.get(path).text.contains(#"data-threads-unread hidden>0</span>"#))
             let read = try #require(try await Self.payloads(app, "thread.read").last)
             #expect(read == #"{"mentionsTotal":0,"rootId":\#(root),"unreadTotal":0,"workspaceId":\#(wid)}"#)

@@ -105,7 +105,7 @@ public struct RoomLink: Sendable {
 }
 
 /// A person to pick in a hand-over form.
-public struct PersonOption: Sendable {
+public struct PersonOption: Sendable, Hashable {
     public var id: Int64
     public var nickname: String
     /// Their profile.
@@ -342,7 +342,7 @@ public struct ChannelsPage: Sendable {
 }
 
 /// A channel's or DM's page: header, messages (oldest first), paging links, the composer.
-public struct RoomPage: Sendable {
+public struct RoomPage: Sendable, Hashable {
     public var workspaceId: Int64
     /// Nil for a DM whose room does not exist yet (it is created by the first message).
     public var roomId: Int64?
@@ -362,6 +362,9 @@ public struct RoomPage: Sendable {
     public var isLatest: Bool
     public var composerAction: String
     public var readURL: String?
+    /// Unread messages are shown: the newest one's id, which the no-script "mark as read" form
+    /// under the list sends to `readURL`.
+    public var markReadUpTo: Int64?
     public var content: String
     public var contentError: String?
     /// The workspace owner may delete anyone's message.
@@ -685,7 +688,7 @@ public struct LocalText: Sendable {
 
 /// Where a room page's script pins, unpins, saves and unsaves a message: each URL with the
 /// page's id slot where the message id goes.
-public struct MessageMarkURLs: Sendable {
+public struct MessageMarkURLs: Sendable, Hashable {
     public var pin: String
     public var unpin: String
     public var save: String

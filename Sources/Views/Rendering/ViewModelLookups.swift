@@ -176,6 +176,7 @@ extension RoomPage: TemplateContext {
         case "isLatest": isLatest.templateValue
         case "composerAction": composerAction.templateValue
         case "readURL": readURL.templateValue
+        case "markReadUpTo": markReadUpTo.templateValue
         case "content": content.templateValue
         case "contentError": contentError.templateValue
         case "canModerate": canModerate.templateValue

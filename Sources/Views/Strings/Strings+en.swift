@@ -399,6 +399,7 @@ extension Strings {
         "error_reaction_emoji": "Choose one emoji.",
         "error_reaction_limit": "A message can have at most {0} different reactions.",
         "unread_line": "Read up to here",
+        "mark_read": "Mark as read",
         "today": "Today",
         "notify_mention": "{0} mentioned you",
         "menu_open": "Menu",

@@ -399,6 +399,7 @@ extension Strings {
         "error_reaction_emoji": "이모지 하나를 골라 주세요.",
         "error_reaction_limit": "메시지 하나에는 반응을 {0}가지까지 달 수 있습니다.",
         "unread_line": "여기까지 읽었습니다",
+        "mark_read": "읽음으로 표시",
         "today": "오늘",
         "notify_mention": "{0}님이 멘션했습니다",
         "menu_open": "메뉴",

@@ -155,7 +155,7 @@ struct RoomsController: Sendable {
         let query = request.uri.queryParameters
         let anchor = try MessageAnchor { query[Substring($0)].map(String.init) }
         let editing = query["edit"].flatMap { Int64($0) }
-        var html = "", templates = "", isEmpty = true, olderURL: String?, newerURL: String?, isLatest = true, pinnedCount = 0
+        var html = "", templates = "", isEmpty = true, markReadUpTo: Int64?, olderURL: String?, newerURL: String?, isLatest = true, pinnedCount = 0
         let place: PagePlace = target.room.map { .room(workspace: target.access.workspaceId, room: $0.id!) }
             ?? .workspace(target.access.workspaceId)
         // The messages, the reader's marker and the sidebar: from memory when nothing they show
@@ -213,12 +213,17 @@ struct RoomsController: Sendable {
             olderURL = page.hasOlder ? page.messages.first.map { target.path + "?before=\($0.id)" } : nil
             newerURL = page.hasNewer ? page.messages.last.map { target.path + "?after=\($0.id)" } : nil
             isLatest = !page.hasNewer
-            // A HEAD is a script asking whether the session lives, not a person looking.
-            if request.method == .get { await lastRooms.viewed(roomId: room.id!, userId: context.userId) }
-            // Seeing the newest messages is reading them.
+            // A HEAD is a script asking whether the session lives, and a prefetch a browser
+            // guessing: neither is a person looking.
+            if request.isPersonViewing { await lastRooms.viewed(roomId: room.id!, userId: context.userId) }
+            // The page records no reading (a GET changes nothing others see): the script posts the
+            // read once the newest messages are in a visible window, and without it the form under
+            // the list does. The room being shown wears no badge meanwhile.
             if isMember, isLatest, let newest = page.messages.last?.id, newest > lastRead {
-                try await messages.markRead(room: room, userId: context.userId, upTo: newest)
                 preloaded.sidebar.markRead(room.id!)
+                if page.messages.contains(where: { $0.id > lastRead && $0.authorId != context.userId }) {
+                    markReadUpTo = newest
+                }
             }
         }
         let strings = context.strings
@@ -232,6 +237,7 @@ struct RoomsController: Sendable {
                             contentError: contentError)
         page.canModerate = target.access.isOwner
         page.messageTemplatesHtml = templates
+        page.markReadUpTo = markReadUpTo
         page.receiptsJSON = receiptsJSON
         page.isPrivate = target.room?.isPrivate ?? false
         let archived = target.room?.isArchived ?? false

@@ -81,10 +81,11 @@ struct ThreadsController: Sendable {
         let html = listed(rootParts, lastRead: nil)
             + #"<li class="thread-divider" id="thread-divider"><span>\#(HTMLEscaping.escape(countText))</span></li>"#
             + listed(replyParts, lastRead: page.lastRead)
-        // Seeing the newest replies is reading them.
-        if page.isFollowing, before == nil, let newest = page.stamps.last?.id, newest > page.lastRead, page.stamps.count > 1 {
-            try await threads.markRead(userId: context.userId, rootId: rootId, room: room, upTo: newest)
-        }
+        // The page records no reading: the script posts it once the newest replies are in a
+        // visible window, and without it the form under the list does.
+        let replies = page.stamps.dropFirst()
+        let markReadUpTo = page.isFollowing && before == nil
+            && replies.contains { $0.id > page.lastRead && $0.authorId != context.userId } ? replies.last?.id : nil
         let roomPath = MessagesController.path(of: room, for: context.userId)
         var model = RoomPage(workspaceId: wid, roomId: room.id, isChannel: room.kind == .channel, title: strings["thread_title"],
                              description: "", memberCountText: "", settingsURL: nil, isMember: thread.isMember,
@@ -95,6 +96,7 @@ struct ThreadsController: Sendable {
                              composerAction: Paths.threadReplies(wid, rootId), readURL: page.isFollowing ? Paths.threadRead(wid, rootId) : nil,
                              content: content, contentError: contentError)
         model.canModerate = access.isOwner
+        model.markReadUpTo = markReadUpTo
         model.messageTemplatesHtml = lists.scriptTemplates(isWorkspaceOwner: access.isOwner, .init(
             workspaceId: wid, roomPath: path, canReact: thread.isMember && !room.isArchived, canReply: false,
             readOnly: room.isArchived, request: request, visitor: context.visitor))

@@ -57,7 +57,7 @@ struct RenderedPageMiddleware: RouterMiddleware {
         }
         let key = RenderedPage.Key(sessionId: sessionId, lang: visitor.lang, target: request.uri.description)
         if let page = pages.value(for: key) {
-            if let roomId = page.viewedRoom, let userId = visitor.user?.id {
+            if let roomId = page.viewedRoom, let userId = visitor.user?.id, request.isPersonViewing {
                 await lastRooms.viewed(roomId: roomId, userId: userId)
             }
             return Response(status: .ok, headers: page.headers, body: ResponseBody(byteBuffer: page.body))

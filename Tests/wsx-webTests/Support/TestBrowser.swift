@@ -27,6 +27,26 @@ final class TestBrowser: @unchecked Sendable {
         try await send(uri, method: .get, headers: headers, body: nil)
     }
 
+    /// Opens a room or thread page as a person reads it: the page, then the read its script sends
+    /// once the newest messages are in view (the same POST as the page's no-script "mark as read"
+    /// form). A GET alone records no reading.
+    @discardableResult
+    func read(_ uri: String) async throws -> TestResponse {
+        let page = try await get(uri)
+        if let form = Self.markReadForm(page.text) { try await post(form.action, [("message_id", form.upTo)]) }
+        return page
+    }
+
+    /// The "mark as read" form a page shows under unread messages: where it posts, and the id.
+    static func markReadForm(_ html: String) -> (action: String, upTo: String)? {
+        guard let form = html.range(of: #"class="inline-form mark-read-form""#),
+              let start = html[..<form.lowerBound].range(of: #"action=""#, options: .backwards),
+              let actionEnd = html[start.upperBound...].firstIndex(of: "\""),
+              let idStart = html[form.upperBound...].range(of: #"name="message_id" value=""#),
+              let idEnd = html[idStart.upperBound...].firstIndex(of: "\"") else { return nil }
+        return (String(html[start.upperBound..<actionEnd]), String(html[idStart.upperBound..<idEnd]))
+    }
+
     /// Posts a urlencoded form; adds the CSRF token of the last page unless `csrf` says otherwise.
     @discardableResult
     func post(_ uri: String, _ fields: [(String, String)] = [], csrf: CSRF = .fromLastPage,
