@@ -1,6 +1,6 @@
 /// What every page shows around its content: who is signed in, the language, the CSRF token for
 /// forms, the sidebar, a one-time notice, and the URLs of the stylesheet and script.
-public struct Chrome: Sendable {
+public struct Chrome: Sendable, Hashable {
     public let lang: Lang
     /// `ko` or `en`, for `<html lang>` and the language switch.
     public let langCode: String
@@ -104,7 +104,7 @@ extension Chrome {
 }
 
 /// The signed-in user as pages show them.
-public struct Viewer: Sendable {
+public struct Viewer: Sendable, Hashable {
     public var id: Int64
     public var nickname: String
     /// How rooms they did not set notify them (`NotifyLevel`'s raw value), for the script.
@@ -121,7 +121,7 @@ public struct Viewer: Sendable {
 }
 
 /// A workspace in the sidebar.
-public struct SidebarWorkspace: Sendable {
+public struct SidebarWorkspace: Sendable, Hashable {
     public var id: Int64
     public var name: String
     public var url: String
@@ -136,7 +136,7 @@ public struct SidebarWorkspace: Sendable {
 }
 
 /// A room in the sidebar: a channel, DM or group conversation of the current workspace.
-public struct SidebarRoom: Sendable {
+public struct SidebarRoom: Sendable, Hashable {
     public var id: Int64
     public var name: String
     public var url: String

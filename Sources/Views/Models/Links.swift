@@ -1,6 +1,6 @@
 /// The site's fixed links, for the layout and the forms of pages outside a workspace. The server
 /// fills them from its route list (`Paths`), so templates never spell a path.
-public struct SiteLinks: Sendable {
+public struct SiteLinks: Sendable, Hashable {
     public var root: String
     public var workspaces: String
     /// The create-workspace form on the workspaces page.
@@ -49,7 +49,7 @@ public struct SiteLinks: Sendable {
 }
 
 /// The links of the workspace being viewed: the sidebar's, and the forms of its pages.
-public struct WorkspaceLinks: Sendable {
+public struct WorkspaceLinks: Sendable, Hashable {
     public var home: String
     public var search: String
     public var channels: String

@@ -12,7 +12,7 @@ public enum NotifyLevel: String, Sendable, CaseIterable {
 }
 
 /// One option of a menu: a notification level, or how long a custom status lasts.
-public struct NotifyChoice: Sendable {
+public struct NotifyChoice: Sendable, Hashable {
     /// What the form posts as `level`: a level, or `default` for the person's default.
     public var value: String
     public var label: String

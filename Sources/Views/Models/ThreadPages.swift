@@ -34,7 +34,7 @@ public struct ThreadReplierView: Sendable {
 
 /// What a room's page becomes when it shows a thread: the way back to the room, the choice to
 /// send a reply to the room too, and following.
-public struct ThreadHeader: Sendable {
+public struct ThreadHeader: Sendable, Hashable {
     public var rootId: Int64
     /// The room, at the root.
     public var backURL: String

@@ -28,6 +28,12 @@ public final class PageRenderer: Sendable {
     private let source: Source
     private let loaded: Mutex<Loaded>
 
+    /// Templates are re-read from a folder as they are edited, so rendered parts must not be kept.
+    public var watchesFolder: Bool {
+        if case .directory = source { return true }
+        return false
+    }
+
     /// Loads and parses every template, failing with a message that names a missing folder, a
     /// missing template or a template that does not parse.
     public init(source: Source) throws {
@@ -45,6 +51,18 @@ public final class PageRenderer: Sendable {
                              capacity: Self.pageCapacity)
         let layout = LayoutContext(t: strings.table, chrome: chromeValue, title: title, contentHtml: content)
         return render(.layout, layout, in: chrome.lang, capacity: content.utf8.count + Self.pageCapacity)
+    }
+
+    /// A page's content, no layout (`document(title:contentHtml:chrome:)` puts it in one).
+    public func content<Page>(_ template: TemplateName, page: Page, chrome: Chrome) -> String {
+        render(template, PageContext(t: chrome.lang.strings.table, chrome: chrome.templateValue, page: page), in: chrome.lang,
+               capacity: Self.pageCapacity)
+    }
+
+    /// The layout around content already rendered.
+    public func document(title: String, contentHtml: String, chrome: Chrome) -> String {
+        let layout = LayoutContext(t: chrome.lang.strings.table, chrome: chrome.templateValue, title: title, contentHtml: contentHtml)
+        return render(.layout, layout, in: chrome.lang, capacity: contentHtml.utf8.count + Self.pageCapacity)
     }
 
     /// A fragment: `template` rendered with `page` and no layout (for live updates).

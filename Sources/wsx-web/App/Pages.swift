@@ -16,6 +16,8 @@ struct Pages: Sendable {
     var testPayments = false
     /// Web Push is on: signed-in pages load the script that subscribes, and say where.
     var webPush = false
+    /// Layouts and room contents kept around their large parts.
+    let spliced = SplicedPages()
 
     /// The tab icon, plain and with the unread dot.
     private var icons: (String, String) { (assets.url(for: "favicon.svg"), assets.url(for: "favicon-unread.svg")) }
@@ -51,7 +53,9 @@ struct Pages: Sendable {
                       headers: HTTPFields = [:], preloaded: Preloaded? = nil, embedded: Bool = false) async throws -> Response {
         var chrome = try await chrome(request, context.visitor, place: place, preloaded: preloaded)
         chrome.isEmbedded = embedded
-        return Self.html(renderer.document(template, title: title, page: page, chrome: chrome), status: status, headers: headers)
+        let room = template == .room ? page as? RoomPage : nil
+        let content = room.map { spliced.room(renderer, $0, chrome: chrome) } ?? renderer.content(template, page: page, chrome: chrome)
+        return Self.html(spliced.document(renderer, title: title, contentHtml: content, chrome: chrome), status: status, headers: headers)
     }
 
     /// The error page for `status` with a message in the visitor's language.
