@@ -101,11 +101,12 @@
 
   const canModerate = room?.dataset.canModerate === 'yes';
 
-  function post(url, fields) {
+  /** Posts a form as a script; `keepalive` lets it finish when the page is left meanwhile. */
+  function post(url, fields, { keepalive = false } = {}) {
     const body = new URLSearchParams(fields);
     body.set('_csrf', csrf());
     return fetch(url, {
-      method: 'POST', body, credentials: 'same-origin',
+      method: 'POST', body, credentials: 'same-origin', keepalive,
       headers: { Accept: 'application/json', 'X-CSRF-Token': csrf() },
     });
   }
@@ -844,24 +845,31 @@
 
   // ---- read markers and unread badges ---------------------------------------------------
 
+  // A read waits for the window to be in view; once it is, it goes after a short pause
+  // (`readTimer` set: seen, not yet sent).
   let readTimer = null;
   let pendingRead = 0;
-  function markRead(messageId) {
+  function markRead(messageId, { now = false } = {}) {
     if (!room?.dataset.readUrl) return;
     pendingRead = Math.max(pendingRead, Number(messageId) || 0);
     if (document.hidden) return;
     clearTimeout(readTimer);
-    readTimer = setTimeout(() => {
-      const upTo = pendingRead;
-      pendingRead = 0;
-      if (upTo) post(room.dataset.readUrl, { message_id: String(upTo) });
-    }, 300);
+    readTimer = now ? null : setTimeout(sendRead, 300);
+    if (now) sendRead();
+  }
+  function sendRead() {
+    readTimer = null;
+    const upTo = pendingRead;
+    pendingRead = 0;
+    if (upTo) post(room.dataset.readUrl, { message_id: String(upTo) }, { keepalive: true });
   }
   document.addEventListener('visibilitychange', () => { if (!document.hidden && pendingRead) markRead(pendingRead); });
-  // Leaving before the pause is over (a reload, another room): the read goes anyway.
+  // Leaving before the pause is over (a reload, another room): a read already seen goes anyway.
+  // (The page is hidden by the time `pagehide` fires, so whether it was seen is the timer's.)
   window.addEventListener('pagehide', () => {
-    if (!pendingRead || document.hidden || !room?.dataset.readUrl) return;
+    if (!readTimer || !pendingRead || !room?.dataset.readUrl) return;
     clearTimeout(readTimer);
+    readTimer = null;
     navigator.sendBeacon(room.dataset.readUrl, new URLSearchParams({ message_id: String(pendingRead), _csrf: csrf() }));
     pendingRead = 0;
   });
@@ -869,7 +877,7 @@
   // recorded nothing (a prefetch or a HEAD must not read anyone's messages for them).
   if (room?.dataset.latest === 'yes' && document.getElementById('unread-line')) {
     const newest = [...(list?.querySelectorAll('li.message[data-message]') || [])].pop();
-    if (newest) markRead(newest.dataset.message);
+    if (newest) markRead(newest.dataset.message, { now: true });
   }
 
   /** A room's sidebar link, which keeps its unread and mention counts (`data-unread-count`,
