@@ -121,7 +121,8 @@ struct SidebarLists: Sendable {
     /// The Mentions badge: unread mentions in the rooms that are not archived, and in threads.
     var mentionsUnread: Int { rooms.reduce(threadMentions) { $0 + ($1.isArchived ? 0 : $1.mentions) } }
 
-    /// Shows `roomId` as read (the page being shown just moved the marker to its newest message).
+    /// Shows `roomId` as read: the room's page ends with its newest message, which its script
+    /// posts as read.
     mutating func markRead(_ roomId: Int64) {
         for index in rooms.indices where rooms[index].id == roomId {
             rooms[index].unread = 0

@@ -41,7 +41,8 @@ final class SplicedPages: Sendable {
         let page: RoomPage
     }
 
-    init(capacity: Int = 2048) {
+    /// At most `capacity` of each (about 10 KB of text apiece on a channel page, so a few MB).
+    init(capacity: Int = 512) {
         layouts = BoundedMemo(capacity: capacity)
         rooms = BoundedMemo(capacity: capacity)
     }

@@ -99,7 +99,7 @@ struct StaticAssets: Sendable {
         for part in header.split(separator: ",") {
             let pieces = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
             guard let name = pieces.first, !name.isEmpty else { continue }
-            let refused = pieces.dropFirst().contains { $0.replacingOccurrences(of: " ", with: "").range(of: #"^q=0(\.0*)?$"#, options: .regularExpression) != nil }
+            let refused = pieces.dropFirst().contains { $0.hasPrefix("q=") && Double($0.dropFirst(2)) == 0 }
             if !refused { accepted.insert(name) }
         }
         return accepted

@@ -192,12 +192,12 @@ struct RoomsController: Sendable {
         var receiptsJSON: String?
         if let room, let (page, parts) = reads.messages {
             let lastRead = reads.lastRead
-            // The page reads the newest messages off for the viewer (below): their receipts count
-            // the viewer as having read them.
-            var receipts = reads.receipts
-            if isMember, !page.hasNewer, let newest = page.messages.last?.id, newest > lastRead {
-                receipts = receipts?.moved(userId: context.userId, to: newest)
-            }
+            // The newest message, when the page ends with it and the member's marker is behind: the
+            // page's script posts that read (the page itself records nothing), so the page shows
+            // it read already: the viewer counts as a reader in the receipts, and the room being
+            // shown wears no badge.
+            let shownRead = isMember && !page.hasNewer ? page.messages.last.flatMap { $0.id > lastRead ? $0.id : nil } : nil
+            let receipts = shownRead.map { reads.receipts?.moved(userId: context.userId, to: $0) } ?? reads.receipts
             receiptsJSON = receipts?.json
             html = lists.list(parts, viewer: context.userId, isWorkspaceOwner: target.access.isOwner,
                               workspaceId: target.access.workspaceId, lastRead: lastRead, editing: editing,
@@ -216,13 +216,11 @@ struct RoomsController: Sendable {
             // A HEAD is a script asking whether the session lives, and a prefetch a browser
             // guessing: neither is a person looking.
             if request.isPersonViewing { await lastRooms.viewed(roomId: room.id!, userId: context.userId) }
-            // The page records no reading (a GET changes nothing others see): the script posts the
-            // read once the newest messages are in a visible window, and without it the form under
-            // the list does. The room being shown wears no badge meanwhile.
-            if isMember, isLatest, let newest = page.messages.last?.id, newest > lastRead {
+            if let shownRead {
                 preloaded.sidebar.markRead(room.id!)
+                // Without the script, the form under the list posts the read (when the unread line shows).
                 if page.messages.contains(where: { $0.id > lastRead && $0.authorId != context.userId }) {
-                    markReadUpTo = newest
+                    markReadUpTo = shownRead
                 }
             }
         }

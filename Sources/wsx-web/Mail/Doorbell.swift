@@ -1,4 +1,5 @@
 import Foundation
+import ServiceLifecycle
 import Synchronization
 
 /// Wakes one waiting task: `ring()` ends the current (or the next) `wait`, which otherwise ends
@@ -25,9 +26,20 @@ final class Doorbell: Sendable {
         waiter?.resume()
     }
 
+    /// A queue's worker: a `round` now, then another at each ring or when the next job is due
+    /// (`nextDue`, read after each round), until the server shuts down gracefully.
+    func serve(clock: WallClock, nextDue: @escaping @Sendable () throws -> Date?, round: @escaping @Sendable () async -> Void) async {
+        try? await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                await round()
+                await self.wait(until: (try? nextDue()) ?? nil, now: clock.now())
+            }
+        }
+    }
+
     /// A queue's worker between rounds: returns at the first ring, or when `next` (the next
     /// job's time, if any) comes, or after an hour at most.
-    func wait(until next: Date?, now: Date) async {
+    private func wait(until next: Date?, now: Date) async {
         let seconds = next.map { max(0.05, $0.timeIntervalSince(now)) } ?? 3600
         await wait(upTo: .milliseconds(Int(min(seconds, 3600) * 1000)))
     }

@@ -42,12 +42,7 @@ final class MailSender: Service, Sendable {
     }
 
     func run() async throws {
-        try? await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                await self.sendDue()
-                await self.doorbell.wait(until: (try? self.outbox.nextDue()) ?? nil, now: self.clock.now())
-            }
-        }
+        await doorbell.serve(clock: clock, nextDue: { try self.outbox.nextDue() }, round: { await self.sendDue() })
     }
 
     /// Tries every mail that is due.

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ServiceLifecycle
+import Views
 
 /// Decides who a new message is pushed to and queues it: each member of its room with a
 /// subscription, by their level there (all; mentions and DMs, group DMs and followed threads;
@@ -44,16 +45,16 @@ struct PushNotifier: Service, Sendable {
 
     /// Whether `message` speaks to `userId` at `level` (the same rule as the page's desktop
     /// notifications, chat.js `notify`).
-    static func notifies(_ message: MessagePayload, userId: Int64, level: String) -> Bool {
+    static func notifies(_ message: MessagePayload, userId: Int64, level: NotifyLevel) -> Bool {
         let mentioned = message.mentions.contains(userId)
         if mentioned { return true }
         // A reply kept in its thread speaks only to the thread's followers.
         let follows = message.followers?.contains(userId) ?? false
         if message.threadRootId != nil, message.inTimeline == false, !follows { return false }
         switch level {
-        case "all": return true
-        case "mute": return false
-        default: return message.roomKind != "channel" || follows
+        case .all: return true
+        case .mute: return false
+        case .mentions: return message.roomKind != "channel" || follows
         }
     }
 

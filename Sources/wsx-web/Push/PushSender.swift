@@ -26,12 +26,7 @@ final class PushSender: Service, Sendable {
     }
 
     func run() async throws {
-        try? await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                await self.sendDue()
-                await self.doorbell.wait(until: (try? self.store.nextDue()) ?? nil, now: self.clock.now())
-            }
-        }
+        await doorbell.serve(clock: clock, nextDue: { try self.store.nextDue() }, round: { await self.sendDue() })
     }
 
     /// Tries every push that is due, a few at a time.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Views
 
 /// Browsers' push subscriptions and the queue of pushes to them (`push_subscriptions`,
 /// `push_queue`). SQL about push lives here, so another storage backend replaces this one file.
@@ -15,7 +16,7 @@ struct PushStore: Sendable {
     struct Recipient: Sendable {
         let subscriptionId: Int64
         let userId: Int64
-        let level: String
+        let level: NotifyLevel
     }
 
     /// A push waiting for its turn, with what sealing and sending it needs.
@@ -74,7 +75,9 @@ struct PushStore: Sendable {
                 JOIN room_members ON room_members.user_id = push_subscriptions.user_id AND room_members.room_id = ?
                 JOIN users ON users.id = push_subscriptions.user_id AND users.deactivated_at IS NULL
                 WHERE push_subscriptions.user_id IS NOT ?
-                """), arguments: [roomId, authorId]).map { Recipient(subscriptionId: $0[0], userId: $0[1], level: $0[2]) }
+                """), arguments: [roomId, authorId]).map { row in
+                Recipient(subscriptionId: row[0], userId: row[1], level: NotifyLevel(rawValue: row[2]) ?? .standard)
+            }
         }
     }
 
