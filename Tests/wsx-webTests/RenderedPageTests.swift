@@ -9,52 +9,72 @@ import Views
 /// anything a fresh render would not.
 @Suite("Rendered pages kept between commits")
 struct RenderedPageTests {
-    @Test("the version counts the writer's commits, not its reads or rolled-back transactions")
-    func versionCountsCommits() async throws {
+    @Test("the commit count counts the writer's commits, not its reads or rolled-back transactions")
+    func commitsCounted() async throws {
         let database = try AppDatabase(DatabaseQueue())
-        let start = database.version.current
+        let start = database.regions.commits
         _ = try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users") }
-        #expect(database.version.current == start)
+        #expect(database.regions.commits == start)
         try? await database.writer.write { db in
             try db.execute(sql: "UPDATE users SET nickname = nickname")
             throw CancellationError()
         }
-        #expect(database.version.current == start)
+        #expect(database.regions.commits == start)
         try await database.writer.write { db in
             try db.execute(sql: "UPDATE users SET nickname = nickname")
         }
-        #expect(database.version.current == start + 1)
+        #expect(database.regions.commits == start + 1)
     }
 
-    @Test("a version of some tables counts only the commits that changed them, deletions of every row included")
-    func versionOfTables() async throws {
-        let database = try AppDatabase(DatabaseQueue())
-        let accounts = database.accountsVersion
-        let start = accounts.current
+    /// A user row, for the caches below to read.
+    private static func someone(_ database: AppDatabase) async throws {
         try await database.writer.write { db in
             try db.execute(sql: """
                 INSERT INTO users (email, email_key, nickname, password_hash, created_at, updated_at)
                 VALUES ('a@example.com', 'a@example.com', 'A', 'x', 0, 0)
                 """)
         }
-        #expect(accounts.current == start + 1)
-        let everything = database.version.current
+    }
+
+    @Test("a cache learns what it read from its own queries: a column it read goes stale, others do not")
+    func regionLearnedFromQueries() async throws {
+        let database = try AppDatabase(DatabaseQueue())
+        try await Self.someone(database)
+        let names = VersionedCache<Int, String>("names", of: database, clock: .system, capacity: 8)
+        let read = { try names.value(for: 1, from: database) { db in
+            try String.fetchOne(db, sql: "SELECT nickname FROM users WHERE id = 1") ?? ""
+        } }
+        // The first read taught the cache its region, so its value was not kept; the second is.
+        #expect(try read() == "A")
+        #expect(names.value(for: 1) == nil)
+        #expect(try read() == "A")
+        #expect(names.value(for: 1) == "A")
+        #expect(names.region.region.description == "users(id,nickname)")
+        // The first commit after a region grew counts for it (a transaction under way may have
+        // changed what it covers before it was covered); then only changes to what it read do.
+        try await database.writer.write { db in try db.execute(sql: "UPDATE users SET coin_balance = 1") }
+        #expect(names.value(for: 1) == nil)
+        #expect(try read() == "A")
+
+        // Nobody listed `users.nickname` for it: the query did.
+        try await database.writer.write { db in try db.execute(sql: "UPDATE users SET coin_balance = 5") }
         try await database.writer.write { db in
             try db.execute(sql: "INSERT INTO events (type, user_id, payload, created_at) VALUES ('x', 1, '{}', 0)")
         }
-        #expect(accounts.current == start + 1)
-        #expect(database.version.current == everything + 1)
         try? await database.writer.write { db in
             try db.execute(sql: "UPDATE users SET nickname = 'B'")
             throw CancellationError()
         }
-        #expect(accounts.current == start + 1)
+        #expect(names.value(for: 1) == "A")
+        try await database.writer.write { db in try db.execute(sql: "UPDATE users SET nickname = 'B'") }
+        #expect(names.value(for: 1) == nil)
+        #expect(try read() == "B")
         try await database.writer.write { db in try db.execute(sql: "DELETE FROM users") }
-        #expect(accounts.current == start + 2)
+        #expect(names.value(for: 1) == nil)
     }
 
-    @Test("a version counts every run of a cached statement, in savepoints too, and the changes of triggers")
-    func versionCountsStatementRuns() async throws {
+    @Test("every run of a cached statement counts, in savepoints too, and the changes of triggers")
+    func statementRunsAndTriggersCount() async throws {
         let database = try AppDatabase(DatabaseQueue())
         try await database.writer.write { db in
             try db.execute(sql: """
@@ -62,55 +82,96 @@ struct RenderedPageTests {
                 CREATE TRIGGER origin_copied AFTER INSERT ON origin BEGIN INSERT INTO copied VALUES (new.x); END;
                 """)
         }
-        let copied = DataVersion(watching: ["copied"])
-        database.writer.add(transactionObserver: copied, extent: .databaseLifetime)
-        let start = copied.current
+        let copies = VersionedCache<String, Int>("copies", of: database, clock: .system, capacity: 8)
+        let count = { try copies.value(for: "n", from: database) { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM copied") ?? 0
+        } }
+        _ = try count()
         for run in 1 ... 3 {
+            #expect(try count() == run - 1)
+            #expect(copies.value(for: "n") == run - 1)
             try await database.writer.write { db in
                 try db.cachedStatement(sql: "INSERT INTO origin VALUES (?)").execute(arguments: [run])
             }
-            #expect(copied.current == start + UInt64(run))
+            #expect(copies.value(for: "n") == nil)
         }
         // As a group commit runs each post.
+        #expect(try count() == 3)
         try await database.writer.write { db in
             try db.inSavepoint {
                 try db.cachedStatement(sql: "INSERT INTO origin VALUES (?)").execute(arguments: [4])
                 return .commit
             }
         }
-        #expect(copied.current == start + 4)
+        #expect(copies.value(for: "n") == nil)
+        #expect(try count() == 4)
         try await database.writer.write { db in try db.execute(sql: "UPDATE origin SET x = x + 1") }
-        #expect(copied.current == start + 4)
+        #expect(copies.value(for: "n") == 4)
     }
 
-    @Test("posts move no membership version; renaming, creating, joining and leaving channels do")
+    @Test("a value read through another cache goes stale with it")
+    func partsOfAValue() async throws {
+        let database = try AppDatabase(DatabaseQueue())
+        try await Self.someone(database)
+        let names = VersionedCache<Int, String>("names", of: database, clock: .system, capacity: 8)
+        let greetings = VersionedCache<Int, String>("greetings", of: database, clock: .system, capacity: 8)
+        let greet = {
+            try greetings.value(for: 1, in: nil) { _ in "" }
+        }
+        let name = { db in
+            try names.value(for: 1, in: db) { db in try String.fetchOne(db, sql: "SELECT nickname FROM users WHERE id = 1") ?? "" }
+        }
+        let read = { try database.readKept { db in try greetings.value(for: 1, in: db) { db in try "hello " + name(db) } } }
+        // The name is kept first, so the greeting's own reads never run a query on `users`:
+        // only its part, the name, says what it depends on.
+        // The first commit after a region grew counts for it (a transaction under way may have
+        // changed what it covers before it was covered).
+        let settle = { try await database.writer.write { db in try db.execute(sql: "UPDATE users SET coin_balance = 1") } }
+        _ = try database.read { db in try name(db) }
+        try await settle()
+        _ = try database.read { db in try name(db) }
+        _ = try read()
+        try await settle()
+        _ = try read()
+        #expect(try greet() == "hello A")
+        #expect(greetings.region.region.isEmpty)
+        try await database.writer.write { db in try db.execute(sql: "UPDATE users SET coin_balance = 3") }
+        #expect(try greet() == "hello A")
+        try await database.writer.write { db in try db.execute(sql: "UPDATE users SET nickname = 'B'") }
+        #expect(throws: NotKeptInMemory.self) { try greet() }
+        #expect(try read() == "hello B")
+    }
+
+    @Test("posts leave the channels kept; renaming, creating, joining and leaving channels do not")
     func membershipVersion() async throws {
         try await TestApp().run { app in
             let (a, b, wid, general) = try await MessagingTests.team(app)
             let path = "/w/\(wid)/c/\(general)"
-            let version = app.database.membershipVersion
-            let start = version.current
+            let version = try #require(app.database.regions.region(named: "channel views"))
+            try await b.get(path)
+            try await b.get(path)
+            let start = version.version
             _ = try await MessagingTests.say(a, path, "unread counts and read markers move")
             _ = try await MessagingTests.say(b, path, "and again")
-            #expect(version.current == start)
+            #expect(version.version == start)
 
             try await a.get("/w/\(wid)/c/\(general)/settings")
             #expect(try await a.post("/w/\(wid)/c/\(general)/settings", [("name", "lobby"), ("description", "")]).status == .seeOther)
-            #expect(version.current > start)
-            let renamed = version.current
+            #expect(version.version > start)
+            let renamed = version.version
             #expect(try await b.get(path).text.contains("lobby"))
 
             let side = try await a.createChannel(in: wid, "side")
             let sidePath = "/w/\(wid)/c/\(side)"
-            let created = version.current
+            let created = version.version
             #expect(created > renamed)
             try await b.get(sidePath)
             #expect(try await b.post(sidePath + "/join").status == .seeOther)
-            #expect(version.current > created)
+            #expect(version.version > created)
             #expect(try await MessagingTests.say(b, sidePath, "joined").status == .seeOther)
-            let joined = version.current
+            let joined = version.version
             #expect(try await b.confirm(sidePath + "/leave").status == .seeOther)
-            #expect(version.current > joined)
+            #expect(version.version > joined)
             #expect(try await b.post(sidePath + "/messages", [("content", "after leaving")]).status == .notFound)
         }
     }
@@ -136,23 +197,26 @@ struct RenderedPageTests {
     func cacheValidity() async throws {
         let database = try AppDatabase(DatabaseQueue())
         let clock = ManualClock()
-        let cache = VersionedCache<String, Int>(version: database.version, clock: clock.wallClock, capacity: 2, lifetime: 10)
+        let region = database.cacheRegion("test")
+        _ = region.learn(try database.read { db in try db.makeStatement(sql: "SELECT nickname FROM users").databaseRegion })
+        let cache = VersionedCache<String, Int>(region: region, clock: clock.wallClock, capacity: 2, lifetime: 10)
         let commit = { try await database.writer.write { db in
             try db.execute(sql: "UPDATE users SET nickname = nickname")
         } }
+        try await commit()
 
-        cache.store(1, for: "a", readAt: database.version.current)
+        cache.store(1, for: "a", readAt: region.version)
         #expect(cache.value(for: "a") == 1)
         try await commit()
         #expect(cache.value(for: "a") == nil)
 
         // Read before a commit, stored after it: never kept.
-        let readAt = database.version.current
+        let readAt = region.version
         try await commit()
         cache.store(2, for: "b", readAt: readAt)
         #expect(cache.value(for: "b") == nil)
 
-        cache.store(3, for: "c", readAt: database.version.current)
+        cache.store(3, for: "c", readAt: region.version)
         clock.advance(by: 9)
         #expect(cache.value(for: "c") == 3)
         clock.advance(by: 1)
@@ -160,7 +224,7 @@ struct RenderedPageTests {
 
         // Full: expired values go first, else all of them; the count never passes the capacity.
         for (index, key) in ["d", "e", "f"].enumerated() {
-            cache.store(index, for: key, readAt: database.version.current)
+            cache.store(index, for: key, readAt: region.version)
         }
         #expect(cache.count <= 2)
         #expect(cache.value(for: "f") == 2)
@@ -221,21 +285,36 @@ struct RenderedPageTests {
         }
     }
 
-    @Test("a change made by another process on the same database (wsx coins) shows within 10 seconds")
-    func otherProcessesWithinTheLifetime() async throws {
+    @Test("a change made by another connection to the file (the sqlite3 shell, wsx coins) shows on the very next request")
+    func otherConnectionsOnTheNextRequest() async throws {
         try await TestApp().run { app in
-            let (a, _, wid, _) = try await MessagingTests.team(app)
-            let home = "/w/\(wid)"
+            let (a, b, wid, general) = try await MessagingTests.team(app)
+            let home = "/w/\(wid)", path = "/w/\(wid)/c/\(general)"
+            _ = try await MessagingTests.say(a, path, "said before the rename")
             let before = try await a.get(home)
             #expect(before.text.contains("data-coin-balance>"))
+            // Kept: the same page twice, and every cache it read warm.
+            try await b.read(path)
+            #expect(try await b.get(path).text == (try await b.get(path).text))
 
             let other = try DatabaseQueue(path: AppDatabase.path(inDataDirectory: app.services.config.dataDirectory))
-            try await other.write { db in try db.execute(sql: "UPDATE users SET coin_balance = 7777") }
-            try other.close()
-
-            #expect(try await a.get(home).text == before.text)
-            app.clock.advance(by: 10)
+            try await other.write { db in
+                try db.execute(sql: "UPDATE users SET coin_balance = 7777")
+                try db.execute(sql: "UPDATE users SET nickname = 'Renamed Outside' WHERE email = 'a@example.com'")
+            }
             #expect(try await a.get(home).text.contains("data-coin-balance>7777<"))
+            let page = try await b.get(path).text
+            #expect(page.contains("Renamed Outside"))
+
+            // An edit as wsx makes one: the text, and when it was edited.
+            try await other.write { db in
+                try db.execute(sql: """
+                    UPDATE messages SET body = 'edited outside', body_html = '<p>edited outside</p>',
+                        edited_at = '2026-01-02 03:04:05.000' WHERE body = 'said before the rename'
+                    """)
+            }
+            #expect(try await b.get(path).text.contains("edited outside"))
+            try other.close()
         }
     }
 }

@@ -10,13 +10,15 @@ struct SessionStore: Sendable {
     /// Sessions and their users as last read, by token hash: every request asks `find`, and
     /// while neither table was written the answer cannot have changed (posting writes neither).
     private let recent: VersionedCache<String, Found>
+    /// What the kept sessions were read from.
+    var keptRegion: ReadRegion { recent.region }
 
     typealias Found = (session: Session, user: User)
 
     init(database: AppDatabase, clock: WallClock) {
         self.database = database
         self.clock = clock
-        recent = VersionedCache(version: database.accountsVersion, clock: clock, capacity: 4096)
+        recent = VersionedCache("sessions", of: database, clock: clock, capacity: 4096)
     }
 
     static let lifetime: TimeInterval = 30 * 24 * 60 * 60
@@ -55,8 +57,7 @@ struct SessionStore: Sendable {
         let now = clock.now()
         let hash = SecretToken.hash(token)
         if let found = recent.value(for: hash), Self.isLive(found.session, now: now) { return found }
-        let readAt = recent.version.current
-        let found: Found? = try database.read { db in
+        return try recent.fresh(for: hash, from: database) { db in
             // Every request asks this: cached statements skip SQL generation and preparation.
             guard let session = try Session.fetchOne(db.cachedStatement(sql: "SELECT * FROM sessions WHERE token_hash = ?"),
                                                      arguments: [hash]),
@@ -67,8 +68,6 @@ struct SessionStore: Sendable {
             else { return nil }
             return (session, user)
         }
-        if let found { recent.store(found, for: hash, readAt: readAt) }
-        return found
     }
 
     /// Whether a session may still sign its browser in: before its sliding expiry and within

@@ -143,7 +143,7 @@ struct AppServices: Sendable {
         let assets = try StaticAssets(source: config.publicDirectory.map { .directory($0) }
             ?? .files(EmbeddedFiles.files(in: "Public")), compressed: EmbeddedFiles.files(in: "Compressed/Public"))
         let hub = self.hub
-        renderedPages = VersionedCache(version: database.version, clock: clock, capacity: 256)
+        renderedPages = VersionedCache("rendered pages", of: database, clock: clock, capacity: 256)
         let markers = ReadMarkers(database: database, clock: clock)
         let threadMarkers = ThreadMarkers(database: database, clock: clock)
         threads = ThreadService(database: database, markers: threadMarkers)

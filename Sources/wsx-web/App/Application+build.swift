@@ -85,7 +85,8 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     router.add(middleware: CSRFMiddleware(isExempt: { $0 == webhook || Paths.unsubscribe.matches($0) }, multipartPaths: { path in
         Paths.multipart.contains { $0.matches(path) }
     }))
-    router.add(middleware: RenderedPageMiddleware(pages: services.renderedPages, lastRooms: services.lastRooms))
+    router.add(middleware: RenderedPageMiddleware(pages: services.renderedPages, lastRooms: services.lastRooms,
+                                                   sessions: services.sessions.keptRegion))
 
     home.addRoutes(to: router)
     EventsController().addRoutes(to: router)

@@ -9,7 +9,8 @@ import Glibc
 
 /// How a command that wrote to the database of a running server (`wsx-web import slack`,
 /// `coins grant`, `user create`) tells that server, which otherwise learns of writes only from
-/// its own commits: caches of reads would stay for their lifetime, the real-time hub, which
+/// its own commits (and, for caches of reads, `OtherConnections` before each signed-in request):
+/// the real-time hub, which
 /// keeps who is in which room in memory, would not deliver messages of rooms it never saw
 /// made, and the events the command queued (`OutsideEvents`) would wait.
 ///

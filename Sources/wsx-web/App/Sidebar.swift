@@ -153,7 +153,7 @@ struct SidebarSource: Sendable {
 
     init(database: AppDatabase, clock: WallClock, markers: ReadMarkers, threadMarkers: ThreadMarkers) {
         (self.database, self.markers, self.threadMarkers) = (database, markers, threadMarkers)
-        keptLists = VersionedCache(version: database.directoryVersion, clock: clock, capacity: 4096)
+        keptLists = VersionedCache("sidebar lists", of: database, clock: clock, capacity: 4096)
     }
 
     func load(userId: Int64, place: PagePlace) async throws -> SidebarLists {

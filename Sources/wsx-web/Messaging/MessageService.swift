@@ -32,7 +32,7 @@ struct MessageService: Sendable {
          threadFragment: @escaping @Sendable (ThreadSummary, Int64) -> String = { _, _ in "" }) {
         (self.database, self.clock, self.markers, self.fragment, self.online) = (database, clock, markers, fragment, online)
         self.threadFragment = threadFragment
-        keptPages = VersionedCache(version: database.messagesVersion, clock: clock, capacity: 1024)
+        keptPages = VersionedCache("message pages", of: database, clock: clock, capacity: 1024)
         receipts = ReadReceipts(database: database, clock: clock)
     }
 

@@ -20,7 +20,7 @@ struct ReadMarkers: Sendable {
     }
 
     init(database: AppDatabase, clock: WallClock) {
-        kept = VersionedCache(version: database.readMarkersVersion, clock: clock, capacity: 4096)
+        kept = VersionedCache("read markers", of: database, clock: clock, capacity: 4096)
     }
 
     /// `userId`'s markers by room, from memory, or else read in `db` (nil: memory only).

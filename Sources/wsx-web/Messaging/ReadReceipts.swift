@@ -7,7 +7,7 @@ struct ReadReceipts: Sendable {
     let kept: VersionedCache<Int64, ReceiptMarkers>
 
     init(database: AppDatabase, clock: WallClock) {
-        kept = VersionedCache(version: database.readMarkersVersion, clock: clock, capacity: 4096)
+        kept = VersionedCache("read receipts", of: database, clock: clock, capacity: 4096)
     }
 
     /// The room's markers, from memory, or else read in `db` (nil: memory only).

@@ -12,7 +12,7 @@ struct SavedMessages: Sendable {
 
     init(database: AppDatabase, clock: WallClock) {
         (self.database, self.clock) = (database, clock)
-        kept = VersionedCache(version: database.savedVersion, clock: clock, capacity: 1024)
+        kept = VersionedCache("saved messages", of: database, clock: clock, capacity: 1024)
     }
 
     /// Saves the message for the person (`saved`) or takes it off their list. A 404 outside the

@@ -12,7 +12,7 @@ struct ThreadMarkers: Sendable {
     }
 
     init(database: AppDatabase, clock: WallClock) {
-        kept = VersionedCache(version: database.threadsVersion, clock: clock, capacity: 4096)
+        kept = VersionedCache("thread markers", of: database, clock: clock, capacity: 4096)
     }
 
     /// From memory, or else read in `db` (nil: memory only).

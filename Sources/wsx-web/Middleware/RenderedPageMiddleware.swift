@@ -48,6 +48,8 @@ struct RenderedPageMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let pages: VersionedCache<RenderedPage.Key, RenderedPage>
     let lastRooms: LastRooms
+    /// The sessions and their people, read before this middleware: every page shows its viewer.
+    let sessions: ReadRegion
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let visitor = context.visitor
@@ -62,8 +64,10 @@ struct RenderedPageMiddleware: RouterMiddleware {
             }
             return Response(status: .ok, headers: page.headers, body: ResponseBody(byteBuffer: page.body))
         }
-        let readAt = pages.version.current
-        var response = try await next(request, context)
+        let readAt = pages.region.version
+        let scope = ReadScope(for: pages.region)
+        scope.include(sessions)
+        var response = try await ReadScope.$current.withValue(scope) { try await next(request, context) }
         guard response.headers[RenderedPage.reusableMarker] != nil else { return response }
         response.headers[RenderedPage.reusableMarker] = nil
         let viewedRoom = response.headers[RenderedPage.viewedRoomMarker].flatMap { Int64($0) }
@@ -71,7 +75,8 @@ struct RenderedPageMiddleware: RouterMiddleware {
         guard response.status == .ok, response.headers[.setCookie] == nil else { return response }
         let body = try await Self.bytes(of: response.body)
         response.body = ResponseBody(byteBuffer: body)
-        pages.store(RenderedPage(headers: response.headers, body: body, viewedRoom: viewedRoom), for: key, readAt: readAt)
+        pages.store(RenderedPage(headers: response.headers, body: body, viewedRoom: viewedRoom), for: key, readAt: readAt,
+                    readIn: scope)
         return response
     }
 

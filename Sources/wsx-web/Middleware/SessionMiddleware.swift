@@ -34,6 +34,8 @@ struct SessionMiddleware: RouterMiddleware {
 
         visitor.address = ClientAddress.of(request, peer: context.peerAddress, trustProxy: trustProxy)
         if let token = jar[CookiePolicy.session], !token.isEmpty {
+            // Whatever another connection (the sqlite3 shell, a command) committed shows now.
+            sessions.database.noticeOutsideWrites()
             if let (session, user) = try sessions.find(token: token) {
                 visitor.session = session
                 visitor.user = user

@@ -14,46 +14,19 @@ final class AppDatabase: Sendable {
     let outbox: EventOutbox
     /// Shared transactions for writes that arrive together (message posts).
     let groupCommit: GroupCommit
-    /// Counts the writer's commits, so caches of reads know when they went stale; not those that
-    /// only noted where someone was (`LastRooms`) or queued and sent pushes, which no page shows.
-    let version = DataVersion { !["last_rooms", "push_subscriptions", "push_queue"].contains($0.tableName) }
-    /// Counts the commits that changed accounts or sessions, which posting messages never does.
-    let accountsVersion = DataVersion(watching: ["users", "sessions"])
-    /// Counts the commits that changed messages, their reactions and pins, or their authors' names
-    /// and photos: what a page of a room lists. Read markers, sessions and memberships leave it alone.
-    let messagesVersion = DataVersion(watching: ["messages", "reactions", "pins", "users", "link_previews"])
-    /// Counts the commits that changed anyone's saved messages.
-    let savedVersion = DataVersion(watching: ["saved_messages"])
-    /// Counts the commits that changed room memberships, unread counts or read markers: every
-    /// post, and every read.
-    let readMarkersVersion = DataVersion(watching: ["room_members", "mentions"])
-    /// Counts the commits that changed workspaces, rooms or who is in them; not read markers and
-    /// unread counts, which every post moves.
-    let membershipVersion = DataVersion(counting: changesMembership)
-    /// Counts the same commits, and those that changed people (the names and statuses DMs are
-    /// listed with).
-    let directoryVersion = DataVersion { changesMembership($0) || ["users", "user_statuses"].contains($0.tableName) }
-    /// Counts the commits that changed who follows which thread and how far they read, or who is
-    /// in which room (a thread counts only while its follower is in its room).
-    let threadsVersion = DataVersion { changesMembership($0) || $0.tableName == "thread_follows" }
-
-    private static func changesMembership(_ change: DatabaseEventKind) -> Bool {
-        if case .update("room_members", let columns) = change {
-            return !columns.allSatisfy { ["unread_count", "last_read_message_id"].contains($0.lowercased()) }
-        }
-        return ["workspaces", "workspace_members", "rooms", "room_members"].contains(change.tableName)
-    }
+    /// What every cache of reads read, and the commits that changed it (`ReadRegion`).
+    let regions: RegionVersions
 
     /// Wraps `writer` and brings its schema up to date. `events` says who takes the real-time
     /// events of its writes: the hub of this process, or (in a command) the running server.
+    /// `outside` watches the file for other connections' commits (nil for a database in memory).
     init(_ writer: any DatabaseWriter, clock: WallClock = .system, writeTimes: DurationHistogram? = nil,
-         events: EventOutbox.Destination = .hub) throws {
+         events: EventOutbox.Destination = .hub, outside: OtherConnections? = nil) throws {
         self.writer = writer
         outbox = EventOutbox(clock: clock, destination: events)
         groupCommit = GroupCommit(writer: writer, outbox: outbox, timings: writeTimes)
-        for counter in versions {
-            writer.add(transactionObserver: counter, extent: .databaseLifetime)
-        }
+        regions = RegionVersions(outside: outside)
+        writer.add(transactionObserver: regions, extent: .databaseLifetime)
         let migrator = Self.migrator
         let unknown = try writer.writeWithoutTransaction { db in
             try migrator.appliedIdentifiers(db).subtracting(migrator.migrations).sorted()
@@ -84,7 +57,7 @@ final class AppDatabase: Sendable {
         // `prepareDatabase` ran: the setting is made here, on the writer, once the pool is up.
         // Readers never commit, so theirs does not matter.
         try pool.writeWithoutTransaction { db in try db.execute(sql: synchronous.pragma) }
-        return try AppDatabase(pool, clock: clock, writeTimes: writeTimes, events: events)
+        return try AppDatabase(pool, clock: clock, writeTimes: writeTimes, events: events, outside: OtherConnections(path: file))
     }
 
     /// The writer's `PRAGMA synchronous`: 1 for NORMAL, 2 for FULL.
@@ -116,8 +89,20 @@ final class AppDatabase: Sendable {
     /// app never uses GRDB's async `read`, whose reader is released only after its task resumes
     /// on the cooperative pool; with the pool's threads blocked here waiting for a reader, that
     /// would deadlock (seen under load). A test keeps `writer.read` out of `Sources/`.
+    ///
+    /// Inside a cached read (`ReadScope.current`, a page being kept) the statements' region is
+    /// recorded for it, and the scope stays current on the reader's thread.
     func read<T>(_ block: (Database) throws -> T) throws -> T {
-        try writer.read(block)
+        guard let scope = ReadScope.current else { return try writer.read(block) }
+        return try withoutActuallyEscaping(block) { unscoped in
+            let block = { (db: Database) throws -> T in try scope.record(db, unscoped) }
+            return try writer.read(block)
+        }
+    }
+
+    /// A new region for a cache of reads, counted from now on.
+    func cacheRegion(_ name: String) -> ReadRegion {
+        regions.makeRegion(name: name)
     }
 
     /// `block` answered from memory alone (`db` nil) when everything it needs is kept in caches
@@ -130,15 +115,15 @@ final class AppDatabase: Sendable {
         }
     }
 
-    /// Every change counter, each observing the writer.
-    private var versions: [DataVersion] {
-        [version, accountsVersion, membershipVersion, messagesVersion, directoryVersion, readMarkersVersion, savedVersion,
-         threadsVersion]
-    }
-
     /// Another process (an import) committed to the file: every cache of reads is stale.
     func noteOutsideWrites() {
-        for counter in versions { counter.countOutsideChange() }
+        regions.countOutsideChanges()
+    }
+
+    /// Asks SQLite whether another connection committed since the last request, and if so
+    /// makes every cache of reads stale (`OtherConnections`); asked before signed-in requests.
+    func noticeOutsideWrites() {
+        if regions.outside?.changedOutside() == true { regions.countOutsideChanges() }
     }
 
     /// Publishes the events other processes queued (`OutsideEvents`) through this one's outbox;

@@ -28,7 +28,7 @@ final class HealthCheck: Sendable {
     func noteStorageFailure(_ error: any Error) {
         let reason = (error as? DatabaseError).map { "the database refused a write (\($0.resultCode))" }
             ?? "a file could not be written"
-        failure.withLock { $0 = (.now, database.version.current, reason) }
+        failure.withLock { $0 = (.now, database.regions.commits, reason) }
         answer.withLock { $0 = nil }
     }
 
@@ -46,7 +46,7 @@ final class HealthCheck: Sendable {
             return "the data folder's disk has \(DiskSpace.describe(free)) free, less than --min-free-space "
                 + "(\(DiskSpace.describe(disk.minimumFreeBytes)))"
         }
-        if let failed = failure.withLock({ $0 }), database.version.current == failed.version {
+        if let failed = failure.withLock({ $0 }), database.regions.commits == failed.version {
             do {
                 try await database.writer.write { db in
                     try db.execute(sql: "UPDATE grdb_migrations SET identifier = identifier WHERE rowid = (SELECT MIN(rowid) FROM grdb_migrations)")

@@ -2,13 +2,18 @@ import Foundation
 import GRDB
 import Synchronization
 
-/// Results of database reads, kept while the database is unchanged (`DataVersion`) and for at
-/// most `lifetime`, so a repeated read can be answered from memory and is never answered with
-/// anything a fresh read would not give.
+/// Results of database reads, kept while what they read is unchanged (`ReadRegion`), so a
+/// repeated read can be answered from memory and is never answered with anything a fresh read
+/// would not give.
 ///
-/// Store a result with the version read *before* the read that produced it; a commit that lands
-/// meanwhile makes the entry stale at once. Only entries of the current version are kept: the
-/// first store after a commit drops the rest, so memory holds at most `capacity` values of now.
+/// The cache learns what it depends on from its own reads: each read runs in a `ReadScope`
+/// that records the region of its statements and the other caches it was answered from. A
+/// value is stored with the region's version taken *before* the read that produced it, so a
+/// commit that lands meanwhile makes it stale at once; a read that reached something the
+/// region did not cover yet is not kept. Only entries of the current version are kept: the
+/// first store after a change drops the rest, so memory holds at most `capacity` values of now.
+/// `lifetime` bounds how long a value is kept at all (memory, and values that depend on the time,
+/// like a status that expires); freshness against writes never depends on it.
 final class VersionedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Entry {
         let storedAt: Date
@@ -21,25 +26,29 @@ final class VersionedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable 
         var version: UInt64 = 0
     }
 
-    let version: DataVersion
+    let region: ReadRegion
     let clock: WallClock
     let capacity: Int
     let lifetime: TimeInterval
     private let state = Mutex(State())
 
-    /// `lifetime` defaults to 10 s: how long a change made by another process on the same file
-    /// (which `version` does not count) can go unseen.
-    init(version: DataVersion, clock: WallClock, capacity: Int, lifetime: TimeInterval = 10) {
-        self.version = version
+    init(region: ReadRegion, clock: WallClock, capacity: Int, lifetime: TimeInterval = 10) {
+        self.region = region
         self.clock = clock
         self.capacity = capacity
         self.lifetime = lifetime
     }
 
-    /// The value stored for `key`, unless the database changed or `lifetime` passed since.
+    /// A cache of `database`'s reads, with a region of its own named `name`.
+    convenience init(_ name: String, of database: AppDatabase, clock: WallClock, capacity: Int) {
+        self.init(region: database.cacheRegion(name), clock: clock, capacity: capacity)
+    }
+
+    /// The value stored for `key`, unless what it was read from changed since (or it is older
+    /// than `lifetime`). A value found counts as read by the read under way (`ReadScope`).
     func value(for key: Key) -> Value? {
-        let current = version.current, now = clock.now()
-        return state.withLock { state in
+        let current = region.version, now = clock.now()
+        let found = state.withLock { state -> Value? in
             guard let entry = state.entries[key] else { return nil }
             guard state.version == current, entry.storedAt <= now, now.timeIntervalSince(entry.storedAt) < lifetime else {
                 state.entries[key] = nil
@@ -47,12 +56,15 @@ final class VersionedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable 
             }
             return entry.value
         }
+        if found != nil { ReadScope.current?.include(region) }
+        return found
     }
 
-    /// The value kept for `key`, or else what `read` reads from the database, kept for next time.
-    func value(for key: Key, orRead read: () throws -> Value) rethrows -> Value {
+    /// The value kept for `key`, or else what `read` reads in a read of `database`, kept for
+    /// next time.
+    func value(for key: Key, from database: AppDatabase, orRead read: (Database) throws -> Value) throws -> Value {
         if let value = value(for: key) { return value }
-        return try readAndKeep(key, read)
+        return try database.read { db in try readAndKeep(key, db, read) }
     }
 
     /// The value kept for `key`, or else what `read` reads in `db`, kept for next time. Without a
@@ -60,24 +72,44 @@ final class VersionedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable 
     func value(for key: Key, in db: Database?, orRead read: (Database) throws -> Value) throws -> Value {
         if let value = value(for: key) { return value }
         guard let db else { throw NotKeptInMemory() }
-        return try readAndKeep(key) { try read(db) }
+        return try readAndKeep(key, db, read)
     }
 
-    private func readAndKeep(_ key: Key, _ read: () throws -> Value) rethrows -> Value {
-        let readAt = version.current
-        let value = try read()
-        store(value, for: key, readAt: readAt)
+    /// What `read` reads in a read of `database` now, whatever is kept; kept for next time
+    /// unless nil.
+    func fresh(for key: Key, from database: AppDatabase, read: (Database) throws -> Value?) throws -> Value? {
+        try database.read { db in try readAndKeep(key, db, read) }
+    }
+
+    /// Reads `key`'s value in `db`, recording what the read depended on, and keeps it unless that
+    /// was new to the region (or nil).
+    private func readAndKeep<Read>(_ key: Key, _ db: Database, _ read: (Database) throws -> Read) throws -> Read {
+        let readAt = region.version
+        let scope = ReadScope(for: region)
+        let outer = ReadScope.current
+        let (value, statements) = try scope.recording(db) {
+            try ReadScope.$current.withValue(scope) { try read(db) }
+        }
+        scope.add(statements)
+        outer?.include(region)
+        if let kept = value as? Value { store(kept, for: key, readAt: readAt, readIn: scope) }
         return value
     }
 
-    /// Keeps `value`, read from the database after `readAt` was taken from `version.current`.
+    /// Keeps `value`, produced by a read that ran in `scope` after `readAt` was taken from
+    /// `region.version`, unless the read depended on something the region did not cover yet.
+    func store(_ value: Value, for key: Key, readAt: UInt64, readIn scope: ReadScope) {
+        if !scope.teach(region) { store(value, for: key, readAt: readAt) }
+    }
+
+    /// Keeps `value`, read from the database after `readAt` was taken from `region.version`.
     func store(_ value: Value, for key: Key, readAt: UInt64) {
         let now = clock.now()
         // The entries dropped are handed out of the lock and released there: freeing a few
         // hundred kept pages under it made the other core's requests wait.
         _ = state.withLock { state -> [Key: Entry] in
             // Already stale: a commit landed while the value was being read.
-            guard readAt == version.current else { return [:] }
+            guard readAt == region.version else { return [:] }
             var dropped: [Key: Entry] = [:]
             if state.version != readAt {
                 swap(&dropped, &state.entries)

@@ -17,7 +17,7 @@ struct ChannelService: Sendable {
     init(database: AppDatabase, clock: WallClock) {
         self.database = database
         self.clock = clock
-        views = VersionedCache(version: database.membershipVersion, clock: clock, capacity: 4096)
+        views = VersionedCache("channel views", of: database, clock: clock, capacity: 4096)
     }
 
     private var membership: RoomMembership { RoomMembership(outbox: database.outbox) }
@@ -96,10 +96,8 @@ struct ChannelService: Sendable {
     /// The workspace through `userId`'s membership and the channel in it, in one read (the
     /// channel page asks this on every visit).
     func channel(workspaceId: Int64, userId: Int64, id: Int64) async throws -> View {
-        try views.value(for: ViewKey(workspaceId: workspaceId, userId: userId, channelId: id)) {
-            try database.read { db in
-                try Self.view(db, try WorkspaceAccess.find(db, workspaceId: workspaceId, userId: userId), id: id)
-            }
+        try views.value(for: ViewKey(workspaceId: workspaceId, userId: userId, channelId: id), from: database) { db in
+            try Self.view(db, try WorkspaceAccess.find(db, workspaceId: workspaceId, userId: userId), id: id)
         }
     }
 

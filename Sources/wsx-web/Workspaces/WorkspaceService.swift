@@ -20,15 +20,15 @@ struct WorkspaceService: Sendable {
         self.database = database
         self.clock = clock
         self.price = price
-        accesses = VersionedCache(version: database.membershipVersion, clock: clock, capacity: 4096)
+        accesses = VersionedCache("workspace accesses", of: database, clock: clock, capacity: 4096)
     }
 
     private var ledger: CoinLedger { CoinLedger(outbox: database.outbox) }
     private var membership: RoomMembership { RoomMembership(outbox: database.outbox) }
 
     func access(workspaceId: Int64, userId: Int64) async throws -> WorkspaceAccess {
-        try accesses.value(for: AccessKey(workspaceId: workspaceId, userId: userId)) {
-            try database.read { db in try WorkspaceAccess.find(db, workspaceId: workspaceId, userId: userId) }
+        try accesses.value(for: AccessKey(workspaceId: workspaceId, userId: userId), from: database) { db in
+            try WorkspaceAccess.find(db, workspaceId: workspaceId, userId: userId)
         }
     }
 
