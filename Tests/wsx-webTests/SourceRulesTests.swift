@@ -22,6 +22,21 @@ struct SourceRulesTests {
         #expect(offenders.isEmpty, "use database.read instead: \(offenders)")
     }
 
+    @Test("routes, middleware and the app's wiring see services, never the database: no GRDB there")
+    func noDatabaseAboveServices() throws {
+        for folder in ["Controllers", "Middleware", "App"] {
+            let files = try FileManager.default.contentsOfDirectory(at: Self.sources.appendingPathComponent(folder),
+                                                                    includingPropertiesForKeys: nil)
+                .filter { $0.pathExtension == "swift" }
+            // A folder moved or renamed would pass with nothing read.
+            #expect(files.count >= 5, "\(folder) has \(files.count) Swift files")
+            let importing = try files.filter { file in
+                try String(contentsOf: file, encoding: .utf8).split(separator: "\n").contains { $0.hasPrefix("import GRDB") }
+            }
+            #expect(importing.isEmpty, "\(folder) imports GRDB: \(importing.map(\.lastPathComponent))")
+        }
+    }
+
     static let root = sources.deletingLastPathComponent().deletingLastPathComponent()
 
     /// Lines of the files under `folder` ending in `suffix` that match `pattern`, as "file:line".

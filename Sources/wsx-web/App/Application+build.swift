@@ -177,7 +177,7 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     if let sandbox = services.sandbox {
         SandboxCheckoutController(sandbox: sandbox, payments: services.payments, pages: services.pages).addRoutes(to: signedIn)
     }
-    AuditController(workspaces: services.workspaces, database: services.database, pages: services.pages)
+    AuditController(workspaces: services.workspaces, log: WorkspaceAuditLog(database: services.database), pages: services.pages)
         .addRoutes(to: signedIn)
     return router
 }

@@ -1,12 +1,11 @@
 import Foundation
-import GRDB
 import Hummingbird
 import Views
 
 /// `/w/{wid}/audit`: who did what to whom, for the workspace owner.
 struct AuditController: Sendable {
     let workspaces: WorkspaceService
-    let database: AppDatabase
+    let log: WorkspaceAuditLog
     let pages: Pages
 
     func addRoutes(to group: RouterGroup<SignedInContext>) {
@@ -16,17 +15,7 @@ struct AuditController: Sendable {
     @Sendable func show(_ request: Request, context: SignedInContext) async throws -> Response {
         let access = try await context.workspaceAccess(workspaces)
         try access.requireOwner()
-        let rows = try database.read { db in
-            try AuditLine.fetchAll(db, sql: """
-                SELECT audit_log.created_at, audit_log.action, audit_log.detail,
-                       actor.nickname AS actor, target.nickname AS target, rooms.name AS room
-                FROM audit_log
-                LEFT JOIN users AS actor ON actor.id = audit_log.actor_id
-                LEFT JOIN users AS target ON target.id = audit_log.target_user_id
-                LEFT JOIN rooms ON rooms.id = audit_log.target_room_id
-                WHERE audit_log.workspace_id = ? ORDER BY audit_log.id DESC LIMIT 500
-                """, arguments: [access.workspaceId])
-        }
+        let rows = try log.lines(workspaceId: access.workspaceId)
         let strings = context.strings
         let entries = rows.map { line in
             AuditRow(timestamp: Timestamps.iso(line.createdAt), timeText: Timestamps.utcText(line.createdAt),
@@ -36,19 +25,5 @@ struct AuditController: Sendable {
         return try await pages.render(.audit, title: strings["audit_title"],
                                       page: AuditPage(workspaceId: access.workspaceId, entries: entries), request: request,
                                       context: context, place: .workspace(access.workspaceId))
-    }
-}
-
-/// One line of the log with the names it mentions.
-private struct AuditLine: Decodable, FetchableRecord, Sendable {
-    let createdAt: Date
-    let action: String
-    let detail: String
-    let actor: String?
-    let target: String?
-    let room: String?
-
-    enum CodingKeys: String, CodingKey {
-        case createdAt = "created_at", action, detail, actor, target, room
     }
 }

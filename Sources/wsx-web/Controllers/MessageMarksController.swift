@@ -39,7 +39,7 @@ struct MessageMarksController: Sendable {
     private func answer(_ payload: some Encodable & Sendable, room: Room, messageId: Int64, request: Request,
                         context: SignedInContext) async throws -> Response {
         if RoomsController.wantsJSON(request) { return Pages.json(payload) }
-        let roomPath = MessagesController.path(of: room, for: context.userId)
+        let roomPath = room.path(for: context.userId)
         let row = try pins.database.read { db in try MessageService.row(db, id: messageId, hasFiles: false) }
         return Pages.redirect(to: Self.returnPath(request, allowed: [
             Paths.saved(room.workspaceId), roomPath + "/pins", Paths.messageReactions(room.workspaceId, messageId),

@@ -43,7 +43,7 @@ struct MessagesController: Sendable {
             if let root = row.threadRootId {
                 return Pages.redirect(to: Paths.thread(access.workspaceId, root, query: "edit=\(mid)", fragment: "m-\(mid)"))
             }
-            return Pages.redirect(to: Paths.message(mid, on: Self.path(of: room, for: context.userId), editing: true))
+            return Pages.redirect(to: Paths.message(mid, on: room.path(for: context.userId), editing: true))
         }
         return RoomsController.json(["content": .string(row.body), "id": .int(mid)])
     }
@@ -75,7 +75,7 @@ struct MessagesController: Sendable {
         let (row, room) = try await messages.visibleMessage(id: mid, access)
         guard row.authorId == context.userId || access.isOwner else { throw AppError.forbidden("error_message_delete_rights") }
         // A reply's page is its thread's.
-        var path = row.threadRootId.map { Paths.thread(access.workspaceId, $0) } ?? Self.path(of: room, for: context.userId)
+        var path = row.threadRootId.map { Paths.thread(access.workspaceId, $0) } ?? room.path(for: context.userId)
         guard context.isConfirmed else {
             let page = ConfirmPage(heading: context.strings["confirm_delete_message"],
                                    consequences: [MessageText.snippet(row.body)],
@@ -89,18 +89,9 @@ struct MessagesController: Sendable {
         try await files.collectGarbage(candidates: hashes)
         // A placeholder root goes with its last reply, and its thread with it: back to the room.
         if let root = row.threadRootId, (try? await messages.visibleMessage(id: root, access)) == nil {
-            path = Self.path(of: room, for: context.userId)
+            path = room.path(for: context.userId)
         }
         if RoomsController.wantsJSON(request) { return Response(status: .noContent) }
         return cookies.redirect(to: path, flash: "message_deleted", for: request)
-    }
-
-    /// The page of a room as its member `userId` reaches it.
-    static func path(of room: Room, for userId: Int64) -> String {
-        switch room.kind {
-        case .channel: Paths.channel(room.workspaceId, room.id!)
-        case .dm: Paths.directMessages(room.workspaceId, DirectRooms.partnerId(of: room, for: userId))
-        case .group: Paths.group(room.workspaceId, room.id!)
-        }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Hummingbird
 import NIOCore
 import Uploads
@@ -85,17 +84,6 @@ struct RoomsController: Sendable {
         var group: GroupRooms.View? = nil
     }
 
-    /// What a room's page reads from the database (or from memory).
-    private struct RoomReads {
-        var sidebar: SidebarLists
-        var messages: (page: MessagePage, parts: ListParts)?
-        var lastRead: Int64 = 0
-        /// Every message the reader saved (members only).
-        var saved: Set<Int64> = []
-        /// The members' markers of a DM or group conversation (its read receipts).
-        var receipts: ReceiptMarkers?
-    }
-
     // MARK: Targets
 
     private func channelTarget(_ context: SignedInContext) async throws -> Target {
@@ -158,36 +146,13 @@ struct RoomsController: Sendable {
         var html = "", templates = "", isEmpty = true, markReadUpTo: Int64?, olderURL: String?, newerURL: String?, isLatest = true, pinnedCount = 0
         let place: PagePlace = target.room.map { .room(workspace: target.access.workspaceId, room: $0.id!) }
             ?? .workspace(target.access.workspaceId)
-        // The messages, the reader's marker and the sidebar: from memory when nothing they show
-        // changed since they were last read, else in one read transaction; the event id is read
-        // before either, as the chrome would. Whole messages are read only for fragments not
-        // rendered before.
+        // The event id is read before the page's reads, as the chrome would.
         let eventId = pages.lastEventId()
-        // A workspace member who has not joined a channel reads its messages too, without
-        // a marker or unread line and without reading them off (they have no membership).
         let room = target.room
         let isMember = target.isMember
-        let load = { [lists, messages, pages, saved] (db: Database?) throws -> RoomReads in
-            var reads = RoomReads(sidebar: try pages.sidebar.lists(db, userId: context.userId, place: place))
-            if let roomId = room?.id {
-                let page = try messages.page(db, roomId: roomId, anchor: anchor)
-                reads.messages = (page, try lists.parts(for: page.messages, editing: editing) { ids in
-                    guard !ids.isEmpty else { return [] }
-                    guard let db else { throw NotKeptInMemory() }
-                    return try MessageService.rows(db, roomId: roomId, ids: ids)
-                })
-                if isMember {
-                    let markers = try messages.markers.markers(db, userId: context.userId, workspaceId: target.access.workspaceId)
-                    reads.lastRead = markers[roomId]?.lastRead ?? 0
-                    reads.saved = try saved.ids(db, userId: context.userId)
-                    if room?.kind != .channel { reads.receipts = try messages.receipts.markers(db, roomId: roomId) }
-                } else {
-                    reads.lastRead = .max
-                }
-            }
-            return reads
-        }
-        let reads = try messages.database.readKept(load)
+        let reads = try RoomPageReader(messages: messages, lists: lists, saved: saved, sidebar: pages.sidebar)
+            .read(room: room, isMember: isMember, userId: context.userId, workspaceId: target.access.workspaceId,
+                  anchor: anchor, editing: editing, place: place)
         var preloaded = Pages.Preloaded(lastEventId: eventId, sidebar: reads.sidebar)
         var receiptsJSON: String?
         if let room, let (page, parts) = reads.messages {

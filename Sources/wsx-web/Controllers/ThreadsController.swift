@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import HTTPTypes
 import Hummingbird
 import Views
@@ -59,16 +58,10 @@ struct ThreadsController: Sendable {
         let place = PagePlace.room(workspace: wid, room: room.id!)
         let eventId = pages.lastEventId()
         // The root and the replies are listed apart, a line with the replies' count between them.
-        let (page, rootParts, replyParts, savedIds, sidebar, label) = try messages.database.read { db in
-            let page = try ThreadService.page(db, rootId: rootId, userId: context.userId, before: before)
-            let read = { (ids: [Int64]) in try MessageService.rows(db, roomId: room.id!, ids: ids) }
-            let rootParts = try lists.parts(for: Array(page.stamps.prefix(1)), editing: editing, read: read)
-            let replyParts = try lists.parts(for: Array(page.stamps.dropFirst()), editing: editing, read: read)
-            let root = try MessageService.rows(db, roomId: room.id!, ids: [rootId])
-            let label = try CollectedMessage.collect(db, rows: root, for: context.userId).first.map(Self.roomLabel) ?? room.name
-            return (page, rootParts, replyParts, try saved.ids(db, userId: context.userId),
-                    try pages.sidebar.lists(db, userId: context.userId, place: place), label)
-        }
+        let reads = try ThreadPageReader(database: messages.database, lists: lists, saved: saved, sidebar: pages.sidebar)
+            .read(rootId: rootId, room: room, userId: context.userId, before: before, editing: editing, place: place)
+        let (page, rootParts, replyParts, savedIds, sidebar) = (reads.page, reads.rootParts, reads.replyParts, reads.saved, reads.sidebar)
+        let label = reads.root.map(Self.roomLabel) ?? room.name
         let strings = context.strings
         func listed(_ parts: ListParts, lastRead: Int64?) -> String {
             lists.list(parts, viewer: context.userId, isWorkspaceOwner: access.isOwner, workspaceId: wid,
@@ -86,7 +79,7 @@ struct ThreadsController: Sendable {
         let replies = page.stamps.dropFirst()
         let markReadUpTo = page.isFollowing && before == nil
             && replies.contains { $0.id > page.lastRead && $0.authorId != context.userId } ? replies.last?.id : nil
-        let roomPath = MessagesController.path(of: room, for: context.userId)
+        let roomPath = room.path(for: context.userId)
         var model = RoomPage(workspaceId: wid, roomId: room.id, isChannel: room.kind == .channel, title: strings["thread_title"],
                              description: "", memberCountText: "", settingsURL: nil, isMember: thread.isMember,
                              joinURL: Paths.joinChannel(wid, room.id!),

@@ -50,7 +50,7 @@ struct CollectedMessage: Sendable {
     /// The view's line for this message as `viewer` sees it: where, who, when, what, and the way
     /// to it in its room.
     func item(for viewer: Int64) -> CollectedMessageItem {
-        let roomURL = MessagesController.path(of: room, for: viewer)
+        let roomURL = room.path(for: viewer)
         return CollectedMessageItem(roomLabel: conversationName ?? "#" + room.name, roomURL: roomURL,
                                     author: message.authorNickname ?? "—", timestamp: Timestamps.iso(message.createdAt),
                                     timeText: Timestamps.utcText(message.createdAt), bodyHtml: message.bodyHtml,

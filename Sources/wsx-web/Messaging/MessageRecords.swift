@@ -76,7 +76,7 @@ struct MessageRow: Sendable, FetchableRecord, Decodable {
     /// in its room around it.
     func link(in room: Room, for viewer: Int64) -> String {
         if let root = threadRootId { return Paths.thread(room.workspaceId, root, fragment: "m-\(id)") }
-        return Paths.message(id, on: MessagesController.path(of: room, for: viewer))
+        return Paths.message(id, on: room.path(for: viewer))
     }
 }
 

@@ -41,7 +41,7 @@ final class LastRooms: Sendable {
                             AND room_members.user_id = last_rooms.user_id)
                     OR (rooms.kind = 'channel' AND rooms.visibility = 'public'))
                 """, arguments: [userId]) {
-                return MessagesController.path(of: try Room(row: row), for: userId)
+                return try Room(row: row).path(for: userId)
             }
             if let row = try Row.fetchOne(db, sql: """
                 SELECT rooms.* FROM workspace_members
@@ -49,7 +49,7 @@ final class LastRooms: Sendable {
                 WHERE workspace_members.user_id = ?
                 ORDER BY workspace_members.joined_at, workspace_members.workspace_id LIMIT 1
                 """, arguments: [userId]) {
-                return MessagesController.path(of: try Room(row: row), for: userId)
+                return try Room(row: row).path(for: userId)
             }
             return Paths.workspaces()
         }

@@ -1,0 +1,77 @@
+import Foundation
+import GRDB
+import Views
+
+/// Reads what the sidebar lists for a signed-in person: their workspaces and, inside one, the
+/// rooms they are in.
+struct SidebarSource: Sendable {
+    let database: AppDatabase
+    /// Where the badges' counts come from.
+    let markers: ReadMarkers
+    let threadMarkers: ThreadMarkers
+    /// The lists without unread counts, by person and workspace, kept until memberships, rooms
+    /// or names change. The counts, which every post moves, are read each time.
+    let keptLists: VersionedCache<Key, Kept>
+
+    struct Key: Hashable, Sendable {
+        let userId: Int64, workspaceId: Int64?
+    }
+
+    struct Kept: Sendable {
+        let workspaces: [SidebarWorkspace]
+        let rooms: [RoomSummary]
+    }
+
+    init(database: AppDatabase, clock: WallClock, markers: ReadMarkers, threadMarkers: ThreadMarkers) {
+        (self.database, self.markers, self.threadMarkers) = (database, markers, threadMarkers)
+        keptLists = VersionedCache("sidebar lists", of: database, clock: clock, capacity: 4096)
+    }
+
+    func load(userId: Int64, place: PagePlace) async throws -> SidebarLists {
+        try database.readKept { db in try lists(db, userId: userId, place: place) }
+    }
+
+    /// The sidebar's lists, from memory, or else read in a caller's read (`db` nil: memory only;
+    /// the channel page reads them with its messages).
+    func lists(_ db: Database?, userId: Int64, place: PagePlace) throws -> SidebarLists {
+        let workspaceId = place.workspaceId
+        let lists = try keptLists.value(for: Key(userId: userId, workspaceId: workspaceId), in: db) { db in
+            try Self.read(db, userId: userId, workspaceId: workspaceId)
+        }
+        guard let workspaceId else { return SidebarLists(workspaces: lists.workspaces, rooms: []) }
+        let markers = try markers.markers(db, userId: userId, workspaceId: workspaceId)
+        var sidebar = SidebarLists(workspaces: lists.workspaces, rooms: lists.rooms.map { room in
+            var listed = SidebarRoom(id: room.id, name: room.name, url: room.url, isCurrent: room.id == place.roomId,
+                                     unread: markers[room.id]?.unread ?? 0, mentions: markers[room.id]?.mentions ?? 0,
+                                     isDM: !room.isChannel, avatarURL: room.avatarURL,
+                                     notify: room.ownNotify ?? room.defaultNotify, hasOwnNotify: room.ownNotify != nil,
+                                     initial: room.initial)
+            listed.personId = room.personId
+            listed.status = room.status
+            listed.isPrivate = room.isPrivate
+            listed.isArchived = room.isArchived
+            if let size = room.groupSize {
+                listed.isGroup = true
+                listed.initial = String(size)
+            }
+            return listed
+        })
+        let threads = try threadMarkers.unread(db, userId: userId, workspaceId: workspaceId)
+        sidebar.threadsUnread = threads.replies
+        sidebar.threadMentions = threads.mentions
+        return sidebar
+    }
+
+    private static func read(_ db: Database, userId: Int64, workspaceId: Int64?) throws -> Kept {
+        let workspaces = try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT workspaces.id, workspaces.name FROM workspaces
+            JOIN workspace_members ON workspace_members.workspace_id = workspaces.id
+            WHERE workspace_members.user_id = ? ORDER BY workspaces.name_key, workspaces.id
+            """), arguments: [userId]).map { row in
+            SidebarWorkspace(id: row[0], name: row[1], url: Paths.workspace(row[0]), isCurrent: row[0] == workspaceId)
+        }
+        guard let workspaceId else { return Kept(workspaces: workspaces, rooms: []) }
+        return Kept(workspaces: workspaces,
+                    rooms: try RoomDirectory.rooms(db, workspaceId: workspaceId, userId: userId, lastMessages: false))
+    }
+}
