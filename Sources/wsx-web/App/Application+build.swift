@@ -153,9 +153,9 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
                       pages: services.pages).addRoutes(to: signedIn)
     ConversationsController(workspaces: services.workspaces, groups: services.groups, members: services.members,
                             cookies: services.cookies, pages: services.pages).addRoutes(to: signedIn)
-    NotifyController(workspaces: services.workspaces, channels: services.channels, directRooms: services.directRooms,
-                     groups: services.groups,
-                     settings: services.notifySettings, cookies: services.cookies).addRoutes(to: signedIn)
+    let rooms = RoomScope(workspaces: services.workspaces, channels: services.channels, directRooms: services.directRooms,
+                          groups: services.groups)
+    NotifyController(scope: rooms, settings: services.notifySettings, cookies: services.cookies).addRoutes(to: signedIn)
     MessagesController(workspaces: services.workspaces, messages: services.messages, lists: services.messageLists,
                        files: services.files, linkPreviews: services.linkPreviews, rateLimiter: services.rateLimiter,
                        cookies: services.cookies,
@@ -163,8 +163,7 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     ReactionsController(workspaces: services.workspaces, reactions: services.reactions, pins: services.pins,
                         saved: services.saved, pages: services.pages).addRoutes(to: signedIn)
     if let push = services.push { PushController(push: push).addRoutes(to: router, signedIn: signedIn) }
-    PresenceController(workspaces: services.workspaces, directRooms: services.directRooms, groups: services.groups,
-                       messages: services.messages, hub: services.hub, throttle: services.typing).addRoutes(to: signedIn)
+    PresenceController(scope: rooms, hub: services.hub, throttle: services.typing).addRoutes(to: signedIn)
     MessageMarksController(workspaces: services.workspaces, pins: services.pins, saved: services.saved, pages: services.pages)
         .addRoutes(to: signedIn)
     MentionsController(workspaces: services.workspaces, mentions: MentionList(database: services.database), pages: services.pages)

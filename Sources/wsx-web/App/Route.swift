@@ -1,17 +1,28 @@
 import Foundation
 import Hummingbird
 
-/// A value that fills one of a route's parameters in a link.
+/// A value that fills one of a route's parameters in a link, and is read back from a request's.
 protocol PathValue {
     /// The value as one path segment, percent-encoded where it needs to be.
     var pathSegment: String { get }
+    /// The value a request's parameter (already percent-decoded by the router) holds, if it
+    /// is one.
+    init?(parameter: String)
 }
 
 extension Int64: PathValue {
     var pathSegment: String { String(self) }
+
+    init?(parameter: String) {
+        self.init(parameter)
+    }
 }
 
 extension String: PathValue {
+    init?(parameter: String) {
+        self = parameter
+    }
+
     /// Encoded so that it stays one segment: `/`, `?`, `#` and `%` are escaped, and so is
     /// everything outside ASCII (a Korean file name reaches the browser as UTF-8 escapes).
     var pathSegment: String {
@@ -29,12 +40,15 @@ struct Route<each Value: PathValue>: Sendable {
     /// What the router matches, e.g. `/w/{wid}/c/{cid}`.
     let pattern: String
     private let segments: [RouteSegment]
+    /// The names of its parameters, in order (`wid`, `cid`).
+    private let parameterNames: [String]
 
     /// Traps when the pattern's parameters and the value types differ in number: `Paths` is
     /// built once, and a test reads every route in it.
     init(_ pattern: String) {
         self.pattern = pattern
         segments = pattern.split(separator: "/").map { $0.hasPrefix("{") ? .parameter : .literal(String($0)) }
+        parameterNames = pattern.split(separator: "/").filter { $0.hasPrefix("{") }.map { String($0.dropFirst().dropLast()) }
         var types = 0
         for _ in repeat (each Value).self { types += 1 }
         precondition(types == segments.count(where: { $0 == .parameter }),
@@ -43,6 +57,19 @@ struct Route<each Value: PathValue>: Sendable {
 
     /// The pattern as the router takes it.
     var routerPath: RouterPath { RouterPath(pattern) }
+
+    /// The values of a request this route matched, in the pattern's order; a 404 when one is
+    /// not of its type (`/w/abc/c/1`).
+    func values(in parameters: Parameters) throws -> (repeat each Value) {
+        var names = parameterNames.makeIterator()
+        func value<V: PathValue>(_ type: V.Type) throws -> V {
+            guard let name = names.next(), let text = parameters.get(name), let value = V(parameter: text) else {
+                throw AppError.notFound
+            }
+            return value
+        }
+        return (repeat try value((each Value).self))
+    }
 
     /// Whether `path` (no query) is a link to this route: its literal segments equal, a
     /// non-empty segment for each parameter.

@@ -8,19 +8,15 @@ import Views
 /// with the viewer once (`GET /presence`), then follows `presence.changed`; the composer says
 /// someone is typing (`POST …/typing`). All of it lives in the hub's memory, never in the database.
 struct PresenceController: Sendable {
-    let workspaces: WorkspaceService
-    let directRooms: DirectRooms
-    let groups: GroupRooms
-    let messages: MessageService
+    /// How the routes find their room.
+    let scope: RoomScope
     let hub: RealtimeHub
     let throttle: TypingThrottle
 
     func addRoutes(to group: RouterGroup<SignedInContext>) {
         group.post(Paths.presence.routerPath, use: setPresence)
         group.get(Paths.presence.routerPath, use: teammatesPresence)
-        group.post(Paths.channelTyping.routerPath, use: typingInChannel)
-        group.post(Paths.directMessageTyping.routerPath, use: typingInDM)
-        group.post(Paths.groupTyping.routerPath, use: typingInGroup)
+        group.onEveryRoom(.post, { $0.typing }, scope: scope) { try await typing($0, $1, $2) }
     }
 
     /// `state` = `away` (every tab of this browser hidden or idle) or `active`.
@@ -40,23 +36,11 @@ struct PresenceController: Sendable {
         return Pages.json(snapshot)
     }
 
-    @Sendable func typingInChannel(_ request: Request, context: SignedInContext) async throws -> Response {
-        let access = try await context.workspaceAccess(workspaces)
-        let room = try await messages.memberRoom(access, id: try context.id("cid"))
+    /// Someone typing in a room they are in; before its first message a DM has no room, and no
+    /// one to tell.
+    private func typing(_ target: ScopedRoom, _ request: Request, _ context: SignedInContext) async throws -> Response {
+        guard let room = try target.joined() else { return Response(status: .noContent) }
         return await typing(in: room, context)
-    }
-
-    @Sendable func typingInDM(_ request: Request, context: SignedInContext) async throws -> Response {
-        let access = try await context.workspaceAccess(workspaces)
-        let partner = try await directRooms.partner(access, userId: try context.id("uid"))
-        // Before its first message a DM has no room, and no one to tell.
-        guard let room = try await directRooms.existing(access, with: partner.id!) else { return Response(status: .noContent) }
-        return await typing(in: room, context)
-    }
-
-    @Sendable func typingInGroup(_ request: Request, context: SignedInContext) async throws -> Response {
-        let view = try await groups.view(try await context.workspaceAccess(workspaces), id: try context.id("rid"))
-        return await typing(in: view.room, context)
     }
 
     /// At most one signal per person and room every three seconds reaches the hub.

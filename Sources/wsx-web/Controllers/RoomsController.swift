@@ -41,103 +41,20 @@ struct RoomsController: Sendable {
         }
     }
 
+    /// How the routes find their room.
+    var scope: RoomScope { RoomScope(workspaces: workspaces, channels: channels, directRooms: directRooms, groups: groups) }
+
     func addRoutes(to group: RouterGroup<SignedInContext>) {
-        group.get(Paths.channel.routerPath, use: showChannel)
-        group.get(Paths.directMessages.routerPath, use: showDM)
-        group.get(Paths.channelPins.routerPath, use: showChannelPins)
-        group.get(Paths.directMessagePins.routerPath, use: showDMPins)
-        group.post(Paths.channelMessages.routerPath, use: postToChannel)
-        group.post(Paths.directMessagePost.routerPath, use: postToDM)
-        group.post(Paths.channelRead.routerPath, use: readChannel)
-        group.post(Paths.directMessagesRead.routerPath, use: readDM)
+        group.onEveryRoom(.get, { $0.page }, scope: scope) { try await show($0, $1, $2) }
+        group.onEveryRoom(.get, { $0.pins }, scope: scope) { try await showPins($0, $1, $2) }
+        group.onEveryRoom(.post, { $0.messages }, scope: scope) { try await postMessage($0, $1, $2) }
+        group.onEveryRoom(.post, { $0.read }, scope: scope) { try await read($0, $1, $2) }
         group.get(Paths.unread.routerPath, use: unread)
-        group.get(Paths.group.routerPath, use: showGroup)
-        group.get(Paths.groupPins.routerPath, use: showGroupPins)
-        group.post(Paths.groupMessages.routerPath, use: postToGroup)
-        group.post(Paths.groupRead.routerPath, use: readGroup)
-    }
-
-    /// A channel or DM as the routes see it.
-    struct Target: Sendable {
-        let access: WorkspaceAccess
-        let room: Room?
-        let path: String
-        let composerAction: String
-        /// Where reading is reported; nil while the room does not exist yet (a DM before its first
-        /// message) and for someone who has not joined the channel.
-        let readURL: String?
-        let title: String
-        let isChannel: Bool
-        let isMember: Bool
-        let memberCount: Int
-        let settingsURL: String?
-        let joinURL: String?
-        /// The room's pinned messages.
-        let pinsPath: String
-        /// Where the viewer sets how the room notifies them.
-        let notifyPath: String
-        /// Where the viewer's typing is told.
-        let typingPath: String
-        /// A DM's other person (the viewer themself for their notes).
-        var personId: Int64? = nil
-        /// A group conversation, with its members.
-        var group: GroupRooms.View? = nil
-    }
-
-    // MARK: Targets
-
-    private func channelTarget(_ context: SignedInContext) async throws -> Target {
-        let view = try await channels.channel(workspaceId: try context.id("wid"), userId: context.userId,
-                                              id: try context.id("cid"))
-        let access = view.access
-        let (wid, cid) = (access.workspaceId, view.room.id!)
-        return Target(access: access, room: view.room, path: Paths.channel(wid, cid),
-                      composerAction: Paths.channelMessages(wid, cid), readURL: view.isMember ? Paths.channelRead(wid, cid) : nil,
-                      title: view.room.name, isChannel: true, isMember: view.isMember, memberCount: view.memberCount,
-                      settingsURL: Paths.channelSettings(wid, cid), joinURL: Paths.joinChannel(wid, cid),
-                      pinsPath: Paths.channelPins(wid, cid), notifyPath: Paths.channelNotify(wid, cid),
-                      typingPath: Paths.channelTyping(wid, cid))
-    }
-
-    private func dmTarget(_ context: SignedInContext) async throws -> Target {
-        let access = try await context.workspaceAccess(workspaces)
-        let partner = try await directRooms.partner(access, userId: try context.id("uid"))
-        let room = try await directRooms.existing(access, with: partner.id!)
-        let title = partner.id == context.userId ? "\(partner.nickname) \(context.strings["dm_self_suffix"])" : partner.nickname
-        let (wid, uid) = (access.workspaceId, partner.id!)
-        return Target(access: access, room: room, path: Paths.directMessages(wid, uid),
-                      composerAction: Paths.directMessagePost(wid, uid), readURL: room == nil ? nil : Paths.directMessagesRead(wid, uid),
-                      title: title, isChannel: false, isMember: true, memberCount: 2, settingsURL: nil, joinURL: nil,
-                      pinsPath: Paths.directMessagePins(wid, uid), notifyPath: Paths.directMessagesNotify(wid, uid),
-                      typingPath: Paths.directMessageTyping(wid, uid), personId: uid)
-    }
-
-    /// A group conversation the viewer is in (anyone else: 404).
-    func groupTarget(_ context: SignedInContext) async throws -> Target {
-        let access = try await context.workspaceAccess(workspaces)
-        let view = try await groups.view(access, id: try context.id("rid"))
-        let (wid, rid) = (access.workspaceId, view.room.id!)
-        return Target(access: access, room: view.room, path: Paths.group(wid, rid), composerAction: Paths.groupMessages(wid, rid),
-                      readURL: Paths.groupRead(wid, rid), title: view.title, isChannel: false, isMember: true,
-                      memberCount: view.members.count, settingsURL: nil, joinURL: nil, pinsPath: Paths.groupPins(wid, rid),
-                      notifyPath: Paths.groupNotify(wid, rid), typingPath: Paths.groupTyping(wid, rid), group: view)
     }
 
     // MARK: Pages
 
-    @Sendable func showChannel(_ request: Request, context: SignedInContext) async throws -> Response {
-        try await show(try await channelTarget(context), request, context)
-    }
-
-    @Sendable func showDM(_ request: Request, context: SignedInContext) async throws -> Response {
-        try await show(try await dmTarget(context), request, context)
-    }
-
-    @Sendable func showGroup(_ request: Request, context: SignedInContext) async throws -> Response {
-        try await show(try await groupTarget(context), request, context)
-    }
-
-    private func show(_ target: Target, _ request: Request, _ context: SignedInContext, content: String = "",
+    private func show(_ target: ScopedRoom, _ request: Request, _ context: SignedInContext, content: String = "",
                       contentError: String? = nil, confirmMentions: Bool = false, status: HTTPResponse.Status = .ok,
                       headers extra: HTTPFields = [:]) async throws -> Response {
         let query = request.uri.queryParameters
@@ -284,20 +201,8 @@ struct RoomsController: Sendable {
 
     // MARK: Pins
 
-    @Sendable func showChannelPins(_ request: Request, context: SignedInContext) async throws -> Response {
-        try await showPins(try await channelTarget(context), request, context)
-    }
-
-    @Sendable func showDMPins(_ request: Request, context: SignedInContext) async throws -> Response {
-        try await showPins(try await dmTarget(context), request, context)
-    }
-
-    @Sendable func showGroupPins(_ request: Request, context: SignedInContext) async throws -> Response {
-        try await showPins(try await groupTarget(context), request, context)
-    }
-
     /// A room's pinned messages, the latest pin first; its members may unpin them here.
-    private func showPins(_ target: Target, _ request: Request, _ context: SignedInContext) async throws -> Response {
+    private func showPins(_ target: ScopedRoom, _ request: Request, _ context: SignedInContext) async throws -> Response {
         let strings = context.strings
         var found: [CollectedMessage] = []
         if let room = target.room { found = try await pins.list(roomId: room.id!, for: context.userId) }
@@ -317,37 +222,22 @@ struct RoomsController: Sendable {
 
     // MARK: Posting
 
-    @Sendable func postToChannel(_ request: Request, context: SignedInContext) async throws -> Response {
+    /// Posts to the room; a DM's room is made only once the message is known to be acceptable.
+    private func postMessage(_ target: ScopedRoom, _ request: Request, _ context: SignedInContext) async throws -> Response {
         // Membership is checked before a byte of the body is read.
-        let target = try await channelTarget(context)
-        guard target.isMember, let room = target.room else { throw AppError.notFound }
+        _ = try target.joined()
         return try await refusingUploadsInPlace(target, request, context) {
-            try await post(target, { room }, try await MessageSubmission.read(request, context, files: files), request, context)
-        }
-    }
-
-    @Sendable func postToDM(_ request: Request, context: SignedInContext) async throws -> Response {
-        let target = try await dmTarget(context)
-        let partner = try context.id("uid")
-        return try await refusingUploadsInPlace(target, request, context) {
-            // The room is made only once the message is known to be acceptable.
             try await post(target, { [directRooms] in
                 if let existing = target.room { return existing }
-                return try await directRooms.open(target.access, with: partner)
+                guard let person = target.personId else { throw AppError.notFound }
+                return try await directRooms.open(target.access, with: person)
             }, try await MessageSubmission.read(request, context, files: files), request, context)
-        }
-    }
-
-    @Sendable func postToGroup(_ request: Request, context: SignedInContext) async throws -> Response {
-        let target = try await groupTarget(context)
-        return try await refusingUploadsInPlace(target, request, context) {
-            try await post(target, { target.group!.room }, try await MessageSubmission.read(request, context, files: files), request, context)
         }
     }
 
     /// Without JavaScript, a refused upload (too large, wrong type, unreadable image) comes back
     /// as the room page with the reason beside the composer, like any other refused message.
-    private func refusingUploadsInPlace(_ target: Target, _ request: Request, _ context: SignedInContext,
+    private func refusingUploadsInPlace(_ target: ScopedRoom, _ request: Request, _ context: SignedInContext,
                                         _ body: () async throws -> Response) async throws -> Response {
         do {
             return try await body()
@@ -357,7 +247,7 @@ struct RoomsController: Sendable {
         }
     }
 
-    private func post(_ target: Target, _ room: @escaping @Sendable () async throws -> Room, _ submission: MessageSubmission,
+    private func post(_ target: ScopedRoom, _ room: @escaping @Sendable () async throws -> Room, _ submission: MessageSubmission,
                       _ request: Request, _ context: SignedInContext) async throws -> Response {
         let destination = MessagePoster.Destination(room: room, memberCount: target.memberCount, thread: nil, path: target.path) {
             content, reason, confirm, status in
@@ -368,24 +258,14 @@ struct RoomsController: Sendable {
 
     // MARK: Reading markers
 
-    @Sendable func readChannel(_ request: Request, context: SignedInContext) async throws -> Response {
-        let target = try await channelTarget(context)
-        guard target.isMember, let room = target.room else { throw AppError.notFound }
+    /// Records that the viewer read the room up to the posted `message_id` (else its newest
+    /// message); a DM not started yet has nothing to read.
+    private func read(_ target: ScopedRoom, _ request: Request, _ context: SignedInContext) async throws -> Response {
+        guard let room = try target.joined() else { return Response(status: .noContent) }
         return try await read(target, room, request, context)
     }
 
-    @Sendable func readDM(_ request: Request, context: SignedInContext) async throws -> Response {
-        let target = try await dmTarget(context)
-        guard let room = target.room else { return Response(status: .noContent) }
-        return try await read(target, room, request, context)
-    }
-
-    @Sendable func readGroup(_ request: Request, context: SignedInContext) async throws -> Response {
-        let target = try await groupTarget(context)
-        return try await read(target, target.group!.room, request, context)
-    }
-
-    private func read(_ target: Target, _ room: Room, _ request: Request, _ context: SignedInContext) async throws -> Response {
+    private func read(_ target: ScopedRoom, _ room: Room, _ request: Request, _ context: SignedInContext) async throws -> Response {
         let upTo = try context.form["message_id"].map { text -> Int64 in
             guard let id = Int64(text) else { throw AppError.badRequest }
             return id
