@@ -48,6 +48,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
+            exclude: ["Storage/README.md"],
             swiftSettings: swiftSettings
         ),
         // View models -> HTML through Templates/, ko/en strings. No database or HTTP types.

@@ -37,6 +37,18 @@ struct SourceRulesTests {
         }
     }
 
+    @Test("SQL a second backend can take: conflicts are ON CONFLICT clauses, never SQLite's INSERT OR")
+    func portableConflicts() throws {
+        let migrations = try FileManager.default.contentsOfDirectory(atPath: Self.sources.appendingPathComponent("Storage").path)
+            .filter { $0.hasPrefix("Migrations") }
+        // The migrations are SQLite's own history; the rule would pass vacuously without them.
+        #expect(migrations.count >= 5)
+        let found = try Self.lines(in: Self.sources, ending: ".swift", matching: /INSERT OR (?:IGNORE|REPLACE)/,
+                                   except: Set(migrations))
+        #expect(found.isEmpty, "use INSERT … ON CONFLICT: \(found)")
+        #expect(try Self.lines(in: Self.sources, ending: ".swift", matching: /ON CONFLICT/).count >= 15)
+    }
+
     static let root = sources.deletingLastPathComponent().deletingLastPathComponent()
 
     /// Lines of the files under `folder` ending in `suffix` that match `pattern`, as "file:line".

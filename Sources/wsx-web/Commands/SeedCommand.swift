@@ -55,7 +55,7 @@ struct SeedCommand: AsyncParsableCommand {
         try await database.writer.write { db in
             for room in allRooms {
                 for user in allIds {
-                    try db.execute(sql: "INSERT OR IGNORE INTO room_members (room_id, user_id, joined_at, last_read_message_id) VALUES (?, ?, ?, 0)",
+                    try db.execute(sql: "INSERT INTO room_members (room_id, user_id, joined_at, last_read_message_id) VALUES (?, ?, ?, 0) ON CONFLICT DO NOTHING",
                                    arguments: [room, user, Date()])
                 }
             }

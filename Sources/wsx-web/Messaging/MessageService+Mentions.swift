@@ -74,7 +74,7 @@ extension MessageService {
         }
         recipients.removeAll { $0 == authorId }
         for id in recipients {
-            try db.cachedStatement(sql: "INSERT OR IGNORE INTO mentions (user_id, message_id) VALUES (?, ?)")
+            try db.cachedStatement(sql: "INSERT INTO mentions (user_id, message_id) VALUES (?, ?) ON CONFLICT DO NOTHING")
                 .execute(arguments: [id, messageId])
         }
         return recipients

@@ -16,7 +16,7 @@ struct PinService: Sendable {
         return try await database.writer.write { db in
             let (_, room) = try MessageService.writableMessage(db, id: messageId, access)
             if pinned {
-                try db.execute(sql: "INSERT OR IGNORE INTO pins (message_id, room_id, pinned_by, created_at) VALUES (?, ?, ?, ?)",
+                try db.execute(sql: "INSERT INTO pins (message_id, room_id, pinned_by, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
                                arguments: [messageId, room.id!, access.userId, Timestamps.database(now)])
             } else {
                 try db.execute(sql: "DELETE FROM pins WHERE message_id = ?", arguments: [messageId])

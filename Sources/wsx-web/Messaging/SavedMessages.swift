@@ -22,7 +22,7 @@ struct SavedMessages: Sendable {
         return try await database.writer.write { db in
             let (_, room) = try MessageService.visibleMessage(db, id: messageId, access)
             if saved {
-                try db.execute(sql: "INSERT OR IGNORE INTO saved_messages (user_id, message_id, created_at) VALUES (?, ?, ?)",
+                try db.execute(sql: "INSERT INTO saved_messages (user_id, message_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                                arguments: [access.userId, messageId, Timestamps.database(now)])
             } else {
                 try db.execute(sql: "DELETE FROM saved_messages WHERE user_id = ? AND message_id = ?",

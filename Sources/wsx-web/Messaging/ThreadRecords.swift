@@ -107,8 +107,9 @@ enum ThreadRecords {
         }
         for person in joining where person != authorId {
             try db.cachedStatement(sql: """
-                INSERT OR IGNORE INTO thread_follows (user_id, root_id, room_id, last_read_id)
+                INSERT INTO thread_follows (user_id, root_id, room_id, last_read_id)
                 SELECT ?, ?, ?, 0 WHERE EXISTS (SELECT 1 FROM room_members WHERE room_id = ? AND user_id = ?)
+                ON CONFLICT DO NOTHING
                 """).execute(arguments: [person, rootId, roomId, roomId, person])
         }
         try db.cachedStatement(sql: """

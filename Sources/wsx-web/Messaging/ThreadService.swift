@@ -97,8 +97,9 @@ struct ThreadService: Sendable {
         try await database.writer.write { db in
             if following {
                 try db.execute(sql: """
-                    INSERT OR IGNORE INTO thread_follows (user_id, root_id, room_id, last_read_id)
+                    INSERT INTO thread_follows (user_id, root_id, room_id, last_read_id)
                     VALUES (?, ?, ?, COALESCE((SELECT MAX(id) FROM messages WHERE thread_root_id = ?), 0))
+                    ON CONFLICT DO NOTHING
                     """, arguments: [userId, rootId, room.id!, rootId])
             } else {
                 try db.execute(sql: "DELETE FROM thread_follows WHERE user_id = ? AND root_id = ?", arguments: [userId, rootId])

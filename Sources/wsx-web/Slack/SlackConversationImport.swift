@@ -182,7 +182,7 @@ struct SlackConversationImport {
         }
         if message.pinnedTo?.contains(plan.slackId) == true || plan.conversation.pins?.contains(where: { $0.id == message.ts }) == true {
             let by = plan.conversation.pins?.first { $0.id == message.ts }?.user.flatMap { people.bySlackId[$0]?.id }
-            try db.execute(sql: "INSERT OR IGNORE INTO pins (message_id, room_id, pinned_by, created_at) VALUES (?, ?, ?, ?)",
+            try db.execute(sql: "INSERT INTO pins (message_id, room_id, pinned_by, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
                            arguments: [id, room.id!, by, Timestamps.database(created)])
             counts.pins += db.changesCount
         }
@@ -205,7 +205,7 @@ struct SlackConversationImport {
             guard used || kinds < ReactionService.maximumEmoji else { continue }
             for user in reaction.users {
                 let person = try people.person(db, slackId: user, name: nil, at: clock.now())
-                try db.cachedStatement(sql: "INSERT OR IGNORE INTO reactions (message_id, user_id, emoji, created_at) VALUES (?, ?, ?, ?)")
+                try db.cachedStatement(sql: "INSERT INTO reactions (message_id, user_id, emoji, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING")
                     .execute(arguments: [messageId, person.id, entry.emoji, Timestamps.database(time)])
                 counts.reactions += db.changesCount
             }

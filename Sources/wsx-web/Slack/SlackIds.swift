@@ -60,7 +60,7 @@ enum SlackIds {
     /// Remembers a pairing (the first one for a Slack id stays).
     static func remember(_ db: Database, workspaceId: Int64, kind: Kind, slackId: String, localId: Int64) throws {
         try db.cachedStatement(sql: """
-            INSERT OR IGNORE INTO slack_ids (workspace_id, kind, slack_id, local_id) VALUES (?, ?, ?, ?)
+            INSERT INTO slack_ids (workspace_id, kind, slack_id, local_id) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING
             """).execute(arguments: [workspaceId, kind.rawValue, slackId, localId])
     }
 }

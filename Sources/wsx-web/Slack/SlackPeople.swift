@@ -136,13 +136,13 @@ struct SlackPeople {
 
     /// Makes someone a member and puts them in the default channel; false when they were one.
     private static func join(_ db: Database, workspaceId: Int64, defaultRoom: Int64?, userId: Int64, at now: Date) throws -> Bool {
-        try db.execute(sql: "INSERT OR IGNORE INTO workspace_members (workspace_id, user_id, role, joined_at) VALUES (?, ?, 'member', ?)",
+        try db.execute(sql: "INSERT INTO workspace_members (workspace_id, user_id, role, joined_at) VALUES (?, ?, 'member', ?) ON CONFLICT DO NOTHING",
                        arguments: [workspaceId, userId, now])
         guard db.changesCount > 0 else { return false }
         if let defaultRoom {
             try db.execute(sql: """
-                INSERT OR IGNORE INTO room_members (room_id, user_id, joined_at, last_read_message_id)
-                VALUES (?, ?, ?, (SELECT COALESCE(MAX(id), 0) FROM messages WHERE room_id = ?))
+                INSERT INTO room_members (room_id, user_id, joined_at, last_read_message_id)
+                VALUES (?, ?, ?, (SELECT COALESCE(MAX(id), 0) FROM messages WHERE room_id = ?)) ON CONFLICT DO NOTHING
                 """, arguments: [defaultRoom, userId, now, defaultRoom])
         }
         return true

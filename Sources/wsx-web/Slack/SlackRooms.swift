@@ -133,7 +133,7 @@ enum SlackRooms {
                                         arguments: [room.id!]) ?? 0
         for member in members {
             try db.execute(sql: """
-                INSERT OR IGNORE INTO room_members (room_id, user_id, joined_at, last_read_message_id) VALUES (?, ?, ?, ?)
+                INSERT INTO room_members (room_id, user_id, joined_at, last_read_message_id) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING
                 """, arguments: [room.id!, member, now, newest])
         }
         try db.execute(sql: """
@@ -154,12 +154,13 @@ enum SlackRooms {
     static func followThreads(_ db: Database, roomId: Int64, roots: some Sequence<Int64>) throws {
         for root in roots {
             try db.execute(sql: """
-                INSERT OR IGNORE INTO thread_follows (user_id, root_id, room_id, last_read_id)
+                INSERT INTO thread_follows (user_id, root_id, room_id, last_read_id)
                 SELECT people.user_id, ?1, ?2, 0 FROM (
                     SELECT author_id AS user_id FROM messages WHERE (id = ?1 OR thread_root_id = ?1) AND author_id IS NOT NULL
                     UNION SELECT mentions.user_id FROM mentions JOIN messages ON messages.id = mentions.message_id
                     WHERE messages.id = ?1 OR messages.thread_root_id = ?1
                 ) AS people JOIN room_members ON room_members.room_id = ?2 AND room_members.user_id = people.user_id
+                WHERE true ON CONFLICT DO NOTHING
                 """, arguments: [root, roomId])
             try db.execute(sql: """
                 UPDATE thread_follows SET last_read_id = (SELECT MAX(id) FROM messages WHERE thread_root_id = ?1)

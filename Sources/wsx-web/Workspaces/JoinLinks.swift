@@ -45,8 +45,11 @@ struct JoinLinks: Sendable {
         let expiresAt = lifetime.map { now.addingTimeInterval($0) }
         try await database.writer.write { db in
             try db.execute(sql: """
-                INSERT OR REPLACE INTO join_links (workspace_id, token_hash, token_nonce, expires_at, max_uses, uses, created_by, created_at)
+                INSERT INTO join_links (workspace_id, token_hash, token_nonce, expires_at, max_uses, uses, created_by, created_at)
                 VALUES (?, ?, ?, ?, ?, 0, ?, ?)
+                ON CONFLICT (workspace_id) DO UPDATE SET token_hash = excluded.token_hash, token_nonce = excluded.token_nonce,
+                    expires_at = excluded.expires_at, max_uses = excluded.max_uses, uses = 0, created_by = excluded.created_by,
+                    created_at = excluded.created_at
                 """, arguments: [access.workspaceId, SecretToken.hash(token), nonce, expiresAt, maxUses, access.userId, now])
             try AuditTrail.record(db, workspaceId: access.workspaceId, actor: access.userId, action: "join_link.reset", at: now)
         }

@@ -19,7 +19,7 @@ final class LastRooms: Sendable {
         guard known.withLock({ $0[userId] }) != roomId else { return }
         do {
             try await database.writer.write { db in
-                try db.cachedStatement(sql: "INSERT OR REPLACE INTO last_rooms (user_id, room_id) VALUES (?, ?)")
+                try db.cachedStatement(sql: "INSERT INTO last_rooms (user_id, room_id) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET room_id = excluded.room_id")
                     .execute(arguments: [userId, roomId])
             }
             known.withLock { $0[userId] = roomId }
