@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import GRDB
 import HummingbirdTesting
 import Testing
@@ -41,20 +42,20 @@ struct RenderedPageTests {
         let database = try AppDatabase(DatabaseQueue())
         try await Self.someone(database)
         let names = VersionedCache<Int, String>("names", of: database, clock: .system, capacity: 8)
-        let read = { try names.value(for: 1, from: database) { db in
+        let read = { try await names.value(for: 1, from: database) { db in
             try String.fetchOne(db, sql: "SELECT nickname FROM users WHERE id = 1") ?? ""
         } }
         // The first read taught the cache its region, so its value was not kept; the second is.
-        #expect(try read() == "A")
+        #expect(try await read() == "A")
         #expect(names.value(for: 1) == nil)
-        #expect(try read() == "A")
+        #expect(try await read() == "A")
         #expect(names.value(for: 1) == "A")
         #expect(names.region.region.description == "users(id,nickname)")
         // The first commit after a region grew counts for it (a transaction under way may have
         // changed what it covers before it was covered); then only changes to what it read do.
         try await database.writer.write { db in try db.execute(sql: "UPDATE users SET coin_balance = 1") }
         #expect(names.value(for: 1) == nil)
-        #expect(try read() == "A")
+        #expect(try await read() == "A")
 
         // Nobody listed `users.nickname` for it: the query did.
         try await database.writer.write { db in try db.execute(sql: "UPDATE users SET coin_balance = 5") }
@@ -68,9 +69,41 @@ struct RenderedPageTests {
         #expect(names.value(for: 1) == "A")
         try await database.writer.write { db in try db.execute(sql: "UPDATE users SET nickname = 'B'") }
         #expect(names.value(for: 1) == nil)
-        #expect(try read() == "B")
+        #expect(try await read() == "B")
         try await database.writer.write { db in try db.execute(sql: "DELETE FROM users") }
         #expect(names.value(for: 1) == nil)
+    }
+
+    @Test("a read no cache answered runs on the reader threads, not the caller's, and its cache still learns from it",
+          .timeLimit(.minutes(1)))
+    func readsOffTheLoop() async throws {
+        let readers = ReaderThreads(count: 2)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wsx-readers-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let database = try AppDatabase.open(dataDirectory: folder, readers: readers)
+        try await Self.someone(database)
+        let names = VersionedCache<Int, String>("names", of: database, clock: .system, capacity: 8)
+        let caller = pthread_self()
+        let threads = Mutex<[pthread_t]>([])
+        let read = { try await names.value(for: 1, from: database) { db in
+            threads.withLock { $0.append(pthread_self()) }
+            return try String.fetchOne(db, sql: "SELECT nickname FROM users WHERE id = 1") ?? ""
+        } }
+        #expect(try await read() == "A")
+        #expect(try await read() == "A")
+        #expect(names.value(for: 1) == "A")
+        #expect(names.region.region.description == "users(id,nickname)")
+        #expect(threads.withLock { $0 }.count == 2)
+        #expect(threads.withLock { $0 }.allSatisfy { pthread_equal($0, caller) == 0 })
+        // While a slow read holds one reader thread, a read no cache answers runs on the other.
+        try await database.writer.write { db in try db.execute(sql: "UPDATE users SET nickname = 'B'") }
+        async let slow: Void = database.readOffLoop { _ in usleep(400_000) }
+        try await Task.sleep(for: .milliseconds(50))
+        let started = ContinuousClock.now
+        #expect(try await read() == "B")
+        #expect(ContinuousClock.now - started < .milliseconds(300))
+        try await slow
+        try await readers.shutDown()
     }
 
     @Test("every run of a cached statement counts, in savepoints too, and the changes of triggers")
@@ -83,12 +116,12 @@ struct RenderedPageTests {
                 """)
         }
         let copies = VersionedCache<String, Int>("copies", of: database, clock: .system, capacity: 8)
-        let count = { try copies.value(for: "n", from: database) { db in
+        let count = { try await copies.value(for: "n", from: database) { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM copied") ?? 0
         } }
-        _ = try count()
+        _ = try await count()
         for run in 1 ... 3 {
-            #expect(try count() == run - 1)
+            #expect(try await count() == run - 1)
             #expect(copies.value(for: "n") == run - 1)
             try await database.writer.write { db in
                 try db.cachedStatement(sql: "INSERT INTO origin VALUES (?)").execute(arguments: [run])
@@ -96,7 +129,7 @@ struct RenderedPageTests {
             #expect(copies.value(for: "n") == nil)
         }
         // As a group commit runs each post.
-        #expect(try count() == 3)
+        #expect(try await count() == 3)
         try await database.writer.write { db in
             try db.inSavepoint {
                 try db.cachedStatement(sql: "INSERT INTO origin VALUES (?)").execute(arguments: [4])
@@ -104,7 +137,7 @@ struct RenderedPageTests {
             }
         }
         #expect(copies.value(for: "n") == nil)
-        #expect(try count() == 4)
+        #expect(try await count() == 4)
         try await database.writer.write { db in try db.execute(sql: "UPDATE origin SET x = x + 1") }
         #expect(copies.value(for: "n") == 4)
     }
@@ -118,10 +151,10 @@ struct RenderedPageTests {
         let greet = {
             try greetings.value(for: 1, in: nil) { _ in "" }
         }
-        let name = { db in
+        let name: @Sendable (Database?) throws -> String = { db in
             try names.value(for: 1, in: db) { db in try String.fetchOne(db, sql: "SELECT nickname FROM users WHERE id = 1") ?? "" }
         }
-        let read = { try database.readKept { db in try greetings.value(for: 1, in: db) { db in try "hello " + name(db) } } }
+        let read = { try await database.readKept { db in try greetings.value(for: 1, in: db) { db in try "hello " + name(db) } } }
         // The name is kept first, so the greeting's own reads never run a query on `users`:
         // only its part, the name, says what it depends on.
         // The first commit after a region grew counts for it (a transaction under way may have
@@ -130,16 +163,16 @@ struct RenderedPageTests {
         _ = try database.read { db in try name(db) }
         try await settle()
         _ = try database.read { db in try name(db) }
-        _ = try read()
+        _ = try await read()
         try await settle()
-        _ = try read()
+        _ = try await read()
         #expect(try greet() == "hello A")
         #expect(greetings.region.region.isEmpty)
         try await database.writer.write { db in try db.execute(sql: "UPDATE users SET coin_balance = 3") }
         #expect(try greet() == "hello A")
         try await database.writer.write { db in try db.execute(sql: "UPDATE users SET nickname = 'B'") }
         #expect(throws: NotKeptInMemory.self) { try greet() }
-        #expect(try read() == "hello B")
+        #expect(try await read() == "hello B")
     }
 
     @Test("posts leave the channels kept; renaming, creating, joining and leaving channels do not")

@@ -57,17 +57,27 @@ struct SessionStore: Sendable {
         let now = clock.now()
         let hash = SecretToken.hash(token)
         if let found = recent.value(for: hash), Self.isLive(found.session, now: now) { return found }
-        return try recent.fresh(for: hash, from: database) { db in
-            // Every request asks this: cached statements skip SQL generation and preparation.
-            guard let session = try Session.fetchOne(db.cachedStatement(sql: "SELECT * FROM sessions WHERE token_hash = ?"),
-                                                     arguments: [hash]),
-                  Self.isLive(session, now: now),
-                  let user = try User.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?"),
-                                               arguments: [session.userId]),
-                  user.isActive
-            else { return nil }
-            return (session, user)
-        }
+        return try recent.fresh(for: hash, from: database) { db in try Self.find(db, hash: hash, now: now) }
+    }
+
+    /// The same for a route's middleware: a session not kept is read off the event loop.
+    func find(token: String) async throws -> Found? {
+        let now = clock.now()
+        let hash = SecretToken.hash(token)
+        if let found = recent.value(for: hash), Self.isLive(found.session, now: now) { return found }
+        return try await recent.fresh(for: hash, from: database) { db in try Self.find(db, hash: hash, now: now) }
+    }
+
+    private static func find(_ db: Database, hash: String, now: Date) throws -> Found? {
+        // Every request asks this: cached statements skip SQL generation and preparation.
+        guard let session = try Session.fetchOne(db.cachedStatement(sql: "SELECT * FROM sessions WHERE token_hash = ?"),
+                                                 arguments: [hash]),
+              isLive(session, now: now),
+              let user = try User.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?"),
+                                           arguments: [session.userId]),
+              user.isActive
+        else { return nil }
+        return (session, user)
     }
 
     /// Whether a session may still sign its browser in: before its sliding expiry and within

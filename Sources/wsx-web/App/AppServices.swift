@@ -19,6 +19,8 @@ struct AppServices: Sendable {
     /// is refused while it runs.
     let folderLock: DataFolderLock
     let database: AppDatabase
+    /// Where the database reads no cache answered run, off the event loops.
+    let readers: ReaderThreads
     /// What `/healthz` answers: free space, the writer, failed writes.
     let health: HealthCheck
     let accounts: AccountService
@@ -94,8 +96,9 @@ struct AppServices: Sendable {
         metrics = ServerMetrics()
         try DataFolder.prepare(config.dataDirectory)
         folderLock = try DataFolderLock.acquire(dataDirectory: config.dataDirectory)
+        readers = ReaderThreads(count: AppDatabase.readerCount)
         database = try AppDatabase.open(dataDirectory: config.dataDirectory, clock: clock, synchronous: config.synchronous,
-                                        timingWritesInto: metrics.databaseWrites)
+                                        timingWritesInto: metrics.databaseWrites, readers: readers)
         let disk = DiskSpace(dataDirectory: config.dataDirectory, minimumFreeBytes: config.minimumFreeBytes)
         health = HealthCheck(database: database, disk: disk)
         let hasher = PasswordHasher(cost: config.bcryptCost)
@@ -217,7 +220,7 @@ struct AppServices: Sendable {
 
     /// The background services that run beside the HTTP server.
     var backgroundServices: [any Service] {
-        var services: [any Service] = [hub, Housekeeper(events: events, sessions: sessions, files: files, retention: config.eventRetention,
+        var services: [any Service] = [readers, hub, Housekeeper(events: events, sessions: sessions, files: files, retention: config.eventRetention,
                                                         interval: config.housekeepingInterval, logger: logger)]
         let (database, hub, mailSender) = (self.database, self.hub, self.mailSender)
         let logger = self.logger

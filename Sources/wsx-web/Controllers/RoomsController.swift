@@ -67,7 +67,7 @@ struct RoomsController: Sendable {
         let eventId = pages.lastEventId()
         let room = target.room
         let isMember = target.isMember
-        let reads = try RoomPageReader(messages: messages, lists: lists, saved: saved, sidebar: pages.sidebar)
+        let reads = try await RoomPageReader(messages: messages, lists: lists, saved: saved, sidebar: pages.sidebar)
             .read(room: room, isMember: isMember, userId: context.userId, workspaceId: target.access.workspaceId,
                   anchor: anchor, editing: editing, place: place)
         var preloaded = Pages.Preloaded(lastEventId: eventId, sidebar: reads.sidebar)

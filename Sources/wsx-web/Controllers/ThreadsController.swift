@@ -58,7 +58,7 @@ struct ThreadsController: Sendable {
         let place = PagePlace.room(workspace: wid, room: room.id!)
         let eventId = pages.lastEventId()
         // The root and the replies are listed apart, a line with the replies' count between them.
-        let reads = try ThreadPageReader(database: messages.database, lists: lists, saved: saved, sidebar: pages.sidebar)
+        let reads = try await ThreadPageReader(database: messages.database, lists: lists, saved: saved, sidebar: pages.sidebar)
             .read(rootId: rootId, room: room, userId: context.userId, before: before, editing: editing, place: place)
         let (page, rootParts, replyParts, savedIds, sidebar) = (reads.page, reads.rootParts, reads.replyParts, reads.saved, reads.sidebar)
         let label = reads.root.map(Self.roomLabel) ?? room.name

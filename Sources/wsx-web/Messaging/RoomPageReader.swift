@@ -25,8 +25,8 @@ struct RoomPageReader: Sendable {
     /// joined a channel (`isMember` false) reads its messages too, without a marker or unread
     /// line and without reading them off (they have no membership).
     func read(room: Room?, isMember: Bool, userId: Int64, workspaceId: Int64, anchor: MessageAnchor, editing: Int64?,
-              place: PagePlace) throws -> RoomPageReads {
-        try messages.database.readKept { db in
+              place: PagePlace) async throws -> RoomPageReads {
+        try await messages.database.readKept { [messages, lists, saved, sidebar] db in
             var reads = RoomPageReads(sidebar: try sidebar.lists(db, userId: userId, place: place))
             guard let roomId = room?.id else { return reads }
             let page = try messages.page(db, roomId: roomId, anchor: anchor)

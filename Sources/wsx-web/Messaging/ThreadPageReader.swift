@@ -20,8 +20,9 @@ struct ThreadPageReader: Sendable {
     let sidebar: SidebarSource
 
     /// The replies before `before` (the newest without), with `editing`'s whole row for its form.
-    func read(rootId: Int64, room: Room, userId: Int64, before: Int64?, editing: Int64?, place: PagePlace) throws -> ThreadPageReads {
-        try database.read { db in
+    func read(rootId: Int64, room: Room, userId: Int64, before: Int64?, editing: Int64?,
+              place: PagePlace) async throws -> ThreadPageReads {
+        try await database.readOffLoop { [lists, saved, sidebar] db in
             let page = try ThreadService.page(db, rootId: rootId, userId: userId, before: before)
             let read = { (ids: [Int64]) in try MessageService.rows(db, roomId: room.id!, ids: ids) }
             let rootParts = try lists.parts(for: Array(page.stamps.prefix(1)), editing: editing, read: read)

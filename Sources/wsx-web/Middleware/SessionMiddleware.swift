@@ -36,7 +36,7 @@ struct SessionMiddleware: RouterMiddleware {
         if let token = jar[CookiePolicy.session], !token.isEmpty {
             // Whatever another connection (the sqlite3 shell, a command) committed shows now.
             sessions.database.noticeOutsideWrites()
-            if let (session, user) = try sessions.find(token: token) {
+            if let (session, user) = try await sessions.find(token: token) {
                 visitor.session = session
                 visitor.user = user
                 visitor.csrfToken = session.csrfToken

@@ -16,13 +16,17 @@ final class AppDatabase: Sendable {
     let groupCommit: GroupCommit
     /// What every cache of reads read, and the commits that changed it (`ReadRegion`).
     let regions: RegionVersions
+    /// Where reads no cache answered run (`readOffLoop`); nil runs them on the caller's thread
+    /// (commands, tests of a store alone).
+    let readers: ReaderThreads?
 
     /// Wraps `writer` and brings its schema up to date. `events` says who takes the real-time
     /// events of its writes: the hub of this process, or (in a command) the running server.
     /// `outside` watches the file for other connections' commits (nil for a database in memory).
     init(_ writer: any DatabaseWriter, clock: WallClock = .system, writeTimes: DurationHistogram? = nil,
-         events: EventOutbox.Destination = .hub, outside: OtherConnections? = nil) throws {
+         events: EventOutbox.Destination = .hub, outside: OtherConnections? = nil, readers: ReaderThreads? = nil) throws {
         self.writer = writer
+        self.readers = readers
         outbox = EventOutbox(clock: clock, destination: events)
         groupCommit = GroupCommit(writer: writer, outbox: outbox, timings: writeTimes)
         regions = RegionVersions(outside: outside)
@@ -48,7 +52,7 @@ final class AppDatabase: Sendable {
     /// (`GroupCommit`) are timed into `timingWritesInto` when given (the server's metrics).
     static func open(dataDirectory: String, clock: WallClock = .system, synchronous: DatabaseSync = .normal,
                      timingWritesInto writeTimes: DurationHistogram? = nil,
-                     events: EventOutbox.Destination = .hub) throws -> AppDatabase {
+                     events: EventOutbox.Destination = .hub, readers: ReaderThreads? = nil) throws -> AppDatabase {
         try DataFolder.prepare(dataDirectory)
         let file = path(inDataDirectory: dataDirectory)
         if !FileManager.default.fileExists(atPath: file) { _ = DataFolder.createFile(file) }
@@ -57,7 +61,8 @@ final class AppDatabase: Sendable {
         // `prepareDatabase` ran: the setting is made here, on the writer, once the pool is up.
         // Readers never commit, so theirs does not matter.
         try pool.writeWithoutTransaction { db in try db.execute(sql: synchronous.pragma) }
-        return try AppDatabase(pool, clock: clock, writeTimes: writeTimes, events: events, outside: OtherConnections(path: file))
+        return try AppDatabase(pool, clock: clock, writeTimes: writeTimes, events: events, outside: OtherConnections(path: file),
+                               readers: readers)
     }
 
     /// The writer's `PRAGMA synchronous`: 1 for NORMAL, 2 for FULL.
@@ -72,9 +77,10 @@ final class AppDatabase: Sendable {
     /// the server's writes to disk (strace), for a journal that lives a few microseconds.
     /// `synchronous` is the writer's alone, set by `open` once the pool is up.
     static func configuration() -> Configuration {
+        let readerCount = Self.readerCount
         var config = Configuration()
         config.busyMode = .timeout(10)
-        config.maximumReaderCount = 8
+        config.maximumReaderCount = readerCount
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
@@ -105,13 +111,27 @@ final class AppDatabase: Sendable {
         regions.makeRegion(name: name)
     }
 
-    /// `block` answered from memory alone (`db` nil) when everything it needs is kept in caches
-    /// (`VersionedCache.value(for:in:orRead:)`), else run again in one read transaction.
-    func readKept<T>(_ block: (Database?) throws -> T) throws -> T {
+    /// How many connections read at once; as many threads run the reads no cache answered.
+    static let readerCount = 8
+
+    /// A read that may take a while, run on one of the `readers` threads while the caller (an
+    /// event loop) waits without blocking; the read under way (`ReadScope`) still records it.
+    func readOffLoop<T: Sendable>(_ block: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        guard let readers else { return try read(block) }
+        let scope = ReadScope.current
+        return try await readers.run { [self] in
+            try ReadScope.$current.withValue(scope) { try read(block) }
+        }
+    }
+
+    /// `block` answered from memory alone (`db` nil), on the caller's thread, when everything it
+    /// needs is kept in caches (`VersionedCache.value(for:in:orRead:)`), else run again in one
+    /// read transaction off the loop (`readOffLoop`).
+    func readKept<T: Sendable>(_ block: @escaping @Sendable (Database?) throws -> T) async throws -> T {
         do {
             return try block(nil)
         } catch is NotKeptInMemory {
-            return try read { try block($0) }
+            return try await readOffLoop { try block($0) }
         }
     }
 

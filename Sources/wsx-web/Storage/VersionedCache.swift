@@ -60,11 +60,12 @@ final class VersionedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable 
         return found
     }
 
-    /// The value kept for `key`, or else what `read` reads in a read of `database`, kept for
-    /// next time.
-    func value(for key: Key, from database: AppDatabase, orRead read: (Database) throws -> Value) throws -> Value {
+    /// The value kept for `key`, or else what `read` reads in a read of `database` off the
+    /// loop, kept for next time.
+    func value(for key: Key, from database: AppDatabase,
+               orRead read: @escaping @Sendable (Database) throws -> Value) async throws -> Value {
         if let value = value(for: key) { return value }
-        return try database.read { db in try readAndKeep(key, db, read) }
+        return try await database.readOffLoop { db in try self.readAndKeep(key, db, read) }
     }
 
     /// The value kept for `key`, or else what `read` reads in `db`, kept for next time. Without a
@@ -76,9 +77,15 @@ final class VersionedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable 
     }
 
     /// What `read` reads in a read of `database` now, whatever is kept; kept for next time
-    /// unless nil.
+    /// unless nil. On the caller's thread: for an event loop's own handler, which cannot wait.
     func fresh(for key: Key, from database: AppDatabase, read: (Database) throws -> Value?) throws -> Value? {
         try database.read { db in try readAndKeep(key, db, read) }
+    }
+
+    /// The same, read off the loop.
+    func fresh(for key: Key, from database: AppDatabase,
+               read: @escaping @Sendable (Database) throws -> Value?) async throws -> Value? {
+        try await database.readOffLoop { db in try self.readAndKeep(key, db, read) }
     }
 
     /// Reads `key`'s value in `db`, recording what the read depended on, and keeps it unless that

@@ -96,7 +96,7 @@ struct ChannelService: Sendable {
     /// The workspace through `userId`'s membership and the channel in it, in one read (the
     /// channel page asks this on every visit).
     func channel(workspaceId: Int64, userId: Int64, id: Int64) async throws -> View {
-        try views.value(for: ViewKey(workspaceId: workspaceId, userId: userId, channelId: id), from: database) { db in
+        try await views.value(for: ViewKey(workspaceId: workspaceId, userId: userId, channelId: id), from: database) { db in
             try Self.view(db, try WorkspaceAccess.find(db, workspaceId: workspaceId, userId: userId), id: id)
         }
     }

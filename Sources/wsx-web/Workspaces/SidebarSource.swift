@@ -28,7 +28,7 @@ struct SidebarSource: Sendable {
     }
 
     func load(userId: Int64, place: PagePlace) async throws -> SidebarLists {
-        try database.readKept { db in try lists(db, userId: userId, place: place) }
+        try await database.readKept { db in try lists(db, userId: userId, place: place) }
     }
 
     /// The sidebar's lists, from memory, or else read in a caller's read (`db` nil: memory only;

@@ -27,7 +27,7 @@ struct WorkspaceService: Sendable {
     private var membership: RoomMembership { RoomMembership(outbox: database.outbox) }
 
     func access(workspaceId: Int64, userId: Int64) async throws -> WorkspaceAccess {
-        try accesses.value(for: AccessKey(workspaceId: workspaceId, userId: userId), from: database) { db in
+        try await accesses.value(for: AccessKey(workspaceId: workspaceId, userId: userId), from: database) { db in
             try WorkspaceAccess.find(db, workspaceId: workspaceId, userId: userId)
         }
     }
