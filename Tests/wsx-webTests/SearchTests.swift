@@ -109,6 +109,21 @@ struct SearchTests {
         }
     }
 
+    @Test("%, _ and \\ in a query are the characters themselves, not wildcards")
+    func wildcardsAreLiteral() async throws {
+        try await TestApp().run { app in
+            let (a, _, wid, _) = try await Self.setUp(app)
+            _ = try await a.createChannel(in: wid, "q3_plan")
+            _ = try await a.createChannel(in: wid, "q3-plan")
+            let underscore = try await Self.search(a, wid, "q3_")
+            #expect(underscore.text.contains(">q3_plan</a>"))
+            #expect(underscore.text.contains(">q3-plan</a>") == false)
+            let percent = try await Self.search(a, wid, "q3%plan")
+            #expect(percent.text.contains(">q3_plan</a>") == false && percent.text.contains(">q3-plan</a>") == false)
+            #expect(try await Self.search(a, wid, "\\").text.contains(">q3_plan</a>") == false)
+        }
+    }
+
     @Test("never a message of a room the person is not in, nor channels or people of another workspace")
     func authorizationMatrix() async throws {
         try await TestApp().run { app in

@@ -37,7 +37,7 @@ struct SourceRulesTests {
         }
     }
 
-    @Test("SQL a second backend can take: conflicts are ON CONFLICT clauses, never SQLite's INSERT OR")
+    @Test("SQL a second backend can take: ON CONFLICT clauses, never SQLite's INSERT OR; LIKE, never instr")
     func portableConflicts() throws {
         let migrations = try FileManager.default.contentsOfDirectory(atPath: Self.sources.appendingPathComponent("Storage").path)
             .filter { $0.hasPrefix("Migrations") }
@@ -46,6 +46,8 @@ struct SourceRulesTests {
         let found = try Self.lines(in: Self.sources, ending: ".swift", matching: /INSERT OR (?:IGNORE|REPLACE)/,
                                    except: Set(migrations))
         #expect(found.isEmpty, "use INSERT … ON CONFLICT: \(found)")
+        let instr = try Self.lines(in: Self.sources, ending: ".swift", matching: /instr\(/, except: Set(migrations))
+        #expect(instr.isEmpty, "use LIKE with ContainsPattern: \(instr)")
         #expect(try Self.lines(in: Self.sources, ending: ".swift", matching: /ON CONFLICT/).count >= 15)
     }
 

@@ -42,15 +42,14 @@ struct AccountAdministration: Sendable {
 
     /// Accounts whose address or nickname contains `search` (all when empty), newest first.
     func accounts(search: String = "", limit: Int = 200) throws -> [Account] {
-        let pattern = "%" + search.cleanedLine.lowercased().replacingOccurrences(of: "\\", with: "\\\\")
-            .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
+        let pattern = ContainsPattern.of(search.cleanedLine.lowercased())
         return try database.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT users.*, (SELECT COUNT(*) FROM workspace_members WHERE user_id = users.id) AS workspace_count
                 FROM users
-                WHERE users.email_key LIKE ? ESCAPE '\\' OR instr(lower(users.nickname), ?) > 0
+                WHERE users.email_key LIKE ? ESCAPE '\\' OR lower(users.nickname) LIKE ? ESCAPE '\\'
                 ORDER BY users.deactivated_at IS NOT NULL, users.id DESC LIMIT ?
-                """, arguments: [pattern, search.cleanedLine.lowercased(), limit]).map { row in
+                """, arguments: [pattern, pattern, limit]).map { row in
                 Account(id: row["id"], email: row["email"], nickname: row["nickname"], isAdmin: row["is_admin"],
                         deactivatedAt: row["deactivated_at"], lastSeenAt: row["last_seen_at"], createdAt: row["created_at"],
                         workspaces: row["workspace_count"], twoStep: (row["totp_enabled_at"] as Date?) != nil,

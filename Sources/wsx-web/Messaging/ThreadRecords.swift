@@ -114,7 +114,8 @@ enum ThreadRecords {
         }
         try db.cachedStatement(sql: """
             INSERT INTO thread_follows (user_id, root_id, room_id, last_read_id) VALUES (?, ?, ?, ?)
-            ON CONFLICT (user_id, root_id) DO UPDATE SET last_read_id = max(last_read_id, excluded.last_read_id)
+            ON CONFLICT (user_id, root_id) DO UPDATE SET last_read_id = CASE
+                WHEN excluded.last_read_id > thread_follows.last_read_id THEN excluded.last_read_id ELSE thread_follows.last_read_id END
             """).execute(arguments: [authorId, rootId, roomId, replyId])
         return try followers(db, rootId: rootId)
     }

@@ -62,25 +62,25 @@ struct SearchService: Sendable {
 
     /// Searches for `query` (already NFC and trimmed, at most 100 characters).
     func search(_ access: WorkspaceAccess, query: String, from cursors: Cursors) async throws -> Results {
-        let lowered = query.lowercased()
+        let contains = ContainsPattern.of(query.lowercased())
         let size = Self.pageSize
         return try database.read { db in
             var results = Results()
             let channels = try ChannelHit.fetchAll(db, sql: """
                 SELECT id, name, description FROM rooms
-                WHERE workspace_id = ? AND kind = 'channel' AND id > ? AND (instr(name_key, ?) > 0 OR instr(lower(description), ?) > 0)
+                WHERE workspace_id = ? AND kind = 'channel' AND id > ? AND (name_key LIKE ? ESCAPE '\\' OR lower(description) LIKE ? ESCAPE '\\')
                   AND (visibility = 'public' OR EXISTS (SELECT 1 FROM room_members WHERE room_id = rooms.id AND user_id = ?))
                 ORDER BY id LIMIT ?
-                """, arguments: [access.workspaceId, cursors.channelsAfter ?? 0, lowered, lowered, access.userId, size + 1])
+                """, arguments: [access.workspaceId, cursors.channelsAfter ?? 0, contains, contains, access.userId, size + 1])
             results.channels = Array(channels.prefix(size))
             if channels.count > size { results.next.channelsAfter = results.channels.last?.id }
 
             let members = try MemberHit.fetchAll(db, sql: """
                 SELECT users.id, users.nickname, users.email FROM users
                 JOIN workspace_members ON workspace_members.user_id = users.id AND workspace_members.workspace_id = ?
-                WHERE users.id > ? AND (instr(lower(users.nickname), ?) > 0 OR instr(users.email_key, ?) > 0)
+                WHERE users.id > ? AND (lower(users.nickname) LIKE ? ESCAPE '\\' OR users.email_key LIKE ? ESCAPE '\\')
                 ORDER BY users.id LIMIT ?
-                """, arguments: [access.workspaceId, cursors.membersAfter ?? 0, lowered, lowered, size + 1])
+                """, arguments: [access.workspaceId, cursors.membersAfter ?? 0, contains, contains, size + 1])
             results.members = Array(members.prefix(size))
             if members.count > size { results.next.membersAfter = results.members.last?.id }
 
@@ -100,10 +100,10 @@ struct SearchService: Sendable {
                     FROM files CROSS JOIN message_files ON message_files.file_id = files.id
                     CROSS JOIN messages ON messages.id = message_files.message_id
                     LEFT JOIN users ON users.id = messages.author_id
-                    WHERE instr(lower(files.original_name), ?) > 0 AND messages.deleted_at IS NULL
+                    WHERE lower(files.original_name) LIKE ? ESCAPE '\\' AND messages.deleted_at IS NULL
                       AND messages.room_id IN (\(databaseQuestionMarks(count: rooms.count)))
                     ORDER BY messages.id DESC LIMIT ?
-                    """, arguments: StatementArguments([lowered]) + StatementArguments(rooms.map(\.id)) + [size])
+                    """, arguments: StatementArguments([contains]) + StatementArguments(rooms.map(\.id)) + [size])
                 results.files = fileRows.compactMap { row in
                     hit(row).map { FileHit(name: row["original_name"], size: row["size"], message: $0) }
                 }
