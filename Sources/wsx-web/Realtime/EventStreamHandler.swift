@@ -240,14 +240,28 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
         guard let resumeFrom else { return goLive() }
-        let through = subscription.handledThrough
-        let prunedThrough = (try? dependencies.log.database.read { db in try dependencies.log.prunedThrough(db) }) ?? .max
+        guard let context else { return end() }
+        // How far retention pruned the log is read off the loop, as replay's pages are; live
+        // frames are held meanwhile.
+        let log = dependencies.log
+        NIOThreadPool.singleton.runIfActive(eventLoop: context.eventLoop) {
+            try log.database.read { db in try log.prunedThrough(db) }
+        }.assumeIsolated().whenComplete { result in
+            // The browser left, or the hub ended the stream, while it was read.
+            guard case .subscribing = self.state else { return }
+            self.replay(from: resumeFrom, through: subscription.handledThrough, prunedThrough: (try? result.get()) ?? .max,
+                        userId: userId, rooms: subscription.rooms)
+        }
+    }
+
+    /// Replays the events after `resumeFrom`, or says `reset` when they are gone (or the id is not one).
+    private func replay(from resumeFrom: String, through: Int64, prunedThrough: Int64, userId: Int64, rooms: [Int64]) {
         guard let start = Int64(resumeFrom.trimmingCharacters(in: .whitespaces)), start >= prunedThrough, start <= through
         else {
             write(SSEFrame.event(id: nil, type: EventType.reset.rawValue, data: "{}"))
             return goLive()
         }
-        state = .replaying(Replay(after: start, through: through, userId: userId, rooms: subscription.rooms))
+        state = .replaying(Replay(after: start, through: through, userId: userId, rooms: rooms))
         continueReplay()
     }
 
