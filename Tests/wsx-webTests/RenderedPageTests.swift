@@ -285,6 +285,26 @@ struct RenderedPageTests {
         }
     }
 
+    @Test("a workspace home's rooms are read once, and a teammate's post or a rename shows on the next look")
+    func homeKeptUntilItChanges() async throws {
+        try await TestApp().run { app in
+            let (a, b, wid, general) = try await MessagingTests.team(app)
+            let home = "/w/\(wid)", path = "/w/\(wid)/c/\(general)"
+            _ = try await MessagingTests.say(a, path, "first news")
+            for query in ["", "?again", "?once-more"] {
+                #expect(try await b.get(home + query).text.contains(#"data-unread-count="1""#))
+            }
+            #expect(app.services.homes.kept.count == 1)
+
+            _ = try await MessagingTests.say(a, path, "second news")
+            let after = try await b.get(home + "?after-post").text
+            #expect(after.contains(#"data-unread-count="2""#))
+            try await a.get("/w/\(wid)/c/\(general)/settings")
+            #expect(try await a.post("/w/\(wid)/c/\(general)/settings", [("name", "lobby"), ("description", "")]).status == .seeOther)
+            #expect(try await b.get(home + "?after-rename").text.contains(">lobby<"))
+        }
+    }
+
     @Test("a kept page is not served to a session that logged out, nor with a one-time notice")
     func sessionsAndNotices() async throws {
         try await TestApp().run { app in

@@ -21,6 +21,8 @@ struct AppServices: Sendable {
     let database: AppDatabase
     /// Where the database reads no cache answered run, off the event loops.
     let readers: ReaderThreads
+    /// What workspace homes list, kept between commits that change it.
+    let homes: WorkspaceHomeReader
     /// What `/healthz` answers: free space, the writer, failed writes.
     let health: HealthCheck
     let accounts: AccountService
@@ -148,6 +150,7 @@ struct AppServices: Sendable {
         let hub = self.hub
         renderedPages = VersionedCache("rendered pages", of: database, clock: clock, capacity: 256)
         let markers = ReadMarkers(database: database, clock: clock)
+        homes = WorkspaceHomeReader(database: database, clock: clock, markers: markers)
         let threadMarkers = ThreadMarkers(database: database, clock: clock)
         threads = ThreadService(database: database, markers: threadMarkers)
         pages = Pages(renderer: renderer, assets: assets,

@@ -133,7 +133,7 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
         .addRoutes(to: signedIn)
     WorkspacesController(workspaces: services.workspaces, channels: services.channels, members: services.members,
                          invitations: services.invitations, accounts: services.accounts, files: services.files, cookies: services.cookies,
-                         pages: services.pages).addRoutes(to: signedIn)
+                         pages: services.pages, home: services.homes).addRoutes(to: signedIn)
     MembersController(workspaces: services.workspaces, members: services.members, invitations: services.invitations, joinLinks: joinLinks,
                       mail: mail,
                       statuses: services.statuses,

@@ -13,6 +13,8 @@ struct WorkspacesController: Sendable {
     let files: FileService
     let cookies: CookiePolicy
     let pages: Pages
+    /// What the workspace's home lists.
+    let home: WorkspaceHomeReader
 
     func addRoutes(to group: RouterGroup<SignedInContext>) {
         group.get(Paths.workspaces.routerPath, use: list)
@@ -50,10 +52,7 @@ struct WorkspacesController: Sendable {
 
     @Sendable func home(_ request: Request, context: SignedInContext) async throws -> Response {
         let access = try await context.workspaceAccess(workspaces)
-        let (rooms, markers) = try workspaces.database.read { db in
-            (try RoomDirectory.rooms(db, workspaceId: access.workspaceId, userId: context.userId),
-             try ReadMarkers.read(db, userId: context.userId, workspaceId: access.workspaceId))
-        }
+        let (rooms, markers) = try await home.read(workspaceId: access.workspaceId, userId: context.userId)
         let links = rooms.map { room in
             var link = RoomLink(id: room.id, name: room.name, url: room.url, unread: room.unread, lastSnippet: room.lastSnippet,
                                 lastTimestamp: room.lastAt.map(Timestamps.iso), lastTimeText: room.lastAt.map(Timestamps.utcText))
