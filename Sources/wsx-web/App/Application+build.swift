@@ -142,19 +142,19 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     ChannelsController(workspaces: services.workspaces, channels: services.channels, members: services.members, files: services.files,
                        cookies: services.cookies,
                        pages: services.pages).addRoutes(to: signedIn)
-    RoomsController(workspaces: services.workspaces, channels: services.channels, messages: services.messages,
-                    directRooms: services.directRooms, groups: services.groups, members: services.members,
+    let rooms = RoomScope(workspaces: services.workspaces, channels: services.channels, directRooms: services.directRooms,
+                          groups: services.groups)
+    RoomsController(workspaces: services.workspaces, messages: services.messages,
+                    directRooms: services.directRooms, members: services.members,
                     lists: services.messageLists, files: services.files,
                     pins: services.pins, saved: services.saved, lastRooms: services.lastRooms, poster: poster,
                     statuses: services.statuses, cookies: services.cookies,
-                    pages: services.pages).addRoutes(to: signedIn)
+                    pages: services.pages, scope: rooms).addRoutes(to: signedIn)
     ThreadsController(workspaces: services.workspaces, messages: services.messages, threads: services.threads,
                       lists: services.messageLists, files: services.files, saved: services.saved, poster: poster,
                       pages: services.pages).addRoutes(to: signedIn)
     ConversationsController(workspaces: services.workspaces, groups: services.groups, members: services.members,
                             cookies: services.cookies, pages: services.pages).addRoutes(to: signedIn)
-    let rooms = RoomScope(workspaces: services.workspaces, channels: services.channels, directRooms: services.directRooms,
-                          groups: services.groups)
     NotifyController(scope: rooms, settings: services.notifySettings, cookies: services.cookies).addRoutes(to: signedIn)
     MessagesController(workspaces: services.workspaces, messages: services.messages, lists: services.messageLists,
                        files: services.files, linkPreviews: services.linkPreviews, rateLimiter: services.rateLimiter,

@@ -9,10 +9,8 @@ import Views
 /// `Accept: application/json` and get the message back as JSON instead of a redirect.
 struct RoomsController: Sendable {
     let workspaces: WorkspaceService
-    let channels: ChannelService
     let messages: MessageService
     let directRooms: DirectRooms
-    let groups: GroupRooms
     let members: MembershipService
     let lists: MessageListRenderer
     let files: FileService
@@ -23,6 +21,8 @@ struct RoomsController: Sendable {
     let statuses: StatusService
     let cookies: CookiePolicy
     let pages: Pages
+    /// How the routes find their room.
+    let scope: RoomScope
     /// The page's per-message URLs with the id slot, the same for every page of a workspace.
     let slotURLs = BoundedMemo<Int64, SlotURLs>(capacity: 1024)
 
@@ -41,8 +41,6 @@ struct RoomsController: Sendable {
         }
     }
 
-    /// How the routes find their room.
-    var scope: RoomScope { RoomScope(workspaces: workspaces, channels: channels, directRooms: directRooms, groups: groups) }
 
     func addRoutes(to group: RouterGroup<SignedInContext>) {
         group.onEveryRoom(.get, { $0.page }, scope: scope) { try await show($0, $1, $2) }

@@ -65,7 +65,8 @@ final class VersionedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable 
     func value(for key: Key, from database: AppDatabase,
                orRead read: @escaping @Sendable (Database) throws -> Value) async throws -> Value {
         if let value = value(for: key) { return value }
-        return try await database.readOffLoop { db in try self.readAndKeep(key, db, read) }
+        // A read of a `Value` always answers one.
+        return try await database.readOffLoop { db in try self.readAndKeep(key, db, read)! }
     }
 
     /// The value kept for `key`, or else what `read` reads in `db`, kept for next time. Without a
@@ -73,7 +74,7 @@ final class VersionedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable 
     func value(for key: Key, in db: Database?, orRead read: (Database) throws -> Value) throws -> Value {
         if let value = value(for: key) { return value }
         guard let db else { throw NotKeptInMemory() }
-        return try readAndKeep(key, db, read)
+        return try readAndKeep(key, db, read)!
     }
 
     /// What `read` reads in a read of `database` now, whatever is kept; kept for next time
@@ -90,7 +91,7 @@ final class VersionedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable 
 
     /// Reads `key`'s value in `db`, recording what the read depended on, and keeps it unless that
     /// was new to the region (or nil).
-    private func readAndKeep<Read>(_ key: Key, _ db: Database, _ read: (Database) throws -> Read) throws -> Read {
+    private func readAndKeep(_ key: Key, _ db: Database, _ read: (Database) throws -> Value?) throws -> Value? {
         let readAt = region.version
         let scope = ReadScope(for: region)
         let outer = ReadScope.current
@@ -99,7 +100,7 @@ final class VersionedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable 
         }
         scope.add(statements)
         outer?.include(region)
-        if let kept = value as? Value { store(kept, for: key, readAt: readAt, readIn: scope) }
+        if let value { store(value, for: key, readAt: readAt, readIn: scope) }
         return value
     }
 

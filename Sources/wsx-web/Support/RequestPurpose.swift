@@ -10,11 +10,9 @@ extension Request {
     /// the older `Purpose: prefetch` or Firefox's `X-Moz: prefetch`.
     var isPersonViewing: Bool {
         guard method == .get else { return false }
-        for name in ["Sec-Purpose", "Purpose", "X-Moz"] {
-            if let field = HTTPField.Name(name), let value = headers[field], value.lowercased().contains("prefetch") {
-                return false
-            }
-        }
-        return true
+        return !Self.purposeFields.contains { headers[$0]?.lowercased().contains("prefetch") == true }
     }
+
+    /// Made once: every room page asks.
+    private static let purposeFields = ["Sec-Purpose", "Purpose", "X-Moz"].compactMap { HTTPField.Name($0) }
 }
