@@ -151,7 +151,7 @@ struct RenderedPageTests {
         let names = VersionedCache<Int, String>("names", of: database, clock: .system, capacity: 8)
         let greetings = VersionedCache<Int, String>("greetings", of: database, clock: .system, capacity: 8)
         let greet = {
-            try greetings.value(for: 1, in: nil) { _ in "" }
+            try greetings.value(for: 1, in: nil as Database?) { _ in "" }
         }
         let name: @Sendable (Database?) throws -> String = { db in
             try names.value(for: 1, in: db) { db in try String.fetchOne(db, sql: "SELECT nickname FROM users WHERE id = 1") ?? "" }

@@ -44,10 +44,7 @@ struct MessageService: Sendable {
     }
 
     static func memberRoom(_ db: Database, _ access: WorkspaceAccess, id: Int64) throws -> Room {
-        guard let room = try Room.fetchOne(db, key: id), room.workspaceId == access.workspaceId,
-              try RoomMember.fetchOne(db, key: ["room_id": id, "user_id": access.userId]) != nil
-        else { throw AppError.notFound }
-        return room
+        try SQLiteRoomStore(db: db).memberRoom(id: id, access)
     }
 
     // MARK: Reading
@@ -105,7 +102,7 @@ struct MessageService: Sendable {
             page = MessagePage(messages: older.prefix(half).reversed() + newer.prefix(half),
                                hasOlder: older.count > half, hasNewer: newer.count > half)
         }
-        page.reactions = try ReactionService.groups(db, messageIds: page.messages.map(\.id))
+        page.reactions = try SQLiteReactionStore(db: db).groups(messageIds: page.messages.map(\.id))
         page.pinned = try PinService.pinned(db, among: page.messages.map(\.id))
         page.pinnedCount = try PinService.count(db, roomId: roomId)
         page.previews = try LinkPreviewService.previews(db, among: page.messages.map(\.id))
@@ -315,17 +312,12 @@ struct MessageService: Sendable {
     }
 
     static func visibleMessage(_ db: Database, id: Int64, _ access: WorkspaceAccess) throws -> (Message, Room) {
-        guard let message = try Message.fetchOne(db, key: id) else { throw AppError.notFound }
-        return (message, try memberRoom(db, access, id: message.roomId))
+        try SQLiteMessageStore(db: db).visible(id: id, access)
     }
 
     /// The same, for a change to the message (edit, delete, react, pin): also a 409 when its room
     /// is archived, read in the writer's transaction.
     static func writableMessage(_ db: Database, id: Int64, _ access: WorkspaceAccess) throws -> (Message, Room) {
-        let (message, room) = try visibleMessage(db, id: id, access)
-        // A deleted root's placeholder is kept for its replies only: nothing more happens to it.
-        if message.deletedAt != nil { throw AppError.notFound }
-        if room.isArchived { throw AppError.conflict("error_channel_archived") }
-        return (message, room)
+        try SQLiteMessageStore(db: db).writable(id: id, access)
     }
 }

@@ -66,7 +66,7 @@ struct PinService: Sendable {
                 LEFT JOIN users ON users.id = messages.author_id
                 WHERE pins.room_id = ? ORDER BY pins.created_at DESC, pins.message_id DESC
                 """, arguments: [roomId])
-            return try CollectedMessage.collect(db, rows: MessageService.withAttachments(db, rows), for: userId)
+            return try SQLiteMessageStore(db: db).collect(MessageService.withAttachments(db, rows), for: userId)
         }
     }
 }

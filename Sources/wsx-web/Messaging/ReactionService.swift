@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Everyone's reaction with one emoji to one message, in the order they reacted.
 struct ReactionGroup: Codable, Sendable, Equatable {
@@ -25,59 +24,29 @@ struct ReactionService: Sendable {
         guard let entry = catalog.entry(for: text) else {
             throw AppError(status: .unprocessableContent, messageKey: "error_reaction_emoji")
         }
-        let now = clock.now(), outbox = database.outbox
-        return try await database.writer.write { db in
-            let (_, room) = try MessageService.writableMessage(db, id: messageId, access)
-            try db.execute(sql: "DELETE FROM reactions WHERE message_id = ? AND emoji = ? AND user_id = ?",
-                           arguments: [messageId, entry.emoji, access.userId])
-            if db.changesCount == 0 {
-                let used = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM reactions WHERE message_id = ? AND emoji = ?)",
-                                             arguments: [messageId, entry.emoji]) ?? false
-                let kinds = try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT emoji) FROM reactions WHERE message_id = ?",
-                                             arguments: [messageId]) ?? 0
-                guard used || kinds < Self.maximumEmoji else {
+        let now = clock.now()
+        return try await database.write { tx in
+            let (_, room) = try tx.messages.writable(id: messageId, access)
+            if try !tx.reactions.remove(messageId: messageId, emoji: entry.emoji, userId: access.userId) {
+                let used = try tx.reactions.isUsed(messageId: messageId, emoji: entry.emoji)
+                guard try used || tx.reactions.emojiCount(messageId: messageId) < Self.maximumEmoji else {
                     throw AppError.status(409, "error_reaction_limit", String(Self.maximumEmoji))
                 }
-                try db.execute(sql: "INSERT INTO reactions (message_id, user_id, emoji, created_at) VALUES (?, ?, ?, ?)",
-                               arguments: [messageId, access.userId, entry.emoji, Timestamps.database(now)])
+                try tx.reactions.add(messageId: messageId, emoji: entry.emoji, userId: access.userId, at: now)
             }
-            let groups = try Self.groups(db, messageIds: [messageId])[messageId] ?? []
+            let groups = try tx.reactions.groups(messageIds: [messageId])[messageId] ?? []
             let payload = ReactionsPayload(workspaceId: room.workspaceId, roomId: room.id!, messageId: messageId, groups: groups)
-            try outbox.publish(OutgoingEvent(.reactionsChanged, to: .room(room.id!), payload: payload), in: db)
+            try tx.publish(OutgoingEvent(.reactionsChanged, to: .room(room.id!), payload: payload))
             return (room, groups)
         }
     }
 
     /// The reactions of one message, if the person may see it.
     func reactions(messageId: Int64, in access: WorkspaceAccess) async throws -> (MessageRow, Room, [ReactionGroup]) {
-        try database.read { db in
-            let (_, room) = try MessageService.visibleMessage(db, id: messageId, access)
-            return (try MessageService.row(db, id: messageId), room, try Self.groups(db, messageIds: [messageId])[messageId] ?? [])
+        try database.query { tx in
+            let (_, room) = try tx.messages.visible(id: messageId, access)
+            return (try tx.messages.row(id: messageId), room, try tx.reactions.groups(messageIds: [messageId])[messageId] ?? [])
         }
-    }
-
-    /// The reactions of each of `messageIds` that has any.
-    static func groups(_ db: Database, messageIds: [Int64]) throws -> [Int64: [ReactionGroup]] {
-        guard !messageIds.isEmpty else { return [:] }
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT reactions.message_id, reactions.emoji, reactions.user_id, users.nickname
-            FROM reactions JOIN users ON users.id = reactions.user_id
-            WHERE reactions.message_id IN (\(databaseQuestionMarks(count: messageIds.count)))
-            ORDER BY reactions.message_id, reactions.id
-            """, arguments: StatementArguments(messageIds))
-        var groups: [Int64: [ReactionGroup]] = [:]
-        for row in rows {
-            let messageId: Int64 = row[0], emoji: String = row[1], userId: Int64 = row[2], name: String = row[3]
-            var list = groups[messageId] ?? []
-            if let index = list.firstIndex(where: { $0.emoji == emoji }) {
-                list[index].userIds.append(userId)
-                list[index].names.append(name)
-            } else {
-                list.append(ReactionGroup(emoji: emoji, userIds: [userId], names: [name]))
-            }
-            groups[messageId] = list
-        }
-        return groups
     }
 }
 

@@ -38,7 +38,7 @@ struct RoomPageReader: Sendable {
             if isMember {
                 let markers = try messages.markers.markers(db, userId: userId, workspaceId: workspaceId)
                 reads.lastRead = markers[roomId]?.lastRead ?? 0
-                reads.saved = try saved.ids(db, userId: userId)
+                reads.saved = try saved.ids(db.map(SQLiteTransaction.reading), userId: userId)
                 if room?.kind != .channel { reads.receipts = try messages.receipts.markers(db, roomId: roomId) }
             } else {
                 reads.lastRead = .max

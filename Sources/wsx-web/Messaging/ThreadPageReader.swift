@@ -27,8 +27,8 @@ struct ThreadPageReader: Sendable {
             let read = { (ids: [Int64]) in try MessageService.rows(db, roomId: room.id!, ids: ids) }
             let rootParts = try lists.parts(for: Array(page.stamps.prefix(1)), editing: editing, read: read)
             let replyParts = try lists.parts(for: Array(page.stamps.dropFirst()), editing: editing, read: read)
-            let root = try CollectedMessage.collect(db, rows: MessageService.rows(db, roomId: room.id!, ids: [rootId]), for: userId)
-            return ThreadPageReads(page: page, rootParts: rootParts, replyParts: replyParts, saved: try saved.ids(db, userId: userId),
+            let root = try SQLiteMessageStore(db: db).collect(MessageService.rows(db, roomId: room.id!, ids: [rootId]), for: userId)
+            return ThreadPageReads(page: page, rootParts: rootParts, replyParts: replyParts, saved: try saved.ids(SQLiteTransaction.reading(db), userId: userId),
                                    sidebar: try sidebar.lists(db, userId: userId, place: place), root: root.first)
         }
     }

@@ -63,7 +63,7 @@ struct ThreadService: Sendable {
         let stamps = [root] + replies
         let ids = stamps.map(\.id)
         var page = Page(stamps: stamps, hasOlder: hasOlder, replyCount: count)
-        page.reactions = try ReactionService.groups(db, messageIds: ids)
+        page.reactions = try SQLiteReactionStore(db: db).groups(messageIds: ids)
         page.pinned = try PinService.pinned(db, among: ids)
         page.previews = try LinkPreviewService.previews(db, among: ids)
         if let lastRead = try Int64.fetchOne(db, sql: "SELECT last_read_id FROM thread_follows WHERE user_id = ? AND root_id = ?",
@@ -147,7 +147,7 @@ struct ThreadService: Sendable {
                 SELECT \(MessageRow.columns) FROM messages LEFT JOIN users ON users.id = messages.author_id
                 WHERE messages.id IN (\(databaseQuestionMarks(count: ids.count)))
                 """, arguments: StatementArguments(ids))
-            let collected = try CollectedMessage.collect(db, rows: MessageService.withAttachments(db, rows), for: access.userId)
+            let collected = try SQLiteMessageStore(db: db).collect(MessageService.withAttachments(db, rows), for: access.userId)
             let byId = Dictionary(collected.map { ($0.message.id, $0) }) { first, _ in first }
             let summaries = try ThreadRecords.summaries(db, rootIds: ids)
             return follows.compactMap { row in

@@ -49,7 +49,7 @@ struct SlackExportMessages {
         var uploaded: Set<String> = []
         for chunk in stride(from: 0, to: rows.count, by: 500).map({ Array(rows[$0..<min($0 + 500, rows.count)]) }) {
             let attachments = try FileService.attachments(db, messageIds: chunk.map(\.id))
-            let reactions = try ReactionService.groups(db, messageIds: chunk.map(\.id))
+            let reactions = try SQLiteReactionStore(db: db).groups(messageIds: chunk.map(\.id))
             for row in chunk {
                 let stamp = stamps[row.id]!
                 var message = try slackMessage(row, stamp: stamp, ids: &ids, written: &written)

@@ -1,0 +1,66 @@
+import Foundation
+import GRDB
+
+/// A `StoreTransaction` on SQLite: the GRDB connection inside its transaction, and the outbox its
+/// events go to (nil in a read, which publishes nothing). Only the SQLite stores (this folder)
+/// open `db`.
+struct SQLiteTransaction: StoreTransaction {
+    let db: Database
+    let outbox: EventOutbox?
+
+    init(_ db: Database, outbox: EventOutbox?) {
+        (self.db, self.outbox) = (db, outbox)
+    }
+
+    /// A read transaction on `db`, for code still holding a GRDB connection.
+    static func reading(_ db: Database) -> SQLiteTransaction {
+        SQLiteTransaction(db, outbox: nil)
+    }
+
+    @discardableResult
+    func publish(_ event: OutgoingEvent) throws -> Int64 {
+        guard let outbox else { throw DatabaseError(resultCode: .SQLITE_READONLY, message: "an event published in a read") }
+        return try outbox.publish(event, in: db)
+    }
+
+    var rooms: any RoomStore { SQLiteRoomStore(db: db) }
+    var messages: any MessageStore { SQLiteMessageStore(db: db) }
+    var saved: any SavedMessageStore { SQLiteSavedMessageStore(db: db) }
+    var reactions: any ReactionStore { SQLiteReactionStore(db: db) }
+}
+
+extension AppDatabase {
+    /// Runs `body` in one write transaction (the writer's turn); its stores' changes and the
+    /// events it publishes commit together, or not at all when it throws.
+    func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+        let outbox = self.outbox
+        return try await writer.write { db in try body(SQLiteTransaction(db, outbox: outbox)) }
+    }
+
+    /// Runs `body` in one read transaction on the calling thread (`read(_:)`).
+    func query<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
+        try read { db in try body(SQLiteTransaction.reading(db)) }
+    }
+
+    /// Runs `body` in one read transaction on a reader thread (`readOffLoop(_:)`).
+    func queryOffLoop<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+        try await readOffLoop { db in try body(SQLiteTransaction.reading(db)) }
+    }
+
+    /// `body` answered from memory alone (`tx` nil) when every cache it asks keeps its value,
+    /// else run again in one read transaction off the loop (`readKept(_:)`).
+    func queryKept<T: Sendable>(_ body: @escaping @Sendable ((any StoreTransaction)?) throws -> T) async throws -> T {
+        try await readKept { db in try body(db.map(SQLiteTransaction.reading)) }
+    }
+}
+
+extension VersionedCache {
+    /// The value kept for `key`, or else what `read` reads in `tx`, kept for next time. Without a
+    /// transaction (`tx` nil) only memory answers: a value not kept throws `NotKeptInMemory`.
+    func value(for key: Key, in tx: (any StoreTransaction)?,
+               orRead read: (any StoreTransaction) throws -> Value) throws -> Value {
+        guard let tx else { return try value(for: key, in: nil as Database?) { _ in throw NotKeptInMemory() } }
+        let sqlite = tx as! SQLiteTransaction
+        return try value(for: key, in: sqlite.db) { db in try read(SQLiteTransaction(db, outbox: sqlite.outbox)) }
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+/// One transaction as the code above `Storage/` sees it: what a body passed to
+/// `AppDatabase.write { tx in … }` or `query { tx in … }` holds, and the only way it reaches the
+/// data. It runs no SQL itself: each concern's store (`tx.messages`, `tx.saved`, …) does, in this
+/// transaction, so several stores' changes commit together or not at all.
+///
+/// The body of a transaction runs on the database's own thread (the SQLite writer's turn, or a
+/// reader thread) and must not wait for anything else: it is synchronous store calls and plain
+/// computation. A backend with an asynchronous driver runs it on a thread of its own holding one
+/// connection (`Storage/README.md`). A read transaction's stores refuse to write.
+protocol StoreTransaction {
+    /// Records `event` in this transaction, delivered once it commits (`EventOutbox`); answers
+    /// its id.
+    @discardableResult
+    func publish(_ event: OutgoingEvent) throws -> Int64
+
+    /// Rooms and who is in them.
+    var rooms: any RoomStore { get }
+    /// Messages as their rooms' members see them.
+    var messages: any MessageStore { get }
+    /// Each person's saved messages.
+    var saved: any SavedMessageStore { get }
+    /// Reactions to messages.
+    var reactions: any ReactionStore { get }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// Rooms and who is in them.
+protocol RoomStore {
+    /// The room of the workspace the person is in, or a 404 (`AppError.notFound`).
+    func memberRoom(id: Int64, _ access: WorkspaceAccess) throws -> Room
+}
+
+/// The lists a person's messages are collected in (`CollectedMessage`).
+enum MessageList: String, Sendable {
+    /// The messages that mentioned them.
+    case mentions
+    /// The messages they saved for later.
+    case saved = "saved_messages"
+}
+
+/// Messages as their rooms' members see them.
+protocol MessageStore {
+    /// The message and its room, if the person is in the room; else a 404.
+    func visible(id: Int64, _ access: WorkspaceAccess) throws -> (Message, Room)
+    /// The same, for a change to the message (edit, delete, react, pin): also a 404 for a deleted
+    /// message and a 409 when its room is archived.
+    func writable(id: Int64, _ access: WorkspaceAccess) throws -> (Message, Room)
+    /// The message as a room shows it, with its files; a 404 if there is none.
+    func row(id: Int64) throws -> MessageRow
+    /// The person's messages in `list`, in rooms of the workspace they are still in, newest in
+    /// the list first, with their files, rooms and conversation names.
+    func collected(in list: MessageList, userId: Int64, workspaceId: Int64, limit: Int) throws -> [CollectedMessage]
+    /// Each of `rows` with its room and conversation name as `userId` sees it; rows whose room is
+    /// gone are left out.
+    func collect(_ rows: [MessageRow], for userId: Int64) throws -> [CollectedMessage]
+}
+
+/// Each person's saved messages.
+protocol SavedMessageStore {
+    /// Adds the message to the person's list; answers whether it was not on it.
+    func add(messageId: Int64, userId: Int64, at now: Date) throws -> Bool
+    /// Takes the message off the person's list; answers whether it was on it.
+    func remove(messageId: Int64, userId: Int64) throws -> Bool
+    /// The ids of every message the person saved.
+    func messageIds(userId: Int64) throws -> Set<Int64>
+}
+
+/// Reactions to messages: one per person, emoji and message.
+protocol ReactionStore {
+    /// Takes back the person's reaction; answers whether they had it.
+    func remove(messageId: Int64, emoji: String, userId: Int64) throws -> Bool
+    /// Whether anyone reacted to the message with `emoji`.
+    func isUsed(messageId: Int64, emoji: String) throws -> Bool
+    /// How many different emoji the message has.
+    func emojiCount(messageId: Int64) throws -> Int
+    /// Adds the person's reaction.
+    func add(messageId: Int64, emoji: String, userId: Int64, at now: Date) throws
+    /// The reactions of each of `messageIds` that has any, in the order people reacted.
+    func groups(messageIds: [Int64]) throws -> [Int64: [ReactionGroup]]
+}
