@@ -32,7 +32,7 @@ extension MessageService {
 
     /// Deletes one message row with what goes with it, and tells the room.
     private static func remove(_ db: Database, messageId: Int64, room: Room, outbox: EventOutbox) throws {
-        let wasPinned = try PinService.isPinned(db, messageId: messageId)
+        let wasPinned = try SQLitePinStore(db: db).isPinned(messageId: messageId)
         try Message.deleteOne(db, key: messageId)
         try MessageEventScrub.deleted(db, messageId: messageId)
         var event = OutgoingEvent(.messageDeleted, to: .room(room.id!),
@@ -40,6 +40,6 @@ extension MessageService {
                                                                  messageId: messageId))
         event.messageId = messageId
         try outbox.publish(event, in: db)
-        if wasPinned { try PinService.announceDeleted(db, messageId: messageId, room: room, outbox: outbox) }
+        if wasPinned { try PinService.announceDeleted(SQLiteTransaction(db, outbox: outbox), messageId: messageId, room: room) }
     }
 }

@@ -103,8 +103,8 @@ struct MessageService: Sendable {
                                hasOlder: older.count > half, hasNewer: newer.count > half)
         }
         page.reactions = try SQLiteReactionStore(db: db).groups(messageIds: page.messages.map(\.id))
-        page.pinned = try PinService.pinned(db, among: page.messages.map(\.id))
-        page.pinnedCount = try PinService.count(db, roomId: roomId)
+        page.pinned = try SQLitePinStore(db: db).pinned(among: page.messages.map(\.id))
+        page.pinnedCount = try SQLitePinStore(db: db).count(roomId: roomId)
         page.previews = try LinkPreviewService.previews(db, among: page.messages.map(\.id))
         page.threads = try ThreadRecords.summaries(db, rootIds: page.messages.map(\.id))
         return page

@@ -20,7 +20,7 @@ enum ThreadEvents {
     /// show the placeholder instead of the text, and the room is told as for an edit.
     static func leavePlaceholder(_ db: Database, rootId: Int64, room: Room, at now: Date, outbox: EventOutbox,
                                  render: (MessageRow) -> String) throws {
-        let wasPinned = try PinService.isPinned(db, messageId: rootId)
+        let wasPinned = try SQLitePinStore(db: db).isPinned(messageId: rootId)
         let hadReactions = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM reactions WHERE message_id = ?)",
                                              arguments: [rootId]) ?? false
         try db.execute(sql: """
@@ -40,7 +40,7 @@ enum ThreadEvents {
                                   json: MessagePayload(row, room: room, html: html, mentions: []).json)
         event.messageId = rootId
         try outbox.publish(event, in: db)
-        if wasPinned { try PinService.announceDeleted(db, messageId: rootId, room: room, outbox: outbox) }
+        if wasPinned { try PinService.announceDeleted(SQLiteTransaction(db, outbox: outbox), messageId: rootId, room: room) }
         if hadReactions {
             let payload = ReactionsPayload(workspaceId: room.workspaceId, roomId: room.id!, messageId: rootId, groups: [])
             try outbox.publish(OutgoingEvent(.reactionsChanged, to: .room(room.id!), payload: payload), in: db)

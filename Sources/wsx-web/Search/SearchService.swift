@@ -1,6 +1,5 @@
 import Foundation
 import Views
-import GRDB
 
 /// Search in a workspace: channels (name, description), members (nickname, email) and messages
 /// of the rooms the person is in. Newest messages first (keyset paging by id: ordering by rank
@@ -11,13 +10,13 @@ struct SearchService: Sendable {
     static let queryLimit = TextLimit(characters: 100)
     static let pageSize = 50
 
-    struct ChannelHit: Sendable, FetchableRecord, Decodable {
+    struct ChannelHit: Sendable, Decodable {
         let id: Int64
         let name: String
         let description: String
     }
 
-    struct MemberHit: Sendable, FetchableRecord, Decodable {
+    struct MemberHit: Sendable, Decodable {
         let id: Int64
         let nickname: String
         let email: String
@@ -64,64 +63,36 @@ struct SearchService: Sendable {
     func search(_ access: WorkspaceAccess, query: String, from cursors: Cursors) async throws -> Results {
         let contains = ContainsPattern.of(query.lowercased())
         let size = Self.pageSize
-        return try database.read { db in
+        return try database.query { tx in
             var results = Results()
-            let channels = try ChannelHit.fetchAll(db, sql: """
-                SELECT id, name, description FROM rooms
-                WHERE workspace_id = ? AND kind = 'channel' AND id > ? AND (name_key LIKE ? ESCAPE '\\' OR lower(description) LIKE ? ESCAPE '\\')
-                  AND (visibility = 'public' OR EXISTS (SELECT 1 FROM room_members WHERE room_id = rooms.id AND user_id = ?))
-                ORDER BY id LIMIT ?
-                """, arguments: [access.workspaceId, cursors.channelsAfter ?? 0, contains, contains, access.userId, size + 1])
+            let channels = try tx.search.channels(workspaceId: access.workspaceId, userId: access.userId, containing: contains,
+                                                  afterId: cursors.channelsAfter ?? 0, limit: size + 1)
             results.channels = Array(channels.prefix(size))
             if channels.count > size { results.next.channelsAfter = results.channels.last?.id }
 
-            let members = try MemberHit.fetchAll(db, sql: """
-                SELECT users.id, users.nickname, users.email FROM users
-                JOIN workspace_members ON workspace_members.user_id = users.id AND workspace_members.workspace_id = ?
-                WHERE users.id > ? AND (lower(users.nickname) LIKE ? ESCAPE '\\' OR users.email_key LIKE ? ESCAPE '\\')
-                ORDER BY users.id LIMIT ?
-                """, arguments: [access.workspaceId, cursors.membersAfter ?? 0, contains, contains, size + 1])
+            let members = try tx.search.members(workspaceId: access.workspaceId, containing: contains,
+                                                afterId: cursors.membersAfter ?? 0, limit: size + 1)
             results.members = Array(members.prefix(size))
             if members.count > size { results.next.membersAfter = results.members.last?.id }
 
-            let rooms = try RoomDirectory.rooms(db, workspaceId: access.workspaceId, userId: access.userId, lastMessages: false)
+            let rooms = try tx.rooms.summaries(workspaceId: access.workspaceId, userId: access.userId, lastMessages: false)
             let byRoom = Dictionary(uniqueKeysWithValues: rooms.map { ($0.id, $0) })
-            func hit(_ row: Row) -> MessageHit? {
-                guard let room = byRoom[row["room_id"]] else { return nil }   // never outside the person's rooms
-                return MessageHit(id: row["id"], roomId: room.id, roomName: room.name, roomPath: room.url, isChannel: room.isChannel,
-                                  author: row["nickname"] ?? "—", body: row["body"], createdAt: row["created_at"],
-                                  threadRootId: row["thread_root_id"])
+            func hit(_ found: FoundMessage) -> MessageHit? {
+                guard let room = byRoom[found.roomId] else { return nil }   // never outside the person's rooms
+                return MessageHit(id: found.id, roomId: room.id, roomName: room.name, roomPath: room.url, isChannel: room.isChannel,
+                                  author: found.authorNickname ?? "—", body: found.body, createdAt: found.createdAt,
+                                  threadRootId: found.threadRootId)
             }
-            if cursors.messagesBefore == nil, !rooms.isEmpty {
-                // Files by name, from the files (far fewer than messages) to their messages.
-                let fileRows = try Row.fetchAll(db, sql: """
-                    SELECT files.original_name, files.size, messages.id, messages.room_id, messages.body, messages.created_at,
-                           users.nickname, messages.thread_root_id
-                    FROM files CROSS JOIN message_files ON message_files.file_id = files.id
-                    CROSS JOIN messages ON messages.id = message_files.message_id
-                    LEFT JOIN users ON users.id = messages.author_id
-                    WHERE lower(files.original_name) LIKE ? ESCAPE '\\' AND messages.deleted_at IS NULL
-                      AND messages.room_id IN (\(databaseQuestionMarks(count: rooms.count)))
-                    ORDER BY messages.id DESC LIMIT ?
-                    """, arguments: StatementArguments([contains]) + StatementArguments(rooms.map(\.id)) + [size])
-                results.files = fileRows.compactMap { row in
-                    hit(row).map { FileHit(name: row["original_name"], size: row["size"], message: $0) }
+            if cursors.messagesBefore == nil {
+                results.files = try tx.search.files(containing: contains, roomIds: rooms.map(\.id), limit: size).compactMap { file in
+                    hit(file.message).map { FileHit(name: file.name, size: file.size, message: $0) }
                 }
             }
-            guard let terms = SearchTokenizer.query(query), !rooms.isEmpty else { return results }
-            let scope = rooms.map { "scope : " + SearchTokenizer.quote(SearchIndex.scopeToken(room: $0.id)) }.joined(separator: " OR ")
-            let ids = try Int64.fetchAll(db, sql: """
-                SELECT rowid FROM message_index WHERE message_index MATCH ? AND rowid < ? ORDER BY rowid DESC LIMIT ?
-                """, arguments: ["(\(terms)) AND (\(scope))", cursors.messagesBefore ?? Int64.max, size + 1])
-            let page = Array(ids.prefix(size))
-            if ids.count > size { results.next.messagesBefore = page.last }
-            guard !page.isEmpty else { return results }
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT messages.id, messages.room_id, messages.body, messages.created_at, users.nickname, messages.thread_root_id
-                FROM messages LEFT JOIN users ON users.id = messages.author_id
-                WHERE messages.id IN (\(databaseQuestionMarks(count: page.count))) ORDER BY messages.id DESC
-                """, arguments: StatementArguments(page))
-            results.messages = rows.compactMap(hit)
+            let found = try tx.search.messages(matching: query, roomIds: rooms.map(\.id),
+                                               beforeId: cursors.messagesBefore ?? Int64.max, limit: size + 1)
+            let page = Array(found.prefix(size))
+            if found.count > size { results.next.messagesBefore = page.last?.id }
+            results.messages = page.compactMap(hit)
             return results
         }
     }

@@ -23,4 +23,8 @@ protocol StoreTransaction {
     var saved: any SavedMessageStore { get }
     /// Reactions to messages.
     var reactions: any ReactionStore { get }
+    /// Pinned messages.
+    var pins: any PinStore { get }
+    /// The full-text index and the workspace's searches.
+    var search: any SearchStore { get }
 }

@@ -27,6 +27,8 @@ struct SQLiteTransaction: StoreTransaction {
     var messages: any MessageStore { SQLiteMessageStore(db: db) }
     var saved: any SavedMessageStore { SQLiteSavedMessageStore(db: db) }
     var reactions: any ReactionStore { SQLiteReactionStore(db: db) }
+    var pins: any PinStore { SQLitePinStore(db: db) }
+    var search: any SearchStore { SQLiteSearchStore(db: db) }
 }
 
 extension AppDatabase {

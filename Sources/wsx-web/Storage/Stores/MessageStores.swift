@@ -4,6 +4,25 @@ import Foundation
 protocol RoomStore {
     /// The room of the workspace the person is in, or a 404 (`AppError.notFound`).
     func memberRoom(id: Int64, _ access: WorkspaceAccess) throws -> Room
+    /// The rooms the person is in within the workspace, as the sidebar lists them, with exact
+    /// unread counts; with `lastMessages`, each room's last message too.
+    func summaries(workspaceId: Int64, userId: Int64, lastMessages: Bool) throws -> [RoomSummary]
+}
+
+/// Pins: messages a room's members pinned for everyone in it.
+protocol PinStore {
+    /// Pins the message in its room; answers whether it was not pinned.
+    func pin(messageId: Int64, roomId: Int64, by userId: Int64, at now: Date) throws -> Bool
+    /// Unpins the message; answers whether it was pinned.
+    func unpin(messageId: Int64) throws -> Bool
+    /// Whether the message is pinned.
+    func isPinned(messageId: Int64) throws -> Bool
+    /// How many messages the room has pinned.
+    func count(roomId: Int64) throws -> Int
+    /// Which of `messageIds` are pinned.
+    func pinned(among messageIds: [Int64]) throws -> Set<Int64>
+    /// The room's pinned messages with their files, the latest pin first.
+    func rows(roomId: Int64) throws -> [MessageRow]
 }
 
 /// The lists a person's messages are collected in (`CollectedMessage`).
