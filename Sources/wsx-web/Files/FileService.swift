@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Hummingbird
 import Logging
 import Uploads
@@ -110,55 +109,12 @@ struct FileService: Sendable {
         }
     }
 
-    /// Stores the rows of prepared files inside the caller's transaction.
-    static func insert(_ db: Database, _ files: [PreparedFile], uploader: Int64, at now: Date) throws -> [StoredFile] {
-        try files.map { try $0.record(uploader: uploader, at: now).inserted(db) }
-    }
-
-    /// The files of each message, in the order they were attached.
-    static func attachments(_ db: Database, messageIds: [Int64]) throws -> [Int64: [StoredFile]] {
-        guard !messageIds.isEmpty else { return [:] }
-        let rows = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT message_files.message_id, files.* FROM message_files JOIN files ON files.id = message_files.file_id
-            WHERE message_files.message_id IN (\(databaseQuestionMarks(count: messageIds.count)))
-            ORDER BY message_files.message_id, message_files.position
-            """), arguments: StatementArguments(messageIds))
-        var result: [Int64: [StoredFile]] = [:]
-        for row in rows { result[row["message_id"], default: []].append(try StoredFile(row: row)) }
-        return result
-    }
-
     /// The file, if `userId` may download it: they uploaded it, or it is in a message of a room
     /// they are in, or it pictures a workspace, room or person of a workspace they share.
     func accessible(fileId: Int64, userId: Int64) async throws -> StoredFile {
-        try database.read { db in
-            guard let file = try StoredFile.fetchOne(db, key: fileId) else { throw AppError.notFound }
-            if file.uploaderId == userId { return file }
-            let allowed = try Bool.fetchOne(db, sql: """
-                SELECT EXISTS (
-                    SELECT 1 FROM message_files JOIN messages ON messages.id = message_files.message_id
-                    JOIN room_members ON room_members.room_id = messages.room_id
-                    WHERE message_files.file_id = ?1 AND room_members.user_id = ?2)
-                OR EXISTS (
-                    SELECT 1 FROM link_previews JOIN messages ON messages.id = link_previews.message_id
-                    JOIN room_members ON room_members.room_id = messages.room_id
-                    WHERE link_previews.image_file_id = ?1 AND room_members.user_id = ?2)
-                OR EXISTS (
-                    SELECT 1 FROM workspaces JOIN workspace_members ON workspace_members.workspace_id = workspaces.id
-                    WHERE workspaces.cover_file_id = ?1 AND workspace_members.user_id = ?2)
-                OR EXISTS (
-                    SELECT 1 FROM rooms JOIN workspace_members ON workspace_members.workspace_id = rooms.workspace_id
-                    WHERE rooms.cover_file_id = ?1 AND rooms.kind = 'channel' AND workspace_members.user_id = ?2
-                      AND (rooms.visibility = 'public'
-                           OR EXISTS (SELECT 1 FROM room_members WHERE room_members.room_id = rooms.id AND room_members.user_id = ?2)))
-                OR EXISTS (
-                    SELECT 1 FROM users JOIN workspace_members AS theirs ON theirs.user_id = users.id
-                    JOIN workspace_members AS mine ON mine.workspace_id = theirs.workspace_id
-                    WHERE users.avatar_file_id = ?1 AND mine.user_id = ?2)
-                """, arguments: [fileId, userId]) ?? false
-            guard allowed else { throw AppError.notFound }
-            return file
-        }
+        guard let file = try database.query({ tx in try tx.files.downloadable(fileId: fileId, userId: userId) })
+        else { throw AppError.notFound }
+        return file
     }
 
     /// What a deletion is about to take away, so its files can be cleaned up right after.
@@ -170,36 +126,7 @@ struct FileService: Sendable {
 
     /// The hashes of the files in `scope` (messages' files and covers).
     func hashes(in scope: Scope) async throws -> Set<String> {
-        try database.read { db in
-            let sql: String
-            let id: Int64
-            switch scope {
-            case .message(let message):
-                (sql, id) = ("""
-                    SELECT files.sha256 FROM message_files JOIN files ON files.id = file_id WHERE message_id = ?1
-                    UNION SELECT files.sha256 FROM link_previews JOIN files ON files.id = image_file_id WHERE message_id = ?1
-                    """, message)
-            case .room(let room):
-                (sql, id) = ("""
-                    SELECT files.sha256 FROM message_files JOIN files ON files.id = file_id
-                    JOIN messages ON messages.id = message_id WHERE messages.room_id = ?1
-                    UNION SELECT files.sha256 FROM link_previews JOIN files ON files.id = image_file_id
-                    JOIN messages ON messages.id = link_previews.message_id WHERE messages.room_id = ?1
-                    UNION SELECT files.sha256 FROM rooms JOIN files ON files.id = rooms.cover_file_id WHERE rooms.id = ?1
-                    """, room)
-            case .workspace(let workspace):
-                (sql, id) = ("""
-                    SELECT files.sha256 FROM message_files JOIN files ON files.id = file_id
-                    JOIN messages ON messages.id = message_id JOIN rooms ON rooms.id = messages.room_id WHERE rooms.workspace_id = ?1
-                    UNION SELECT files.sha256 FROM link_previews JOIN files ON files.id = image_file_id
-                    JOIN messages ON messages.id = link_previews.message_id JOIN rooms ON rooms.id = messages.room_id
-                    WHERE rooms.workspace_id = ?1
-                    UNION SELECT files.sha256 FROM rooms JOIN files ON files.id = rooms.cover_file_id WHERE rooms.workspace_id = ?1
-                    UNION SELECT files.sha256 FROM workspaces JOIN files ON files.id = workspaces.cover_file_id WHERE workspaces.id = ?1
-                    """, workspace)
-            }
-            return Set(try String.fetchAll(db, sql: sql, arguments: [id]))
-        }
+        try database.query { tx in try tx.files.hashes(in: scope) }
     }
 
     /// Deletes rows nothing refers to, then the bytes of hashes no row has (only `candidates`
@@ -208,16 +135,7 @@ struct FileService: Sendable {
     /// Bytes written in the last minutes are spared (an upload may be between its move and commit).
     @discardableResult
     func collectGarbage(candidates: Set<String>? = nil) async throws -> Int {
-        let remaining = try await database.writer.write { db -> Set<String> in
-            try db.execute(sql: """
-                DELETE FROM files WHERE id NOT IN (SELECT file_id FROM message_files)
-                  AND id NOT IN (SELECT image_file_id FROM link_previews WHERE image_file_id IS NOT NULL)
-                  AND id NOT IN (SELECT avatar_file_id FROM users WHERE avatar_file_id IS NOT NULL)
-                  AND id NOT IN (SELECT cover_file_id FROM workspaces WHERE cover_file_id IS NOT NULL)
-                  AND id NOT IN (SELECT cover_file_id FROM rooms WHERE cover_file_id IS NOT NULL)
-                """)
-            return Set(try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM files"))
-        }
+        let remaining = try await database.write { tx in try tx.files.deleteUnreferenced() }
         // A backup is copying the files its snapshot refers to: none goes until it is done; the
         // next sweep (which looks at every stored file) removes them.
         guard let deleting = BackupLock.forDeleting(in: store.root.path) else {

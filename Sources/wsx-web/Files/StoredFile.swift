@@ -1,11 +1,8 @@
 import Foundation
-import GRDB
 import Uploads
 
 /// A row of `files`: one upload; its bytes are on disk under `sha256`.
-struct StoredFile: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
-    static let databaseTableName = "files"
-
+struct StoredFile: Codable, Sendable, Equatable {
     var id: Int64?
     var sha256: String
     var mime: String
@@ -17,12 +14,10 @@ struct StoredFile: Codable, Sendable, Equatable, FetchableRecord, MutablePersist
     var uploaderId: Int64?
     var createdAt: Date
 
-    enum CodingKeys: String, CodingKey, ColumnExpression {
+    enum CodingKeys: String, CodingKey {
         case id, sha256, mime, size, originalName = "original_name", width, height, hasThumbnail = "has_thumbnail"
         case uploaderId = "uploader_id", createdAt = "created_at"
     }
-
-    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
     var isImage: Bool { mime.hasPrefix("image/") }
 

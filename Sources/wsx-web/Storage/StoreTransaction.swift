@@ -27,4 +27,6 @@ protocol StoreTransaction {
     var pins: any PinStore { get }
     /// The full-text index and the workspace's searches.
     var search: any SearchStore { get }
+    /// The rows of uploaded files.
+    var files: any StoredFileStore { get }
 }

@@ -29,6 +29,7 @@ struct SQLiteTransaction: StoreTransaction {
     var reactions: any ReactionStore { SQLiteReactionStore(db: db) }
     var pins: any PinStore { SQLitePinStore(db: db) }
     var search: any SearchStore { SQLiteSearchStore(db: db) }
+    var files: any StoredFileStore { SQLiteFileStore(db: db) }
 }
 
 extension AppDatabase {
