@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import LinkPreviews
 import Logging
 import Uploads
@@ -75,38 +74,30 @@ struct LinkPreviewService: Sendable {
                 logger.debug("no link preview image", metadata: ["message": "\(messageId)", "reason": "\(error)"])
             }
         }
-        let now = clock.now(), outbox = database.outbox, renderer = self.renderer, image = picture
-        try await database.writer.write { db in
+        let now = clock.now(), renderer = self.renderer, image = picture
+        try await database.write { tx in
             // The message may have gone (or been given a card) while the page was fetched.
-            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM messages WHERE id = ?)", arguments: [messageId]) == true,
-                  try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM link_previews WHERE message_id = ?)",
-                                    arguments: [messageId]) == false
-            else { return }
-            let imageFileId = try image.map { try FileService.insert(db, [$0], uploader: authorId ?? 0, at: now)[0].id! }
+            guard try tx.linkPreviews.awaitsPreview(messageId: messageId) else { return }
+            let imageFileId = try image.map { try tx.files.insert([$0], uploader: authorId ?? 0, at: now)[0].id! }
             let preview = LinkPreview(messageId: messageId, url: url.absoluteString, title: metadata.title,
                                       description: metadata.description, siteName: metadata.siteName, imageFileId: imageFileId)
-            try db.execute(sql: """
-                INSERT INTO link_previews (message_id, url, title, description, site_name, image_file_id, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [messageId, preview.url, preview.title, preview.description, preview.siteName, imageFileId, now])
-            try Self.announce(db, outbox: outbox, room: room, messageId: messageId, authorId: authorId,
+            try tx.linkPreviews.insert(preview, at: now)
+            try Self.announce(tx, room: room, messageId: messageId, authorId: authorId,
                               html: renderer.neutralFragment(.linkPreview, page: preview.card))
         }
     }
 
     /// Takes the card off the author's own message (anyone else: 403; outside the room: 404).
     func remove(messageId: Int64, in access: WorkspaceAccess) async throws {
-        let outbox = database.outbox
-        try await database.writer.write { db in
-            let (message, room) = try MessageService.writableMessage(db, id: messageId, access)
+        try await database.write { tx in
+            let (message, room) = try tx.messages.writable(id: messageId, access)
             guard message.authorId == access.userId else { throw AppError.forbidden("error_message_author_only") }
-            try db.execute(sql: "DELETE FROM link_previews WHERE message_id = ?", arguments: [messageId])
-            guard db.changesCount > 0 else { return }
-            try Self.announce(db, outbox: outbox, room: room, messageId: messageId, authorId: message.authorId, html: nil)
+            guard try tx.linkPreviews.remove(messageId: messageId) else { return }
+            try Self.announce(tx, room: room, messageId: messageId, authorId: message.authorId, html: nil)
         }
     }
 
-    private static func announce(_ db: Database, outbox: EventOutbox, room: Room, messageId: Int64, authorId: Int64?,
+    private static func announce(_ tx: any StoreTransaction, room: Room, messageId: Int64, authorId: Int64?,
                                  html: String?) throws {
         var fields: [(key: String, value: CompactJSON.Value)] = [
             ("authorId", .optional(authorId)), ("messageId", .int(messageId)), ("roomId", .int(room.id!)),
@@ -115,22 +106,6 @@ struct LinkPreviewService: Sendable {
         if let html { fields.insert(("html", .string(html)), at: 1) }
         var event = OutgoingEvent(.messagePreview, to: .room(room.id!), json: CompactJSON.object(fields))
         event.messageId = messageId
-        try outbox.publish(event, in: db)
-    }
-
-    /// The cards of those of `messageIds` that have one.
-    static func previews(_ db: Database, among messageIds: [Int64]) throws -> [Int64: LinkPreview] {
-        guard !messageIds.isEmpty else { return [:] }
-        let rows = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT message_id, url, title, description, site_name, image_file_id FROM link_previews
-            WHERE message_id IN (\(databaseQuestionMarks(count: messageIds.count)))
-            """), arguments: StatementArguments(messageIds))
-        var found: [Int64: LinkPreview] = [:]
-        for row in rows {
-            let preview = LinkPreview(messageId: row[0], url: row[1], title: row[2], description: row[3], siteName: row[4],
-                                      imageFileId: row[5])
-            found[preview.messageId] = preview
-        }
-        return found
+        try tx.publish(event)
     }
 }

@@ -105,7 +105,7 @@ struct MessageService: Sendable {
         page.reactions = try SQLiteReactionStore(db: db).groups(messageIds: page.messages.map(\.id))
         page.pinned = try SQLitePinStore(db: db).pinned(among: page.messages.map(\.id))
         page.pinnedCount = try SQLitePinStore(db: db).count(roomId: roomId)
-        page.previews = try LinkPreviewService.previews(db, among: page.messages.map(\.id))
+        page.previews = try SQLiteLinkPreviewStore(db: db).previews(among: page.messages.map(\.id))
         page.threads = try ThreadRecords.summaries(db, rootIds: page.messages.map(\.id))
         return page
     }

@@ -65,7 +65,7 @@ struct ThreadService: Sendable {
         var page = Page(stamps: stamps, hasOlder: hasOlder, replyCount: count)
         page.reactions = try SQLiteReactionStore(db: db).groups(messageIds: ids)
         page.pinned = try SQLitePinStore(db: db).pinned(among: ids)
-        page.previews = try LinkPreviewService.previews(db, among: ids)
+        page.previews = try SQLiteLinkPreviewStore(db: db).previews(among: ids)
         if let lastRead = try Int64.fetchOne(db, sql: "SELECT last_read_id FROM thread_follows WHERE user_id = ? AND root_id = ?",
                                              arguments: [userId, rootId]) {
             (page.isFollowing, page.lastRead) = (true, lastRead)

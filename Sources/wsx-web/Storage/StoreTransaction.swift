@@ -29,4 +29,6 @@ protocol StoreTransaction {
     var search: any SearchStore { get }
     /// The rows of uploaded files.
     var files: any StoredFileStore { get }
+    /// Link preview cards.
+    var linkPreviews: any LinkPreviewStore { get }
 }

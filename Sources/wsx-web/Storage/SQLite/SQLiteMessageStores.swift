@@ -181,3 +181,41 @@ struct SQLiteReactionStore: ReactionStore {
         return groups
     }
 }
+
+/// `LinkPreviewStore` on SQLite.
+struct SQLiteLinkPreviewStore: LinkPreviewStore {
+    let db: Database
+
+    func awaitsPreview(messageId: Int64) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM messages WHERE id = ?)", arguments: [messageId]) == true
+            && Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM link_previews WHERE message_id = ?)", arguments: [messageId]) == false
+    }
+
+    func insert(_ preview: LinkPreview, at now: Date) throws {
+        try db.execute(sql: """
+            INSERT INTO link_previews (message_id, url, title, description, site_name, image_file_id, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [preview.messageId, preview.url, preview.title, preview.description, preview.siteName,
+                             preview.imageFileId, now])
+    }
+
+    func remove(messageId: Int64) throws -> Bool {
+        try db.execute(sql: "DELETE FROM link_previews WHERE message_id = ?", arguments: [messageId])
+        return db.changesCount > 0
+    }
+
+    func previews(among messageIds: [Int64]) throws -> [Int64: LinkPreview] {
+        guard !messageIds.isEmpty else { return [:] }
+        let rows = try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT message_id, url, title, description, site_name, image_file_id FROM link_previews
+            WHERE message_id IN (\(databaseQuestionMarks(count: messageIds.count)))
+            """), arguments: StatementArguments(messageIds))
+        var found: [Int64: LinkPreview] = [:]
+        for row in rows {
+            let preview = LinkPreview(messageId: row[0], url: row[1], title: row[2], description: row[3], siteName: row[4],
+                                      imageFileId: row[5])
+            found[preview.messageId] = preview
+        }
+        return found
+    }
+}

@@ -30,6 +30,7 @@ struct SQLiteTransaction: StoreTransaction {
     var pins: any PinStore { SQLitePinStore(db: db) }
     var search: any SearchStore { SQLiteSearchStore(db: db) }
     var files: any StoredFileStore { SQLiteFileStore(db: db) }
+    var linkPreviews: any LinkPreviewStore { SQLiteLinkPreviewStore(db: db) }
 }
 
 extension AppDatabase {

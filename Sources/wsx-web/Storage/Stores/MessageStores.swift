@@ -73,3 +73,15 @@ protocol ReactionStore {
     /// The reactions of each of `messageIds` that has any, in the order people reacted.
     func groups(messageIds: [Int64]) throws -> [Int64: [ReactionGroup]]
 }
+
+/// Link preview cards under messages: one per message.
+protocol LinkPreviewStore {
+    /// Whether the message exists and has no card yet.
+    func awaitsPreview(messageId: Int64) throws -> Bool
+    /// Stores the card.
+    func insert(_ preview: LinkPreview, at now: Date) throws
+    /// Takes the message's card away; answers whether it had one.
+    func remove(messageId: Int64) throws -> Bool
+    /// The cards of those of `messageIds` that have one.
+    func previews(among messageIds: [Int64]) throws -> [Int64: LinkPreview]
+}
