@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Direct-message rooms: one per pair of members of a workspace, made by the first message.
 struct DirectRooms: Sendable {
@@ -11,39 +10,32 @@ struct DirectRooms: Sendable {
 
     /// The other person, if they are a member of the workspace; else a 404.
     func partner(_ access: WorkspaceAccess, userId: Int64) async throws -> User {
-        try database.read { db in
-            guard try WorkspaceMember.fetchOne(db, key: ["workspace_id": access.workspaceId, "user_id": userId]) != nil,
-                  let user = try User.fetchOne(db, key: userId)
-            else { throw AppError.notFound }
-            return user
-        }
+        guard let user = try database.query({ tx in try tx.workspaces.member(workspaceId: access.workspaceId, userId: userId) })
+        else { throw AppError.notFound }
+        return user
     }
 
     /// The pair's room, if it exists already.
     func existing(_ access: WorkspaceAccess, with userId: Int64) async throws -> Room? {
-        try database.read { db in
-            try Room.filter(Room.CodingKeys.workspaceId == access.workspaceId && Room.CodingKeys.kind == "dm"
-                            && Room.CodingKeys.dmKey == Self.key(access.userId, userId)).fetchOne(db)
+        try database.query { tx in
+            try tx.rooms.conversation(workspaceId: access.workspaceId, kind: .dm, key: Self.key(access.userId, userId))
         }
     }
 
     /// The pair's room, created (with both as members, and its event) when missing.
     func open(_ access: WorkspaceAccess, with userId: Int64) async throws -> Room {
-        let now = clock.now(), outbox = database.outbox
-        return try await database.writer.write { db in
+        let now = clock.now()
+        return try await database.write { tx in
             let key = Self.key(access.userId, userId)
-            if let room = try Room.filter(Room.CodingKeys.workspaceId == access.workspaceId && Room.CodingKeys.kind == "dm"
-                                          && Room.CodingKeys.dmKey == key).fetchOne(db) {
+            if let room = try tx.rooms.conversation(workspaceId: access.workspaceId, kind: .dm, key: key) {
                 return room
             }
-            let room = try Room(id: nil, workspaceId: access.workspaceId, kind: .dm, name: "", nameKey: "", description: "",
-                                ownerId: nil, isDefault: false, dmKey: key, createdAt: now, updatedAt: now).inserted(db)
             let members = Array(Set([access.userId, userId])).sorted()
-            for member in members {
-                try RoomMember(roomId: room.id!, userId: member, joinedAt: now, lastReadMessageId: 0).insert(db)
-            }
-            try outbox.publish(OutgoingEvent(.roomCreated, to: .room(room.id!), payload: room.payload,
-                                             membership: .added(room: room.id!, users: members)), in: db)
+            let room = try tx.rooms.create(Room(id: nil, workspaceId: access.workspaceId, kind: .dm, name: "", nameKey: "",
+                                                description: "", ownerId: nil, isDefault: false, dmKey: key,
+                                                createdAt: now, updatedAt: now), members: members, at: now)
+            try tx.publish(OutgoingEvent(.roomCreated, to: .room(room.id!), payload: room.payload,
+                                         membership: .added(room: room.id!, users: members)))
             return room
         }
     }
@@ -52,19 +44,15 @@ struct DirectRooms: Sendable {
     /// other person too when they are in the workspace: removing a member takes them out of
     /// every room, and without this their old DMs opened but were missing from the sidebar,
     /// got no live events, and their own messages could not be edited.
-    static func restore(_ db: Database, workspaceId: Int64, userId: Int64, at now: Date, outbox: EventOutbox) throws {
-        let rooms = try Room.fetchAll(db, sql: """
-            SELECT * FROM rooms WHERE workspace_id = ? AND kind = 'dm' AND (dm_key LIKE ? OR dm_key LIKE ?)
-            """, arguments: [workspaceId, "\(userId):%", "%:\(userId)"])
-        for room in rooms {
+    static func restore(_ tx: any StoreTransaction, workspaceId: Int64, userId: Int64, at now: Date,
+                        membership: RoomMembership) throws {
+        for room in try tx.rooms.directRooms(workspaceId: workspaceId, of: userId) {
             let pair = Set(room.dmKey?.split(separator: ":").compactMap { Int64($0) } ?? [])
             guard pair.contains(userId) else { continue }
-            let present = try pair.filter { id in
-                try id == userId || WorkspaceMember.fetchOne(db, key: ["workspace_id": workspaceId, "user_id": id]) != nil
-            }
+            let present = try pair.filter { id in try id == userId || tx.workspaces.isMember(workspaceId: workspaceId, userId: id) }
             // A DM with someone who is no longer in the workspace stays closed.
             guard present.count == pair.count else { continue }
-            try RoomMembership(outbox: outbox).add(db, room: room, users: present.sorted(), at: now)
+            try membership.add(tx, room: room, users: present.sorted(), at: now)
         }
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Group conversations: 3 to 9 members of a workspace talking outside any channel. Anyone in
 /// one may add another workspace member (who then reads its whole history) or leave it. Its
@@ -50,26 +49,10 @@ struct GroupRooms: Sendable {
             .sorted { $0.localizedStandardCompare($1) == .orderedAscending }.joined(separator: ", ")
     }
 
-    /// The members of each group in `roomIds`, for lists that name groups.
-    static func members(_ db: Database, of roomIds: some Collection<Int64>) throws -> [Int64: [Person]] {
-        guard !roomIds.isEmpty else { return [:] }
-        var found: [Int64: [Person]] = [:]
-        for row in try Row.fetchAll(db, sql: """
-            SELECT room_members.room_id, users.id, users.nickname, users.avatar_file_id
-            FROM room_members JOIN users ON users.id = room_members.user_id
-            WHERE room_members.room_id IN (\(databaseQuestionMarks(count: roomIds.count)))
-            ORDER BY users.nickname, users.id
-            """, arguments: StatementArguments(Array(roomIds))) {
-            found[row[0], default: []].append(Person(id: row[1], nickname: row[2], avatarFileId: row[3]))
-        }
-        return found
-    }
-
     /// Keeps a group's `dm_key` equal to its members after they change (a no-op for other rooms).
-    static func rememberMembers(_ db: Database, of room: Room) throws {
+    static func rememberMembers(_ tx: any StoreTransaction, of room: Room) throws {
         guard room.kind == .group else { return }
-        let ids = try Int64.fetchAll(db, sql: "SELECT user_id FROM room_members WHERE room_id = ?", arguments: [room.id!])
-        try db.execute(sql: "UPDATE rooms SET dm_key = ? WHERE id = ?", arguments: [key(ids), room.id!])
+        try tx.rooms.setConversationKey(roomId: room.id!, key: key(tx.rooms.memberIds(roomId: room.id!)))
     }
 
     /// Starts a conversation between the viewer and `requested` (user ids of workspace members;
@@ -83,27 +66,21 @@ struct GroupRooms: Sendable {
         guard others.count + 1 <= Self.sizes.upperBound else {
             throw FormProblems([.member: "error_group_too_many"])
         }
-        let now = clock.now(), outbox = database.outbox
-        return try await database.writer.write { db in
-            let known = try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM workspace_members WHERE workspace_id = ? AND user_id IN (\(databaseQuestionMarks(count: others.count)))
-                """, arguments: StatementArguments([access.workspaceId] + Array(others))) ?? 0
+        let now = clock.now()
+        return try await database.write { tx in
+            let known = try tx.workspaces.memberCount(workspaceId: access.workspaceId, among: others)
             guard known == others.count else { throw FormProblems([.member: "error_group_not_member"]) }
             if others.count == 1 { return .direct(others.first!) }
             let members = others.union([access.userId]).sorted()
             let key = Self.key(members)
-            if let id = try Int64.fetchOne(db, sql: """
-                SELECT id FROM rooms WHERE workspace_id = ? AND kind = 'group' AND dm_key = ? ORDER BY id DESC LIMIT 1
-                """, arguments: [access.workspaceId, key]) {
-                return .group(id)
+            if let found = try tx.rooms.conversation(workspaceId: access.workspaceId, kind: .group, key: key) {
+                return .group(found.id!)
             }
-            let room = try Room(id: nil, workspaceId: access.workspaceId, kind: .group, name: "", nameKey: "", description: "",
-                                ownerId: access.userId, isDefault: false, dmKey: key, createdAt: now, updatedAt: now).inserted(db)
-            for member in members {
-                try RoomMember(roomId: room.id!, userId: member, joinedAt: now, lastReadMessageId: 0).insert(db)
-            }
-            try outbox.publish(OutgoingEvent(.roomCreated, to: .room(room.id!), payload: room.payload,
-                                             membership: .added(room: room.id!, users: members)), in: db)
+            let room = try tx.rooms.create(Room(id: nil, workspaceId: access.workspaceId, kind: .group, name: "", nameKey: "",
+                                                description: "", ownerId: access.userId, isDefault: false, dmKey: key,
+                                                createdAt: now, updatedAt: now), members: members, at: now)
+            try tx.publish(OutgoingEvent(.roomCreated, to: .room(room.id!), payload: room.payload,
+                                         membership: .added(room: room.id!, users: members)))
             return .group(room.id!)
         }
     }
@@ -111,38 +88,39 @@ struct GroupRooms: Sendable {
     /// The group `id` of the workspace, with its members, for someone in it; anyone else
     /// (a workspace member outside it, or someone who left) gets the 404 of a room that is not there.
     func view(_ access: WorkspaceAccess, id: Int64) async throws -> View {
-        try database.read { db in
-            guard let room = try Room.fetchOne(db, key: id), room.kind == .group, room.workspaceId == access.workspaceId,
-                  try RoomMember.fetchOne(db, key: ["room_id": id, "user_id": access.userId]) != nil
+        try database.query { tx in
+            guard let room = try tx.rooms.room(id: id), room.kind == .group, room.workspaceId == access.workspaceId,
+                  try tx.rooms.isMember(roomId: id, userId: access.userId)
             else { throw AppError.notFound }
-            return View(access: access, room: room, members: try Self.members(db, of: [id])[id] ?? [])
+            return View(access: access, room: room, members: try tx.rooms.groupMembers(of: [id])[id] ?? [])
         }
     }
 
     /// Adds a workspace member to the group (who then reads its whole history). Adding someone
     /// already in it changes nothing; a tenth person is refused.
     func add(_ view: View, userId: Int64) async throws {
-        let now = clock.now(), outbox = database.outbox
-        try await database.writer.write { db in
-            guard try WorkspaceMember.fetchOne(db, key: ["workspace_id": view.room.workspaceId, "user_id": userId]) != nil else {
+        let now = clock.now(), membership = RoomMembership(outbox: database.outbox)
+        try await database.write { tx in
+            guard try tx.workspaces.isMember(workspaceId: view.room.workspaceId, userId: userId) else {
                 throw AppError.conflict("error_not_workspace_member")
             }
-            guard try RoomMember.fetchOne(db, key: ["room_id": view.room.id!, "user_id": view.access.userId]) != nil else {
+            guard try tx.rooms.isMember(roomId: view.room.id!, userId: view.access.userId) else {
                 throw AppError.notFound
             }
-            guard try RoomMember.fetchOne(db, key: ["room_id": view.room.id!, "user_id": userId]) == nil else { return }
-            let count = try RoomMember.filter(RoomMember.CodingKeys.roomId == view.room.id!).fetchCount(db)
-            guard count < Self.sizes.upperBound else { throw AppError.conflict("error_group_full") }
+            guard try !tx.rooms.isMember(roomId: view.room.id!, userId: userId) else { return }
+            guard try tx.rooms.memberCount(roomId: view.room.id!) < Self.sizes.upperBound else {
+                throw AppError.conflict("error_group_full")
+            }
             // The history stays visible: the newcomer starts with nothing unread, like a channel's.
-            try RoomMembership(outbox: outbox).add(db, room: view.room, users: [userId], at: now)
+            try membership.add(tx, room: view.room, users: [userId], at: now)
         }
     }
 
     /// Takes the viewer out of the group; its messages stay for the others.
     func leave(_ view: View) async throws {
-        let outbox = database.outbox
-        try await database.writer.write { db in
-            try RoomMembership(outbox: outbox).remove(db, room: view.room, users: [view.access.userId])
+        let membership = RoomMembership(outbox: database.outbox)
+        try await database.write { tx in
+            try membership.remove(tx, room: view.room, users: [view.access.userId])
         }
     }
 }

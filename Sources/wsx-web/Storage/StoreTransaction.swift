@@ -17,6 +17,8 @@ protocol StoreTransaction {
 
     /// Rooms and who is in them.
     var rooms: any RoomStore { get }
+    /// Workspaces and who is in them.
+    var workspaces: any WorkspaceStore { get }
     /// Messages as their rooms' members see them.
     var messages: any MessageStore { get }
     /// Each person's saved messages.

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Payloads of the workspace and room events, and the helpers that publish them.
 struct RoomPayload: Codable, Sendable {
@@ -44,9 +43,8 @@ extension Workspace {
     }
 
     /// The channel every member is in; the audience of workspace-wide events.
-    func defaultRoom(_ db: Database) throws -> Room {
-        guard let room = try Room.filter(Room.CodingKeys.workspaceId == id! && Room.CodingKeys.isDefault == true).fetchOne(db)
-        else { throw WorkspaceIntegrityError.noDefaultChannel(id!) }
+    func defaultRoom(_ tx: any StoreTransaction) throws -> Room {
+        guard let room = try tx.rooms.defaultRoom(workspaceId: id!) else { throw WorkspaceIntegrityError.noDefaultChannel(id!) }
         return room
     }
 }
@@ -59,37 +57,29 @@ enum WorkspaceIntegrityError: Error {
 struct RoomMembership: Sendable {
     let outbox: EventOutbox
 
-    func add(_ db: Database, room: Room, users: [Int64], at now: Date) throws {
-        let new = try users.filter { user in
-            try RoomMember.fetchOne(db, key: ["room_id": room.id!, "user_id": user]) == nil
-        }
+    /// Puts those of `users` not in the room yet into it. Joining starts with nothing unread:
+    /// the marker starts at the room's newest message.
+    func add(_ tx: any StoreTransaction, room: Room, users: [Int64], at now: Date) throws {
+        let new = try users.filter { user in try !tx.rooms.isMember(roomId: room.id!, userId: user) }
         guard !new.isEmpty else { return }
         for user in new {
-            try RoomMember(roomId: room.id!, userId: user, joinedAt: now, lastReadMessageId: Self.latestMessageId(db, room: room.id!))
-                .insert(db)
+            try tx.rooms.addMember(roomId: room.id!, userId: user, joinedAt: now,
+                                   lastReadMessageId: tx.rooms.latestMessageId(roomId: room.id!))
         }
-        try GroupRooms.rememberMembers(db, of: room)
-        try outbox.publish(OutgoingEvent(.roomMemberAdded, to: .room(room.id!),
-                                         payload: RoomMembershipPayload(workspaceId: room.workspaceId, roomId: room.id!, userIds: new),
-                                         membership: .added(room: room.id!, users: new)), in: db)
+        try GroupRooms.rememberMembers(tx, of: room)
+        try tx.publish(OutgoingEvent(.roomMemberAdded, to: .room(room.id!),
+                                     payload: RoomMembershipPayload(workspaceId: room.workspaceId, roomId: room.id!, userIds: new),
+                                     membership: .added(room: room.id!, users: new)))
     }
 
-    func remove(_ db: Database, room: Room, users: [Int64]) throws {
-        let present = try users.filter { user in
-            try RoomMember.fetchOne(db, key: ["room_id": room.id!, "user_id": user]) != nil
-        }
+    /// Takes those of `users` in the room out of it.
+    func remove(_ tx: any StoreTransaction, room: Room, users: [Int64]) throws {
+        let present = try users.filter { user in try tx.rooms.isMember(roomId: room.id!, userId: user) }
         guard !present.isEmpty else { return }
-        try RoomMember.filter(RoomMember.CodingKeys.roomId == room.id! && present.contains(RoomMember.CodingKeys.userId))
-            .deleteAll(db)
-        try GroupRooms.rememberMembers(db, of: room)
-        try outbox.publish(OutgoingEvent(.roomMemberRemoved, to: .room(room.id!),
-                                         payload: RoomMembershipPayload(workspaceId: room.workspaceId, roomId: room.id!, userIds: present),
-                                         membership: .removed(room: room.id!, users: present)), in: db)
-    }
-
-    /// Joining starts with nothing unread: the marker starts at the room's newest message.
-    static func latestMessageId(_ db: Database, room: Int64) throws -> Int64 {
-        guard try db.tableExists("messages") else { return 0 }
-        return try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM messages WHERE room_id = ?", arguments: [room]) ?? 0
+        try tx.rooms.removeMembers(roomId: room.id!, userIds: present)
+        try GroupRooms.rememberMembers(tx, of: room)
+        try tx.publish(OutgoingEvent(.roomMemberRemoved, to: .room(room.id!),
+                                     payload: RoomMembershipPayload(workspaceId: room.workspaceId, roomId: room.id!, userIds: present),
+                                     membership: .removed(room: room.id!, users: present)))
     }
 }

@@ -1,62 +1,6 @@
 import Foundation
 import GRDB
 
-/// `RoomStore` on SQLite.
-struct SQLiteRoomStore: RoomStore {
-    let db: Database
-
-    func memberRoom(id: Int64, _ access: WorkspaceAccess) throws -> Room {
-        guard let room = try Room.fetchOne(db, key: id), room.workspaceId == access.workspaceId,
-              try RoomMember.fetchOne(db, key: ["room_id": id, "user_id": access.userId]) != nil
-        else { throw AppError.notFound }
-        return room
-    }
-
-    func summaries(workspaceId: Int64, userId: Int64, lastMessages: Bool) throws -> [RoomSummary] {
-        try RoomDirectory.rooms(db, workspaceId: workspaceId, userId: userId, lastMessages: lastMessages)
-    }
-}
-
-/// `PinStore` on SQLite.
-struct SQLitePinStore: PinStore {
-    let db: Database
-
-    func pin(messageId: Int64, roomId: Int64, by userId: Int64, at now: Date) throws -> Bool {
-        try db.execute(sql: "INSERT INTO pins (message_id, room_id, pinned_by, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                       arguments: [messageId, roomId, userId, Timestamps.database(now)])
-        return db.changesCount > 0
-    }
-
-    func unpin(messageId: Int64) throws -> Bool {
-        try db.execute(sql: "DELETE FROM pins WHERE message_id = ?", arguments: [messageId])
-        return db.changesCount > 0
-    }
-
-    func isPinned(messageId: Int64) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM pins WHERE message_id = ?)", arguments: [messageId]) ?? false
-    }
-
-    func count(roomId: Int64) throws -> Int {
-        try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM pins WHERE room_id = ?"), arguments: [roomId]) ?? 0
-    }
-
-    func pinned(among messageIds: [Int64]) throws -> Set<Int64> {
-        guard !messageIds.isEmpty else { return [] }
-        return Set(try Int64.fetchAll(db, sql: "SELECT message_id FROM pins WHERE message_id IN (\(databaseQuestionMarks(count: messageIds.count)))",
-                                      arguments: StatementArguments(messageIds)))
-    }
-
-    func rows(roomId: Int64) throws -> [MessageRow] {
-        let rows = try MessageRow.fetchAll(db, sql: """
-            SELECT \(MessageRow.columns)
-            FROM pins JOIN messages ON messages.id = pins.message_id
-            LEFT JOIN users ON users.id = messages.author_id
-            WHERE pins.room_id = ? ORDER BY pins.created_at DESC, pins.message_id DESC
-            """, arguments: [roomId])
-        return try MessageService.withAttachments(db, rows)
-    }
-}
-
 /// `MessageStore` on SQLite.
 struct SQLiteMessageStore: MessageStore {
     let db: Database
@@ -217,5 +161,45 @@ struct SQLiteLinkPreviewStore: LinkPreviewStore {
             found[preview.messageId] = preview
         }
         return found
+    }
+}
+
+/// `PinStore` on SQLite.
+struct SQLitePinStore: PinStore {
+    let db: Database
+
+    func pin(messageId: Int64, roomId: Int64, by userId: Int64, at now: Date) throws -> Bool {
+        try db.execute(sql: "INSERT INTO pins (message_id, room_id, pinned_by, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                       arguments: [messageId, roomId, userId, Timestamps.database(now)])
+        return db.changesCount > 0
+    }
+
+    func unpin(messageId: Int64) throws -> Bool {
+        try db.execute(sql: "DELETE FROM pins WHERE message_id = ?", arguments: [messageId])
+        return db.changesCount > 0
+    }
+
+    func isPinned(messageId: Int64) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM pins WHERE message_id = ?)", arguments: [messageId]) ?? false
+    }
+
+    func count(roomId: Int64) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM pins WHERE room_id = ?"), arguments: [roomId]) ?? 0
+    }
+
+    func pinned(among messageIds: [Int64]) throws -> Set<Int64> {
+        guard !messageIds.isEmpty else { return [] }
+        return Set(try Int64.fetchAll(db, sql: "SELECT message_id FROM pins WHERE message_id IN (\(databaseQuestionMarks(count: messageIds.count)))",
+                                      arguments: StatementArguments(messageIds)))
+    }
+
+    func rows(roomId: Int64) throws -> [MessageRow] {
+        let rows = try MessageRow.fetchAll(db, sql: """
+            SELECT \(MessageRow.columns)
+            FROM pins JOIN messages ON messages.id = pins.message_id
+            LEFT JOIN users ON users.id = messages.author_id
+            WHERE pins.room_id = ? ORDER BY pins.created_at DESC, pins.message_id DESC
+            """, arguments: [roomId])
+        return try MessageService.withAttachments(db, rows)
     }
 }

@@ -24,6 +24,7 @@ struct SQLiteTransaction: StoreTransaction {
     }
 
     var rooms: any RoomStore { SQLiteRoomStore(db: db) }
+    var workspaces: any WorkspaceStore { SQLiteWorkspaceStore(db: db) }
     var messages: any MessageStore { SQLiteMessageStore(db: db) }
     var saved: any SavedMessageStore { SQLiteSavedMessageStore(db: db) }
     var reactions: any ReactionStore { SQLiteReactionStore(db: db) }

@@ -7,6 +7,43 @@ protocol RoomStore {
     /// The rooms the person is in within the workspace, as the sidebar lists them, with exact
     /// unread counts; with `lastMessages`, each room's last message too.
     func summaries(workspaceId: Int64, userId: Int64, lastMessages: Bool) throws -> [RoomSummary]
+    /// The room, if there is one.
+    func room(id: Int64) throws -> Room?
+    /// The workspace's default channel (everyone is in it), if it has one.
+    func defaultRoom(workspaceId: Int64) throws -> Room?
+    /// The workspace's DM or group whose key (`dm_key`: its members' ids) is `key`, the newest
+    /// if several.
+    func conversation(workspaceId: Int64, kind: Room.Kind, key: String) throws -> Room?
+    /// The workspace's DMs that `userId` is one of the pair of (left or not).
+    func directRooms(workspaceId: Int64, of userId: Int64) throws -> [Room]
+    /// Stores a new room with `members` in it, each with nothing read yet.
+    func create(_ room: Room, members: [Int64], at now: Date) throws -> Room
+    /// Whether the person is in the room.
+    func isMember(roomId: Int64, userId: Int64) throws -> Bool
+    /// How many people are in the room.
+    func memberCount(roomId: Int64) throws -> Int
+    /// The ids of everyone in the room.
+    func memberIds(roomId: Int64) throws -> [Int64]
+    /// The members of each group in `roomIds`, by nickname.
+    func groupMembers(of roomIds: [Int64]) throws -> [Int64: [GroupRooms.Person]]
+    /// Puts the person in the room, their read marker at `lastReadMessageId`.
+    func addMember(roomId: Int64, userId: Int64, joinedAt now: Date, lastReadMessageId: Int64) throws
+    /// Takes the people out of the room.
+    func removeMembers(roomId: Int64, userIds: [Int64]) throws
+    /// The id of the room's newest message (0 for none).
+    func latestMessageId(roomId: Int64) throws -> Int64
+    /// Sets a DM's or group's key (`dm_key`).
+    func setConversationKey(roomId: Int64, key: String) throws
+}
+
+/// Workspaces and who is in them.
+protocol WorkspaceStore {
+    /// Whether the person is a member of the workspace.
+    func isMember(workspaceId: Int64, userId: Int64) throws -> Bool
+    /// How many of `userIds` are members of the workspace.
+    func memberCount(workspaceId: Int64, among userIds: Set<Int64>) throws -> Int
+    /// The person, if they are a member of the workspace.
+    func member(workspaceId: Int64, userId: Int64) throws -> User?
 }
 
 /// Pins: messages a room's members pinned for everyone in it.
