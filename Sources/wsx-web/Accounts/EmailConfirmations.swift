@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Views
 
 /// Confirming that a person receives mail at their account's address: a one-time link mailed
@@ -22,12 +21,10 @@ struct EmailConfirmations: Sendable {
         let token = SecretToken.generate()
         let now = clock.now()
         let message = composer.emailConfirmation(to: user.email, token: token, lang: user.lang.flatMap(Lang.init(rawValue:)) ?? lang)
-        try await database.writer.write { db in
-            try db.execute(sql: "DELETE FROM email_confirmations WHERE user_id = ?", arguments: [userId])
-            try db.execute(sql: """
-                INSERT INTO email_confirmations (token_hash, user_id, email_key, created_at, expires_at) VALUES (?, ?, ?, ?, ?)
-                """, arguments: [SecretToken.hash(token), userId, user.emailKey, now, now.addingTimeInterval(Self.lifetime)])
-            try MailOutbox.enqueue(db, kind: .emailConfirmation, recipient: user.email, workspaceId: nil, message: message, at: now)
+        try await database.write { tx in
+            try tx.emailConfirmations.replace(userId: userId, tokenHash: SecretToken.hash(token), emailKey: user.emailKey,
+                                              at: now, expiresAt: now.addingTimeInterval(Self.lifetime))
+            try tx.emailConfirmations.queueMail(to: user.email, message: message, at: now)
         }
         mail.sender?.wake()
     }
@@ -35,11 +32,9 @@ struct EmailConfirmations: Sendable {
     /// The account a live link confirms, when the account still has that address.
     func account(token: String) throws -> User? {
         let now = clock.now()
-        return try database.read { db in
-            guard let row = try Row.fetchOne(db, sql: """
-                SELECT user_id, email_key FROM email_confirmations WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?
-                """, arguments: [SecretToken.hash(token), now]),
-                let user = try User.fetchOne(db, key: row["user_id"] as Int64), user.emailKey == row["email_key"], user.isActive
+        return try database.query { tx -> User? in
+            guard let link = try tx.emailConfirmations.live(tokenHash: SecretToken.hash(token), at: now),
+                  let user = try tx.accounts.user(id: link.userId), user.emailKey == link.emailKey, user.isActive
             else { return nil }
             return user
         }
@@ -48,16 +43,14 @@ struct EmailConfirmations: Sendable {
     /// Confirms the address behind a live link; nil when the link is used, expired or unknown.
     func confirm(token: String, address: String) async throws -> User? {
         let now = clock.now()
-        return try await database.writer.write { db -> User? in
-            guard let row = try Row.fetchOne(db, sql: """
-                SELECT id, user_id, email_key FROM email_confirmations WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?
-                """, arguments: [SecretToken.hash(token), now]),
-                var user = try User.fetchOne(db, key: row["user_id"] as Int64), user.emailKey == row["email_key"], user.isActive
+        return try await database.write { tx -> User? in
+            guard let link = try tx.emailConfirmations.live(tokenHash: SecretToken.hash(token), at: now),
+                  var user = try tx.accounts.user(id: link.userId), user.emailKey == link.emailKey, user.isActive
             else { return nil }
-            try db.execute(sql: "UPDATE email_confirmations SET used_at = ? WHERE id = ?", arguments: [now, row["id"] as Int64])
+            try tx.emailConfirmations.markUsed(id: link.id, at: now)
             if user.emailConfirmedAt == nil {
-                try db.execute(sql: "UPDATE users SET email_confirmed_at = ? WHERE id = ?", arguments: [now, user.id])
-                try SecurityLog.record(db, .emailConfirmed, actor: user.id, target: user.id, address: address, email: user.email, at: now)
+                try tx.accounts.confirmEmail(userId: link.userId, at: now)
+                try tx.securityLog.record(.emailConfirmed, actor: user.id, target: user.id, address: address, email: user.email, at: now)
                 user.emailConfirmedAt = now
             }
             return user

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Views
 
 /// A person's custom status: one emoji and a few words ("🌴 휴가 중"), shown next to their name
@@ -43,49 +42,28 @@ struct StatusService: Sendable {
         if Self.textLimit.check(text) != .fits { problems.add(.statusText, "error_status_text") }
         guard let length = Duration(rawValue: duration) else { throw AppError.badRequest }
         try problems.throwIfAny()
-        let now = clock.now(), outbox = database.outbox, emoji = chosen
+        let now = clock.now(), emoji = chosen
         let expires = length.seconds.map { now.addingTimeInterval($0) }
-        try await database.writer.write { db in
+        try await database.write { tx in
             if emoji == nil, text.isEmpty {
-                try db.execute(sql: "DELETE FROM user_statuses WHERE user_id = ?", arguments: [userId])
+                try tx.statuses.clear(userId: userId)
             } else {
-                try db.execute(sql: """
-                    INSERT INTO user_statuses (user_id, emoji, text, expires_at, updated_at) VALUES (?, ?, ?, ?, ?)
-                    ON CONFLICT (user_id) DO UPDATE SET emoji = excluded.emoji, text = excluded.text,
-                        expires_at = excluded.expires_at, updated_at = excluded.updated_at
-                    """, arguments: [userId, emoji ?? "", text, expires.map(Timestamps.database), Timestamps.database(now)])
+                try tx.statuses.set(userId: userId, emoji: emoji ?? "", text: text, expiresAt: expires, at: now)
             }
             let status = UserStatus(emoji: emoji ?? "", text: text, expiresAt: expires)
             let payload = StatusPayload(userId: userId, status: status.isEmpty ? nil : status.label,
                                         expiresAt: expires.map(Timestamps.iso))
-            let defaultRooms = try Int64.fetchAll(db, sql: """
-                SELECT rooms.id FROM rooms JOIN workspace_members ON workspace_members.workspace_id = rooms.workspace_id
-                WHERE rooms.is_default = 1 AND workspace_members.user_id = ?
-                """, arguments: [userId])
-            for room in defaultRooms { try outbox.publish(OutgoingEvent(.statusChanged, to: .room(room), payload: payload), in: db) }
+            let defaultRooms = try tx.statuses.announcementRooms(userId: userId)
+            for room in defaultRooms { try tx.publish(OutgoingEvent(.statusChanged, to: .room(room), payload: payload)) }
             // Their own other tabs, even outside any workspace.
-            try outbox.publish(OutgoingEvent(.statusChanged, to: .user(userId), payload: payload), in: db)
+            try tx.publish(OutgoingEvent(.statusChanged, to: .user(userId), payload: payload))
         }
     }
 
-    /// The statuses of `userIds` that have not expired at `now`.
-    static func current(_ db: Database, of userIds: some Collection<Int64>, at now: Date) throws -> [Int64: UserStatus] {
-        guard !userIds.isEmpty else { return [:] }
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT user_id, emoji, text, expires_at FROM user_statuses
-            WHERE user_id IN (\(databaseQuestionMarks(count: userIds.count)))
-            """, arguments: StatementArguments(Array(userIds)))
-        var statuses: [Int64: UserStatus] = [:]
-        for row in rows {
-            let status = UserStatus(emoji: row["emoji"], text: row["text"], expiresAt: row["expires_at"])
-            if status.expiresAt.map({ $0 > now }) ?? true { statuses[row["user_id"]] = status }
-        }
-        return statuses
-    }
-
+    /// The statuses of `userIds` that have not expired now.
     func current(of userIds: [Int64]) async throws -> [Int64: UserStatus] {
         let now = clock.now()
-        return try database.read { db in try Self.current(db, of: userIds, at: now) }
+        return try database.query { tx in try tx.statuses.current(of: userIds, at: now) }
     }
 }
 

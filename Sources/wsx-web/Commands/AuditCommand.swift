@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import GRDB
 import Uploads
 
 /// `wsx-web audit export`: the security log (sign-ins, administrators' actions, deactivations,
@@ -35,8 +34,8 @@ struct AuditCommand: AsyncParsableCommand {
                 output = FileHandle.standardOutput
             }
             var count = 0
-            try database.read { db in
-                try AuditExport.each(db, since: start) { line in
+            try database.query { tx in
+                try AuditExport.each(tx, since: start) { line in
                     output.write(Data((line + "\n").utf8))
                     count += 1
                 }
@@ -58,30 +57,24 @@ struct AuditCommand: AsyncParsableCommand {
 
 /// The two logs as JSON lines, merged by time.
 enum AuditExport {
-    static func each(_ db: Database, since: Date, _ write: (String) throws -> Void) throws {
+    /// Every line of both logs made at or after `since`, oldest first (a security log line first
+    /// when two have the same time), through `write` as JSON, in the read transaction `tx`.
+    static func each(_ tx: any StoreTransaction, since: Date, _ write: (String) throws -> Void) throws {
         var server: [SecurityLog.Line] = []
-        try SecurityLog.each(db, since: since) { server.append($0) }
-        let workspace = try Row.fetchCursor(db, sql: """
-            SELECT audit_log.*, actor.email AS actor_email, target.email AS target_email, workspaces.name AS workspace_name,
-                   rooms.name AS room_name
-            FROM audit_log LEFT JOIN users AS actor ON actor.id = audit_log.actor_id
-            LEFT JOIN users AS target ON target.id = audit_log.target_user_id
-            LEFT JOIN workspaces ON workspaces.id = audit_log.workspace_id
-            LEFT JOIN rooms ON rooms.id = audit_log.target_room_id
-            WHERE audit_log.created_at >= ? ORDER BY audit_log.created_at, audit_log.id
-            """, arguments: [Timestamps.database(since)])
+        try tx.securityLog.each(since: since) { server.append($0) }
         var next = server.makeIterator()
         var pendingServer = next.next()
-        var pendingWorkspace = try workspace.next()
-        while pendingServer != nil || pendingWorkspace != nil {
-            let workspaceAt: Date? = pendingWorkspace?["created_at"]
-            if let line = pendingServer, workspaceAt.map({ line.at <= $0 }) ?? true {
-                try write(OutgoingEvent.json(ServerLine(line)))
+        try tx.audit.each(since: since) { line in
+            // The security log's lines up to this one's time go first.
+            while let serverLine = pendingServer, serverLine.at <= line.at {
+                try write(OutgoingEvent.json(ServerLine(serverLine)))
                 pendingServer = next.next()
-            } else if let row = pendingWorkspace {
-                try write(OutgoingEvent.json(WorkspaceLine(row)))
-                pendingWorkspace = try workspace.next()
             }
+            try write(OutgoingEvent.json(WorkspaceLine(line)))
+        }
+        while let serverLine = pendingServer {
+            try write(OutgoingEvent.json(ServerLine(serverLine)))
+            pendingServer = next.next()
         }
     }
 
@@ -101,10 +94,10 @@ enum AuditExport {
         let time: String, scope = "workspace", action: String, actor: String?, target: String?, workspaceId: Int64
         let workspace: String?, room: String?, detail: String
 
-        init(_ row: Row) {
-            time = Timestamps.iso(row["created_at"])
-            (action, actor, target) = (row["action"], row["actor_email"], row["target_email"])
-            (workspaceId, workspace, room, detail) = (row["workspace_id"], row["workspace_name"], row["room_name"], row["detail"])
+        init(_ line: WorkspaceAuditExportLine) {
+            time = Timestamps.iso(line.at)
+            (action, actor, target) = (line.action, line.actor, line.target)
+            (workspaceId, workspace, room, detail) = (line.workspaceId, line.workspace, line.room, line.detail)
         }
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import GRDB
 
 /// `wsx-web coins grant`: operators add coins to an account, recorded in the ledger.
 struct CoinsCommand: AsyncParsableCommand {
@@ -23,11 +22,11 @@ struct CoinsCommand: AsyncParsableCommand {
             let ledger = CoinLedger(outbox: database.outbox)
             let (amount, reason) = (self.amount, self.reason.cleanedLine)
             do {
-                let balance = try await database.writer.write { db -> Int in
-                    guard let user = try User.filter(User.CodingKeys.emailKey == key).fetchOne(db) else {
+                let balance = try await database.write { tx -> Int in
+                    guard let user = try tx.accounts.user(emailKey: key) else {
                         throw ValidationError("no account has the email \(key)")
                     }
-                    return try ledger.change(db, userId: user.id!, by: amount, reason: reason, reference: "operator", at: Date())
+                    return try ledger.change(tx, userId: user.id!, by: amount, reason: reason, reference: "operator", at: Date())
                 }
                 print("\(email): balance \(balance) coins")
                 // The server, when one runs on the folder, shows the balance on the account's open pages at once.

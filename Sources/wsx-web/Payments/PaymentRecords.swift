@@ -1,10 +1,8 @@
 import Foundation
-import GRDB
 
-/// A row of `payments`: one checkout of one coin pack.
-struct Payment: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
-    static let databaseTableName = "payments"
-
+/// A row of `payments`: one checkout of one coin pack, kept by `PaymentStore` (its SQLite
+/// record conformance is in `Storage/SQLite/SQLitePaymentStores.swift`).
+struct Payment: Codable, Sendable, Equatable {
     enum Status: String, Codable, Sendable {
         case pending, paid, failed
     }
@@ -24,13 +22,11 @@ struct Payment: Codable, Sendable, Equatable, FetchableRecord, MutablePersistabl
     var createdAt: Date
     var updatedAt: Date
 
-    enum CodingKeys: String, CodingKey, ColumnExpression {
+    enum CodingKeys: String, CodingKey {
         case id, merchantUid = "merchant_uid", userId = "user_id", item, coins, amount, currency, gateway
         case gatewayPaymentId = "gateway_payment_id", status, failureReason = "failure_reason", creditedAt = "credited_at"
         case createdAt = "created_at", updatedAt = "updated_at"
     }
-
-    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
 /// A coin pack for sale.

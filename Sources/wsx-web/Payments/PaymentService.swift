@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Logging
 
 /// Selling coins: checkouts, verification with the gateway, and crediting each payment once.
@@ -53,7 +52,7 @@ struct PaymentService: Sendable {
                               coins: pack.coins, amount: pack.price, currency: currency, gateway: gateway.name,
                               gatewayPaymentId: nil, status: .pending, failureReason: nil, creditedAt: nil, createdAt: now,
                               updatedAt: now)
-        let stored = try await database.writer.write { db in try payment.inserted(db) }
+        let stored = try await database.write { tx in try tx.payments.insert(payment) }
         return (stored, pack)
     }
 
@@ -72,14 +71,14 @@ struct PaymentService: Sendable {
             return .pending(pending, reason: "gateway_unavailable")
         }
         let now = clock.now(), outbox = database.outbox, logger = self.logger, gatewayName = gateway.name
-        return try await database.writer.write { db -> Outcome in
+        return try await database.write { tx -> Outcome in
             // First whether it is the payment it claims to be: another person's paid payment id on
             // your own order must not read as your payment being complete.
             if let claimed = claimedMerchantUid, claimed != reported.merchantUid {
                 logger.warning("payment return names another merchant id", metadata: ["claimed": "\(claimed)", "gateway": "\(reported.merchantUid)"])
                 return .failed(nil, reason: "mismatch")
             }
-            guard var payment = try Payment.filter(Payment.CodingKeys.merchantUid == reported.merchantUid).fetchOne(db) else {
+            guard var payment = try tx.payments.payment(merchantUid: reported.merchantUid) else {
                 return .failed(nil, reason: "unknown_payment")
             }
             if payment.creditedAt != nil { return .alreadyCredited(payment) }
@@ -88,7 +87,7 @@ struct PaymentService: Sendable {
                 payment.status = status
                 payment.failureReason = reason
                 payment.updatedAt = now
-                try payment.update(db)
+                try tx.payments.update(payment)
             }
             switch reported.status {
             case "paid":
@@ -101,12 +100,10 @@ struct PaymentService: Sendable {
                     return .failed(payment, reason: "mismatch")
                 }
                 // Once: whoever gets here first credits; the rest find credited_at set.
-                try db.execute(sql: """
-                    UPDATE payments SET status = 'paid', gateway_payment_id = ?, credited_at = ?, failure_reason = NULL, updated_at = ?
-                    WHERE id = ? AND credited_at IS NULL
-                    """, arguments: [reported.id, now, now, payment.id!])
-                guard db.changesCount == 1 else { return .alreadyCredited(payment) }
-                try CoinLedger(outbox: outbox).change(db, userId: payment.userId, by: payment.coins, reason: "purchase",
+                guard try tx.payments.markCredited(id: payment.id!, gatewayPaymentId: reported.id, at: now) else {
+                    return .alreadyCredited(payment)
+                }
+                try CoinLedger(outbox: outbox).change(tx, userId: payment.userId, by: payment.coins, reason: "purchase",
                                                       reference: payment.merchantUid, at: now)
                 payment.status = .paid
                 payment.gatewayPaymentId = reported.id
@@ -126,16 +123,12 @@ struct PaymentService: Sendable {
     }
 
     func payment(merchantUid: String) async throws -> Payment? {
-        try database.read { db in
-            try Payment.filter(Payment.CodingKeys.merchantUid == merchantUid).fetchOne(db)
-        }
+        try database.query { tx in try tx.payments.payment(merchantUid: merchantUid) }
     }
 
     /// A person's purchases, newest first.
     func history(userId: Int64) async throws -> [Payment] {
-        try database.read { db in
-            try Payment.filter(Payment.CodingKeys.userId == userId).order(Payment.CodingKeys.id.desc).limit(100).fetchAll(db)
-        }
+        try database.query { tx in try tx.payments.history(userId: userId, limit: 100) }
     }
 }
 

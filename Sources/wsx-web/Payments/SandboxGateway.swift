@@ -3,7 +3,6 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import GRDB
 import Logging
 
 /// The built-in test gateway, so `make run` can sell coins offline. It behaves like a real one:
@@ -33,15 +32,12 @@ struct SandboxGateway: PaymentGateway {
 
     func fetch(paymentId: String) async throws -> GatewayPayment {
         let now = clock.now(), delay = confirmDelay
-        let row = try database.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM sandbox_payments WHERE imp_uid = ?", arguments: [paymentId])
-        }
-        guard let row else { throw GatewayError.notFound }
-        var status: String = row["status"]
-        let created: Date = row["created_at"]
-        if status == "paid", now.timeIntervalSince(created) < delay { status = "ready" }
-        return GatewayPayment(id: row["imp_uid"], merchantUid: row["merchant_uid"], amount: row["amount"],
-                              currency: row["currency"], status: status,
+        let found = try database.query { tx in try tx.sandboxPayments.payment(id: paymentId) }
+        guard let found else { throw GatewayError.notFound }
+        var status = found.status
+        if status == "paid", now.timeIntervalSince(found.createdAt) < delay { status = "ready" }
+        return GatewayPayment(id: found.id, merchantUid: found.merchantUid, amount: found.amount,
+                              currency: found.currency, status: status,
                               failureReason: status == "failed" ? "declined by the test card" : nil)
     }
 
@@ -57,10 +53,7 @@ struct SandboxGateway: PaymentGateway {
     /// Whether the test card already decided this checkout (its page is then gone, as a real
     /// gateway's is after paying).
     func hasDecided(merchantUid: String) throws -> Bool {
-        try database.read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sandbox_payments WHERE merchant_uid = ?)",
-                              arguments: [merchantUid]) ?? false
-        }
+        try database.query { tx in try tx.sandboxPayments.hasDecided(merchantUid: merchantUid) }
     }
 
     /// The test card's decision: records the payment on the sandbox's side and, after the
@@ -68,11 +61,9 @@ struct SandboxGateway: PaymentGateway {
     func decide(merchantUid: String, amount: Int, currency: String, pay: Bool) async throws -> String {
         let id = "imps_" + SecretToken.generate().prefix(20)
         let now = clock.now()
-        try await database.writer.write { db in
-            try db.execute(sql: """
-                INSERT INTO sandbox_payments (imp_uid, merchant_uid, amount, currency, status, created_at) VALUES (?, ?, ?, ?, ?, ?)
-                """, arguments: [id, merchantUid, amount, currency, pay ? "paid" : "failed", now])
-        }
+        let decided = SandboxPayment(id: id, merchantUid: merchantUid, amount: amount, currency: currency,
+                                     status: pay ? "paid" : "failed", createdAt: now)
+        try await database.write { tx in try tx.sandboxPayments.add(decided) }
         if let webhooks {
             let body = Array(OutgoingEvent.json(["imp_uid": id, "merchant_uid": merchantUid, "status": pay ? "paid" : "failed"]).utf8)
             let signature = sign(body)

@@ -33,4 +33,22 @@ protocol StoreTransaction {
     var files: any StoredFileStore { get }
     /// Link preview cards.
     var linkPreviews: any LinkPreviewStore { get }
+    /// People's accounts, as far as the services that do not own them need them.
+    var accounts: any AccountStore { get }
+    /// The links that confirm an account's e-mail address.
+    var emailConfirmations: any EmailConfirmationStore { get }
+    /// People's custom statuses.
+    var statuses: any StatusStore { get }
+    /// Two-step sign-in: each account's secret and recovery codes.
+    var twoStep: any TwoStepStore { get }
+    /// Coin balances and their ledger.
+    var ledger: any LedgerStore { get }
+    /// Coin purchases.
+    var payments: any PaymentStore { get }
+    /// The built-in test gateway's own side of its payments.
+    var sandboxPayments: any SandboxPaymentStore { get }
+    /// Workspaces' audit logs.
+    var audit: any AuditStore { get }
+    /// The server-wide security log.
+    var securityLog: any SecurityLogStore { get }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Two-step sign-in for an account: turning it on (a secret shown once as a QR code and as text,
 /// confirmed by a code from the app), checking codes at sign-in (each code once), ten single-use
@@ -21,12 +20,11 @@ struct TwoStepService: Sendable {
     /// A secret waiting to be confirmed (made now when there is none): the enrolment page shows it.
     func pendingSecret(userId: Int64) async throws -> [UInt8] {
         let fresh = Base32.encode(TOTP.newSecret())
-        let stored = try await database.writer.write { db -> String in
-            let current = try Row.fetchOne(db, sql: "SELECT totp_secret, totp_enabled_at FROM users WHERE id = ?", arguments: [userId])
-            guard let current else { throw AccountError.noSuchUser }
-            if (current["totp_enabled_at"] as Date?) == nil, let secret = current["totp_secret"] as String? { return secret }
-            guard (current["totp_enabled_at"] as Date?) == nil else { throw AppError.conflict("error_two_step_on") }
-            try db.execute(sql: "UPDATE users SET totp_secret = ? WHERE id = ?", arguments: [fresh, userId])
+        let stored = try await database.write { tx -> String in
+            guard let current = try tx.twoStep.state(userId: userId) else { throw AccountError.noSuchUser }
+            if current.enabledAt == nil, let secret = current.secret { return secret }
+            guard current.enabledAt == nil else { throw AppError.conflict("error_two_step_on") }
+            try tx.twoStep.setSecret(fresh, userId: userId)
             return fresh
         }
         return Base32.decode(stored) ?? []
@@ -34,9 +32,8 @@ struct TwoStepService: Sendable {
 
     /// The secret waiting to be confirmed, if one was made.
     func waitingSecret(userId: Int64) throws -> [UInt8]? {
-        try database.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT totp_secret, totp_enabled_at FROM users WHERE id = ?", arguments: [userId]),
-                  (row["totp_enabled_at"] as Date?) == nil, let secret = row["totp_secret"] as String? else { return nil }
+        try database.query { tx -> [UInt8]? in
+            guard let state = try tx.twoStep.state(userId: userId), state.enabledAt == nil, let secret = state.secret else { return nil }
             return Base32.decode(secret)
         }
     }
@@ -46,17 +43,16 @@ struct TwoStepService: Sendable {
     func enable(userId: Int64, code: String, address: String) async throws -> [String] {
         let now = clock.now()
         let codes = Self.newRecoveryCodes()
-        try await database.writer.write { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT totp_secret, totp_enabled_at FROM users WHERE id = ?", arguments: [userId]),
-                  (row["totp_enabled_at"] as Date?) == nil, let text = row["totp_secret"] as String?, let secret = Base32.decode(text)
+        try await database.write { tx in
+            guard let state = try tx.twoStep.state(userId: userId), state.enabledAt == nil, let text = state.secret,
+                  let secret = Base32.decode(text)
             else { throw AppError.conflict("error_two_step_on") }
             guard let step = TOTP.matchingStep(code, secret: secret, at: now, after: 0) else {
                 throw FormProblems([.code: "error_two_step_code"])
             }
-            try db.execute(sql: "UPDATE users SET totp_enabled_at = ?, totp_last_step = ?, updated_at = ? WHERE id = ?",
-                           arguments: [now, step, now, userId])
-            try Self.storeRecoveryCodes(db, codes, userId: userId)
-            try SecurityLog.record(db, .twoStepOn, actor: userId, target: userId, address: address, at: now)
+            try tx.twoStep.enable(userId: userId, step: step, at: now)
+            try Self.storeRecoveryCodes(tx, codes, userId: userId)
+            try tx.securityLog.record(.twoStepOn, actor: userId, target: userId, address: address, at: now)
         }
         return codes
     }
@@ -65,38 +61,32 @@ struct TwoStepService: Sendable {
     /// (used up by this).
     func check(userId: Int64, typed: String) async throws -> Check {
         let now = clock.now()
-        return try await database.writer.write { db -> Check in
-            guard let row = try Row.fetchOne(db, sql: "SELECT totp_secret, totp_enabled_at, totp_last_step FROM users WHERE id = ?",
-                                             arguments: [userId]),
-                  (row["totp_enabled_at"] as Date?) != nil, let text = row["totp_secret"] as String?, let secret = Base32.decode(text)
+        return try await database.write { tx -> Check in
+            guard let state = try tx.twoStep.state(userId: userId), state.enabledAt != nil, let text = state.secret,
+                  let secret = Base32.decode(text)
             else { return .wrong }
-            if let step = TOTP.matchingStep(typed, secret: secret, at: now, after: row["totp_last_step"]) {
-                try db.execute(sql: "UPDATE users SET totp_last_step = ? WHERE id = ?", arguments: [step, userId])
+            if let step = TOTP.matchingStep(typed, secret: secret, at: now, after: state.lastStep) {
+                try tx.twoStep.acceptStep(step, userId: userId)
                 return .code
             }
             let hash = SecretToken.hash(Self.normalized(typed))
-            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM recovery_codes WHERE user_id = ? AND code_hash = ? AND used_at IS NULL",
-                                              arguments: [userId, hash]) else { return .wrong }
-            try db.execute(sql: "UPDATE recovery_codes SET used_at = ? WHERE id = ?", arguments: [now, id])
-            let left = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM recovery_codes WHERE user_id = ? AND used_at IS NULL",
-                                        arguments: [userId]) ?? 0
+            guard try tx.twoStep.useRecoveryCode(hash: hash, userId: userId, at: now) else { return .wrong }
+            let left = try tx.twoStep.recoveryCodesLeft(userId: userId)
             return .recoveryCode(left: left)
         }
     }
 
     /// Recovery codes not yet used.
     func recoveryCodesLeft(userId: Int64) throws -> Int {
-        try database.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM recovery_codes WHERE user_id = ? AND used_at IS NULL", arguments: [userId]) ?? 0
-        }
+        try database.query { tx in try tx.twoStep.recoveryCodesLeft(userId: userId) }
     }
 
     /// Ten new recovery codes in place of the old ones (shown once).
     func renewRecoveryCodes(userId: Int64, address: String) async throws -> [String] {
         let now = clock.now(), codes = Self.newRecoveryCodes()
-        try await database.writer.write { db in
-            try Self.storeRecoveryCodes(db, codes, userId: userId)
-            try SecurityLog.record(db, .recoveryCodesRenewed, actor: userId, target: userId, address: address, at: now)
+        try await database.write { tx in
+            try Self.storeRecoveryCodes(tx, codes, userId: userId)
+            try tx.securityLog.record(.recoveryCodesRenewed, actor: userId, target: userId, address: address, at: now)
         }
         return codes
     }
@@ -104,20 +94,16 @@ struct TwoStepService: Sendable {
     /// Turns it off: the secret and the recovery codes go. `actor` nil: the operator's reset.
     func disable(userId: Int64, actor: Int64?, address: String = "") async throws {
         let now = clock.now()
-        try await database.writer.write { db in
-            try db.execute(sql: "UPDATE users SET totp_secret = NULL, totp_enabled_at = NULL, totp_last_step = 0, updated_at = ? WHERE id = ?",
-                           arguments: [now, userId])
-            try db.execute(sql: "DELETE FROM recovery_codes WHERE user_id = ?", arguments: [userId])
-            try SecurityLog.record(db, actor == nil ? .twoStepReset : .twoStepOff, actor: actor, target: userId, address: address, at: now)
+        try await database.write { tx in
+            try tx.twoStep.disable(userId: userId, at: now)
+            try tx.securityLog.record(actor == nil ? .twoStepReset : .twoStepOff, actor: actor, target: userId, address: address, at: now)
         }
     }
 
-    private static func storeRecoveryCodes(_ db: Database, _ codes: [String], userId: Int64) throws {
-        try db.execute(sql: "DELETE FROM recovery_codes WHERE user_id = ?", arguments: [userId])
-        for code in codes {
-            try db.execute(sql: "INSERT INTO recovery_codes (user_id, code_hash) VALUES (?, ?)",
-                           arguments: [userId, SecretToken.hash(normalized(code))])
-        }
+    /// Puts `codes` in place of the account's recovery codes, kept as hashes of the way they are
+    /// typed (`normalized`).
+    private static func storeRecoveryCodes(_ tx: any StoreTransaction, _ codes: [String], userId: Int64) throws {
+        try tx.twoStep.replaceRecoveryCodes(hashes: codes.map { SecretToken.hash(normalized($0)) }, userId: userId)
     }
 
     /// Ten codes like `k7qd2-mx4pa`: 50 random bits each, in letters and digits that are hard to

@@ -61,12 +61,3 @@ enum NameRules {
         problems.check(description, fits: Self.description, .description, tooLongKey: "error_description_long")
     }
 }
-
-/// Records who did what to whom, inside the transaction of the change.
-enum AuditTrail {
-    static func record(_ db: Database, workspaceId: Int64, actor: Int64?, action: String, targetUser: Int64? = nil,
-                       targetRoom: Int64? = nil, detail: String = "", at now: Date) throws {
-        _ = try AuditEntry(id: nil, workspaceId: workspaceId, actorId: actor, action: action, targetUserId: targetUser,
-                           targetRoomId: targetRoom, detail: detail, createdAt: now).inserted(db)
-    }
-}

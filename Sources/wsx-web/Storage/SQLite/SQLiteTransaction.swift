@@ -32,6 +32,15 @@ struct SQLiteTransaction: StoreTransaction {
     var search: any SearchStore { SQLiteSearchStore(db: db) }
     var files: any StoredFileStore { SQLiteFileStore(db: db) }
     var linkPreviews: any LinkPreviewStore { SQLiteLinkPreviewStore(db: db) }
+    var accounts: any AccountStore { SQLiteAccountStore(db: db) }
+    var emailConfirmations: any EmailConfirmationStore { SQLiteEmailConfirmationStore(db: db) }
+    var statuses: any StatusStore { SQLiteStatusStore(db: db) }
+    var twoStep: any TwoStepStore { SQLiteTwoStepStore(db: db) }
+    var ledger: any LedgerStore { SQLiteLedgerStore(db: db) }
+    var payments: any PaymentStore { SQLitePaymentStore(db: db) }
+    var sandboxPayments: any SandboxPaymentStore { SQLiteSandboxPaymentStore(db: db) }
+    var audit: any AuditStore { SQLiteAuditStore(db: db) }
+    var securityLog: any SecurityLogStore { SQLiteSecurityLogStore(db: db) }
 }
 
 extension AppDatabase {
