@@ -27,6 +27,13 @@ struct SQLiteTransaction: StoreTransaction {
     var messages: any MessageStore { SQLiteMessageStore(db: db) }
     var saved: any SavedMessageStore { SQLiteSavedMessageStore(db: db) }
     var reactions: any ReactionStore { SQLiteReactionStore(db: db) }
+    var readMarks: any ReadMarkStore { SQLiteReadMarkStore(db: db) }
+    var notifySettings: any NotifySettingStore { SQLiteNotifySettingStore(db: db) }
+    var lastRooms: any LastRoomStore { SQLiteLastRoomStore(db: db) }
+    var invitations: any InvitationStore { SQLiteInvitationStore(db: db) }
+    var memberships: any MembershipStore { SQLiteMembershipStore(db: db, outbox: outbox) }
+    var mail: any MailQueueStore { SQLiteMailQueueStore(db: db) }
+    var push: any PushSubscriptionStore { SQLitePushSubscriptionStore(db: db) }
 }
 
 extension AppDatabase {
