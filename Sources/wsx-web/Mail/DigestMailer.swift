@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Logging
 import ServiceLifecycle
 import Views
@@ -43,7 +42,7 @@ struct DigestMailer: Service {
     /// Queues the digests due now; returns how many.
     func mailDue() async throws -> Int {
         let now = clock.now()
-        let candidates = try database.read { db in try Self.unread(db, now: now, after: after) }
+        let candidates = try database.query { tx in try Self.unread(tx, now: now, after: after) }
         var queued = 0
         for (userId, items) in candidates {
             guard await hub.presence(of: userId) != .online, let first = items.first else { continue }
@@ -55,12 +54,10 @@ struct DigestMailer: Service {
                                           unsubscribePath: Paths.unsubscribe(Self.unsubscribeToken(userId: userId, key: serverKey)),
                                           lang: lang)
             let through = items.map(\.messageId).max() ?? 0
-            let sent = try await database.writer.write { db -> Bool in
+            let sent = try await database.write { tx -> Bool in
                 // Written once: a second look (another loop, a restart) finds the marker moved.
-                try db.execute(sql: "UPDATE users SET digest_through = ? WHERE id = ? AND digest_through < ? AND mail_digest = 1",
-                               arguments: [through, userId, through])
-                guard db.changesCount == 1 else { return false }
-                try MailOutbox.enqueue(db, kind: .digest, recipient: first.email, workspaceId: nil, message: message, at: now)
+                guard try tx.mail.advanceDigest(userId: userId, through: through) else { return false }
+                try tx.mail.enqueue(kind: .digest, recipient: first.email, workspaceId: nil, message: message, at: now)
                 return true
             }
             if sent { queued += 1 }
@@ -83,56 +80,37 @@ struct DigestMailer: Service {
 
     /// Mentions of each person, and messages to them in conversations, unread since before
     /// `now - after` and newer than their last digest, within the last day.
-    static func unread(_ db: Database, now: Date, after: TimeInterval) throws -> [(Int64, [Unread])] {
-        let cutoff = Timestamps.database(now.addingTimeInterval(-after))
-        let since = Timestamps.database(now.addingTimeInterval(-86_400))
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT u.id AS user_id, u.email, u.nickname, COALESCE(u.lang, '') AS lang, m.id AS message_id, m.body,
-                   m.thread_root_id, r.id AS room_id, r.kind, r.name, r.workspace_id, r.dm_key,
-                   COALESCE(a.nickname, '') AS author
-            FROM users u
-            JOIN room_members rm ON rm.user_id = u.id
-            JOIN rooms r ON r.id = rm.room_id AND r.archived_at IS NULL
-            JOIN messages m ON m.room_id = rm.room_id
-            LEFT JOIN users a ON a.id = m.author_id
-            WHERE u.mail_digest = 1 AND u.password_hash <> '' AND m.id > u.digest_through AND m.id > rm.last_read_message_id
-              AND m.deleted_at IS NULL AND (m.author_id IS NULL OR m.author_id <> u.id)
-              AND m.created_at <= ? AND m.created_at >= ?
-              AND (r.kind IN ('dm', 'group') OR EXISTS (SELECT 1 FROM mentions WHERE mentions.user_id = u.id AND mentions.message_id = m.id))
-            ORDER BY u.id, m.id
-            LIMIT 2000
-            """, arguments: [cutoff, since])
+    static func unread(_ tx: any StoreTransaction, now: Date, after: TimeInterval) throws -> [(Int64, [Unread])] {
+        let rows = try tx.mail.digestUnread(postedFrom: now.addingTimeInterval(-86_400), until: now.addingTimeInterval(-after))
         var grouped: [(Int64, [Unread])] = []
         for row in rows {
-            let userId: Int64 = row["user_id"]
-            let kind: String = row["kind"]
-            let workspaceId: Int64 = row["workspace_id"]
-            let messageId: Int64 = row["message_id"]
-            let roomId: Int64 = row["room_id"]
-            let author: String = row["author"]
+            let userId = row.userId
+            let kind = row.kind
+            let workspaceId = row.workspaceId
+            let messageId = row.messageId
+            let roomId = row.roomId
+            let author = row.author
             let path: String
-            if let root: Int64 = row["thread_root_id"] {
+            if let root = row.threadRootId {
                 path = Paths.thread(workspaceId, root, fragment: "m-\(messageId)")
             } else if kind == "channel" {
                 path = Paths.message(messageId, on: Paths.channel(workspaceId, roomId))
             } else {
                 path = Paths.message(messageId, on: Paths.group(workspaceId, roomId))
             }
-            let place = kind == "channel" ? "#" + ((row["name"] as String?) ?? "") : author
-            let item = Unread(userId: userId, email: row["email"], nickname: row["nickname"], lang: row["lang"], messageId: messageId,
-                              body: row["body"], place: place, author: author, path: kind == "dm" ? dmPath(row, for: userId) : path)
+            let place = kind == "channel" ? "#" + (row.name ?? "") : author
+            let item = Unread(userId: userId, email: row.email, nickname: row.nickname, lang: row.lang, messageId: messageId,
+                              body: row.body, place: place, author: author, path: kind == "dm" ? dmPath(row, for: userId) : path)
             if grouped.last?.0 == userId { grouped[grouped.count - 1].1.append(item) } else { grouped.append((userId, [item])) }
         }
         return grouped
     }
 
     /// A 1:1 conversation's page, as its reader sees it (named by the other person).
-    private static func dmPath(_ row: Row, for userId: Int64) -> String {
-        let workspaceId: Int64 = row["workspace_id"]
-        let messageId: Int64 = row["message_id"]
-        let key: String = row["dm_key"] ?? ""
+    private static func dmPath(_ row: DigestUnreadRow, for userId: Int64) -> String {
+        let key = row.dmKey ?? ""
         let partner = key.split(separator: ":").compactMap { Int64($0) }.first { $0 != userId } ?? userId
-        return Paths.message(messageId, on: Paths.directMessages(workspaceId, partner))
+        return Paths.message(row.messageId, on: Paths.directMessages(row.workspaceId, partner))
     }
 
     /// The first words of a message, on one line.

@@ -1,4 +1,4 @@
-import GRDB
+import Foundation
 import Views
 
 /// What a `notify.changed` event tells the person's other tabs: the level a room now has for
@@ -20,27 +20,22 @@ struct NotifySettings: Sendable {
 
     /// Sets `userId`'s level in `room` (nil: their default again). Not a member: not found.
     func setLevel(_ level: NotifyLevel?, room: Room, userId: Int64) async throws {
-        let outbox = database.outbox
-        try await database.writer.write { db in
-            try db.execute(sql: "UPDATE room_members SET notify_level = ? WHERE room_id = ? AND user_id = ?",
-                           arguments: [level?.rawValue, room.id!, userId])
-            guard db.changesCount == 1 else { throw AppError.notFound }
-            let standard = try String.fetchOne(db, sql: "SELECT notify_default FROM users WHERE id = ?", arguments: [userId])
+        try await database.write { tx in
+            guard try tx.notifySettings.setLevel(level, roomId: room.id!, userId: userId) else { throw AppError.notFound }
+            let standard = try tx.notifySettings.defaultLevel(userId: userId)
             let effective = level?.rawValue ?? standard ?? NotifyLevel.standard.rawValue
-            try outbox.publish(OutgoingEvent(.notifyChanged, to: .user(userId),
-                                             payload: NotifyPayload(workspaceId: room.workspaceId, roomId: room.id!,
-                                                                    level: effective, own: level != nil)), in: db)
+            try tx.publish(OutgoingEvent(.notifyChanged, to: .user(userId),
+                                         payload: NotifyPayload(workspaceId: room.workspaceId, roomId: room.id!,
+                                                                level: effective, own: level != nil)))
         }
     }
 
     /// Sets the level of every room `userId` did not set themself.
     func setDefault(_ level: NotifyLevel, userId: Int64) async throws {
-        let outbox = database.outbox
-        try await database.writer.write { db in
-            try db.execute(sql: "UPDATE users SET notify_default = ? WHERE id = ?", arguments: [level.rawValue, userId])
-            try outbox.publish(OutgoingEvent(.notifyChanged, to: .user(userId),
-                                             payload: NotifyPayload(workspaceId: nil, roomId: nil, level: level.rawValue, own: nil)),
-                               in: db)
+        try await database.write { tx in
+            try tx.notifySettings.setDefault(level, userId: userId)
+            try tx.publish(OutgoingEvent(.notifyChanged, to: .user(userId),
+                                         payload: NotifyPayload(workspaceId: nil, roomId: nil, level: level.rawValue, own: nil)))
         }
     }
 

@@ -1,4 +1,4 @@
-import GRDB
+import Foundation
 
 /// How far each member of a DM or group conversation has read, so each of its messages can
 /// say how many have not read it yet (KakaoWork's "1"). Counted from the members' markers,
@@ -10,16 +10,9 @@ struct ReadReceipts: Sendable {
         kept = VersionedCache("read receipts", of: database, clock: clock, capacity: 4096)
     }
 
-    /// The room's markers, from memory, or else read in `db` (nil: memory only).
-    func markers(_ db: Database?, roomId: Int64) throws -> ReceiptMarkers {
-        try kept.value(for: roomId, in: db) { db in try Self.read(db, roomId: roomId) }
-    }
-
-    static func read(_ db: Database, roomId: Int64) throws -> ReceiptMarkers {
-        let rows = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT user_id, last_read_message_id FROM room_members WHERE room_id = ? ORDER BY user_id
-            """), arguments: [roomId])
-        return ReceiptMarkers(members: rows.map { ReceiptMarkers.Member(userId: $0[0], lastRead: $0[1]) })
+    /// The room's markers, from memory, or else read in `tx` (nil: memory only).
+    func markers(_ tx: (any StoreTransaction)?, roomId: Int64) throws -> ReceiptMarkers {
+        try kept.value(for: roomId, in: tx) { tx in try tx.readMarks.receipts(roomId: roomId) }
     }
 }
 

@@ -1,4 +1,4 @@
-import GRDB
+import Foundation
 
 /// Each person's unread thread replies per workspace (the sidebar's Threads badge) and the
 /// unread ones among them that mention them (part of the Mentions badge), as last read, kept
@@ -15,11 +15,10 @@ struct ThreadMarkers: Sendable {
         kept = VersionedCache("thread markers", of: database, clock: clock, capacity: 4096)
     }
 
-    /// From memory, or else read in `db` (nil: memory only).
-    func unread(_ db: Database?, userId: Int64, workspaceId: Int64) throws -> ThreadUnread {
-        try kept.value(for: Key(userId: userId, workspaceId: workspaceId), in: db) { db in
-            ThreadUnread(replies: try ThreadRecords.unreadTotal(db, userId: userId, workspaceId: workspaceId),
-                         mentions: try ThreadRecords.unreadMentions(db, userId: userId, workspaceId: workspaceId))
+    /// From memory, or else read in `tx` (nil: memory only).
+    func unread(_ tx: (any StoreTransaction)?, userId: Int64, workspaceId: Int64) throws -> ThreadUnread {
+        try kept.value(for: Key(userId: userId, workspaceId: workspaceId), in: tx) { tx in
+            try tx.readMarks.threadUnread(userId: userId, workspaceId: workspaceId)
         }
     }
 }

@@ -51,4 +51,18 @@ protocol StoreTransaction {
     var audit: any AuditStore { get }
     /// The server-wide security log.
     var securityLog: any SecurityLogStore { get }
+    /// How far each person has read: room markers, read receipts, unread thread replies.
+    var readMarks: any ReadMarkStore { get }
+    /// How rooms notify each member, and each person's default.
+    var notifySettings: any NotifySettingStore { get }
+    /// The room each person viewed last.
+    var lastRooms: any LastRoomStore { get }
+    /// Invitations to workspaces, and their join links.
+    var invitations: any InvitationStore { get }
+    /// The people of each workspace (joining one publishes its events in this transaction).
+    var memberships: any MembershipStore { get }
+    /// The queue of mail to send.
+    var mail: any MailQueueStore { get }
+    /// Browsers' push subscriptions and the pushes waiting for them.
+    var push: any PushSubscriptionStore { get }
 }

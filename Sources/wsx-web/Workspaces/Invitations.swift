@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Invitations to a workspace: they ask before they add.
 ///
@@ -45,29 +44,29 @@ struct Invitations: Sendable {
         var problems = FormProblems()
         AccountRules.checkEmail(email, into: &problems)
         try problems.throwIfAny()
-        let now = clock.now(), outbox = database.outbox, key = self.key
+        let now = clock.now(), key = self.key
         let emailKey = User.key(forEmail: email)
-        return try await database.writer.write { db -> (token: String, made: Bool) in
-            let user = try User.filter(User.CodingKeys.emailKey == emailKey).fetchOne(db)
-            if let user, try WorkspaceMember.fetchOne(db, key: ["workspace_id": access.workspaceId, "user_id": user.id!]) != nil {
+        return try await database.write { tx -> (token: String, made: Bool) in
+            let user = try tx.memberships.user(emailKey: emailKey)
+            if let user, try tx.memberships.isMember(workspaceId: access.workspaceId, userId: user.id!) {
                 // Members are on the members page already: this tells the owner nothing new.
                 throw FormProblems([.email: "error_already_member"])
             }
-            if let pending = try Self.pendingInvite(db, workspaceId: access.workspaceId, emailKey: emailKey, now: now),
+            if let pending = try tx.invitations.pending(workspaceId: access.workspaceId, emailKey: emailKey, now: now),
                let token = pending.tokenNonce.map({ key.code("invite", $0) }) {
                 return (token, false)
             }
-            let (invite, token) = try Self.insert(db, workspaceId: access.workspaceId, email: email, invitedBy: access.userId,
+            let (invite, token) = try Self.insert(tx, workspaceId: access.workspaceId, email: email, invitedBy: access.userId,
                                                   key: key, at: now)
-            try AuditTrail.record(db, workspaceId: access.workspaceId, actor: access.userId, action: "member.invite",
-                                  detail: email, at: now)
+            try tx.audit.record(workspaceId: access.workspaceId, actor: access.userId, action: "member.invite",
+                                targetUser: nil, targetRoom: nil, detail: email, at: now)
             if let user, user.emailConfirmedAt != nil {
                 // Their workspaces page lists it as it arrives, once their address is confirmed:
                 // an account someone made with another person's address learns of nothing.
-                let inviter = try String.fetchOne(db, sql: "SELECT nickname FROM users WHERE id = ?", arguments: [access.userId]) ?? ""
-                try outbox.publish(OutgoingEvent(.invitationReceived, to: .user(user.id!),
-                                                 payload: InvitationPayload(invite, workspaceName: access.workspace.name,
-                                                                            inviter: inviter, token: token)), in: db)
+                let inviter = try tx.memberships.nickname(userId: access.userId) ?? ""
+                try tx.publish(OutgoingEvent(.invitationReceived, to: .user(user.id!),
+                                             payload: InvitationPayload(invite, workspaceName: access.workspace.name,
+                                                                        inviter: inviter, token: token)))
             }
             return (token, true)
         }
@@ -77,7 +76,7 @@ struct Invitations: Sendable {
     /// answers it and its token.
     /// `claimsAccount`: the import that made the address's account without a password made this
     /// invitation, and following it lets its person choose that password (no other does).
-    static func insert(_ db: Database, workspaceId: Int64, email: String, invitedBy: Int64, key: ServerKey,
+    static func insert(_ tx: any StoreTransaction, workspaceId: Int64, email: String, invitedBy: Int64, key: ServerKey,
                        at now: Date, claimsAccount: Bool = false) throws -> (Invite, String) {
         let nonce = SecretToken.generate()
         let token = key.code("invite", nonce)
@@ -85,7 +84,7 @@ struct Invitations: Sendable {
                             tokenHash: SecretToken.hash(token), tokenNonce: nonce, invitedBy: invitedBy, createdAt: now,
                             expiresAt: now.addingTimeInterval(lifetime), usedAt: nil, declinedAt: nil)
         invite.claimsAccount = claimsAccount
-        return (try invite.inserted(db), token)
+        return (try tx.invitations.insert(invite), token)
     }
 
     /// The pending invitations for `user`'s address, newest first; none until the address is
@@ -93,18 +92,10 @@ struct Invitations: Sendable {
     func pending(for user: User) throws -> [Pending] {
         guard user.emailConfirmedAt != nil else { return [] }
         let now = clock.now(), key = self.key
-        return try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT invites.*, workspaces.name AS workspace_name, users.nickname AS inviter
-                FROM invites JOIN workspaces ON workspaces.id = invites.workspace_id JOIN users ON users.id = invites.invited_by
-                WHERE invites.email_key = ? AND invites.used_at IS NULL AND invites.declined_at IS NULL AND invites.revoked_at IS NULL
-                  AND invites.expires_at > ?
-                  AND invites.token_nonce IS NOT NULL
-                  AND NOT EXISTS (SELECT 1 FROM workspace_members WHERE workspace_id = invites.workspace_id AND user_id = ?)
-                ORDER BY invites.id DESC
-                """, arguments: [user.emailKey, now, user.id]).map { row in
-                Pending(id: row["id"], workspaceName: row["workspace_name"], inviterNickname: row["inviter"],
-                        token: key.code("invite", row["token_nonce"] as String), expiresAt: row["expires_at"])
+        return try database.query { tx in
+            try tx.invitations.received(emailKey: user.emailKey, userId: user.id, now: now).map { invitation in
+                Pending(id: invitation.id, workspaceName: invitation.workspaceName, inviterNickname: invitation.inviterNickname,
+                        token: key.code("invite", invitation.tokenNonce), expiresAt: invitation.expiresAt)
             }
         }
     }
@@ -112,12 +103,12 @@ struct Invitations: Sendable {
     /// The pending invitation behind a token, with its workspace and who sent it.
     func find(token: String) throws -> Found? {
         let now = clock.now()
-        return try database.read { db in
-            guard let invite = try Invite.filter(Invite.CodingKeys.tokenHash == SecretToken.hash(token)).fetchOne(db),
+        return try database.query { tx in
+            guard let invite = try tx.invitations.invite(tokenHash: SecretToken.hash(token)),
                   invite.isPending(at: now),
-                  let workspace = try Workspace.fetchOne(db, key: invite.workspaceId)
+                  let workspace = try tx.memberships.workspace(id: invite.workspaceId)
             else { return nil }
-            let inviter = try String.fetchOne(db, sql: "SELECT nickname FROM users WHERE id = ?", arguments: [invite.invitedBy]) ?? ""
+            let inviter = try tx.memberships.nickname(userId: invite.invitedBy) ?? ""
             return Found(invite: invite, workspace: workspace, inviterNickname: inviter)
         }
     }
@@ -126,22 +117,22 @@ struct Invitations: Sendable {
     /// workspace. Throws `invite_invalid` (404) for an invitation that is used, declined or
     /// expired, also when two acceptances race.
     func accept(token: String, userId: Int64) async throws -> Workspace {
-        let now = clock.now(), outbox = database.outbox
-        return try await database.writer.write { db in
-            guard let invite = try Invite.filter(Invite.CodingKeys.tokenHash == SecretToken.hash(token)).fetchOne(db),
+        let now = clock.now()
+        return try await database.write { tx in
+            guard let invite = try tx.invitations.invite(tokenHash: SecretToken.hash(token)),
                   invite.isPending(at: now),
-                  let workspace = try Workspace.fetchOne(db, key: invite.workspaceId),
-                  let user = try User.fetchOne(db, key: userId), user.isActive
+                  let workspace = try tx.memberships.workspace(id: invite.workspaceId),
+                  let user = try tx.memberships.user(id: userId), user.isActive
             else { throw AppError.notFound("invite_invalid") }
             guard user.emailKey == invite.emailKey else { throw AppError.forbidden("invite_other_account") }
-            try Invite.filter(key: invite.id!).updateAll(db, Invite.CodingKeys.usedAt.set(to: now))
-            if try WorkspaceMember.fetchOne(db, key: ["workspace_id": workspace.id!, "user_id": userId]) == nil {
-                try MembershipService.join(db, workspace: workspace, user: user, at: now, outbox: outbox)
-                try AuditTrail.record(db, workspaceId: workspace.id!, actor: userId, action: "member.join",
-                                      targetUser: userId, detail: "invite", at: now)
+            try tx.invitations.markUsed(id: invite.id!, at: now)
+            if try !tx.memberships.isMember(workspaceId: workspace.id!, userId: userId) {
+                try tx.memberships.join(workspace: workspace, user: user, at: now)
+                try tx.audit.record(workspaceId: workspace.id!, actor: userId, action: "member.join",
+                                    targetUser: userId, targetRoom: nil, detail: "invite", at: now)
             }
-            try outbox.publish(OutgoingEvent(.invitationResolved, to: .user(userId),
-                                             payload: InvitationResolvedPayload(inviteId: invite.id!, outcome: "accepted")), in: db)
+            try tx.publish(OutgoingEvent(.invitationResolved, to: .user(userId),
+                                         payload: InvitationResolvedPayload(inviteId: invite.id!, outcome: "accepted")))
             return workspace
         }
     }
@@ -149,30 +140,22 @@ struct Invitations: Sendable {
     /// Declines (its person, signed in or holding the link): it leaves their list, and the
     /// workspace may invite them again.
     func decline(token: String, userId: Int64?) async throws {
-        let now = clock.now(), outbox = database.outbox
-        try await database.writer.write { db in
-            guard let invite = try Invite.filter(Invite.CodingKeys.tokenHash == SecretToken.hash(token)).fetchOne(db),
+        let now = clock.now()
+        try await database.write { tx in
+            guard let invite = try tx.invitations.invite(tokenHash: SecretToken.hash(token)),
                   invite.isPending(at: now)
             else { throw AppError.notFound("invite_invalid") }
-            if let userId, let user = try User.fetchOne(db, key: userId), user.emailKey != invite.emailKey {
+            if let userId, let user = try tx.memberships.user(id: userId), user.emailKey != invite.emailKey {
                 throw AppError.forbidden("invite_other_account")
             }
-            try Invite.filter(key: invite.id!).updateAll(db, Invite.CodingKeys.declinedAt.set(to: now))
-            try AuditTrail.record(db, workspaceId: invite.workspaceId, actor: userId, action: "member.decline",
-                                  detail: invite.email, at: now)
-            if let account = try User.filter(User.CodingKeys.emailKey == invite.emailKey).fetchOne(db) {
-                try outbox.publish(OutgoingEvent(.invitationResolved, to: .user(account.id!),
-                                                 payload: InvitationResolvedPayload(inviteId: invite.id!, outcome: "declined")), in: db)
+            try tx.invitations.markDeclined(id: invite.id!, at: now)
+            try tx.audit.record(workspaceId: invite.workspaceId, actor: userId, action: "member.decline",
+                                targetUser: nil, targetRoom: nil, detail: invite.email, at: now)
+            if let account = try tx.memberships.user(emailKey: invite.emailKey) {
+                try tx.publish(OutgoingEvent(.invitationResolved, to: .user(account.id!),
+                                             payload: InvitationResolvedPayload(inviteId: invite.id!, outcome: "declined")))
             }
         }
-    }
-
-    /// The address's pending invitation to the workspace, if any.
-    static func pendingInvite(_ db: Database, workspaceId: Int64, emailKey: String, now: Date) throws -> Invite? {
-        try Invite.filter(Invite.CodingKeys.workspaceId == workspaceId && Invite.CodingKeys.emailKey == emailKey
-                          && Invite.CodingKeys.usedAt == nil && Invite.CodingKeys.declinedAt == nil && Invite.CodingKeys.revokedAt == nil
-                          && Invite.CodingKeys.expiresAt > now)
-            .order(Invite.CodingKeys.id.desc).fetchOne(db)
     }
 }
 

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// A workspace's open join link: anyone who has it (and an account) joins with one click,
 /// until it expires or has been used `maxUses` times. The owner makes it, resets it (a new
@@ -30,28 +29,23 @@ struct JoinLinks: Sendable {
     func current(_ access: WorkspaceAccess) throws -> Link? {
         try access.requireOwner()
         let key = self.key
-        return try database.read { db in
-            try Row.fetchOne(db, sql: "SELECT token_nonce, expires_at, max_uses, uses FROM join_links WHERE workspace_id = ?",
-                             arguments: [access.workspaceId]).map { Self.link($0, key: key) }
+        return try database.query { tx in
+            try tx.invitations.joinLink(workspaceId: access.workspaceId).map { Self.link($0, key: key) }
         }
     }
 
     /// Makes the link anew (owner): `lifetime` nil never expires, `maxUses` nil has no limit.
     func reset(_ access: WorkspaceAccess, lifetime: TimeInterval?, maxUses: Int?) async throws -> Link {
         try access.requireOwner()
-        let now = clock.now(), key = self.key
+        let now = clock.now()
         let nonce = SecretToken.generate()
         let token = key.code("join", nonce)
         let expiresAt = lifetime.map { now.addingTimeInterval($0) }
-        try await database.writer.write { db in
-            try db.execute(sql: """
-                INSERT INTO join_links (workspace_id, token_hash, token_nonce, expires_at, max_uses, uses, created_by, created_at)
-                VALUES (?, ?, ?, ?, ?, 0, ?, ?)
-                ON CONFLICT (workspace_id) DO UPDATE SET token_hash = excluded.token_hash, token_nonce = excluded.token_nonce,
-                    expires_at = excluded.expires_at, max_uses = excluded.max_uses, uses = 0, created_by = excluded.created_by,
-                    created_at = excluded.created_at
-                """, arguments: [access.workspaceId, SecretToken.hash(token), nonce, expiresAt, maxUses, access.userId, now])
-            try AuditTrail.record(db, workspaceId: access.workspaceId, actor: access.userId, action: "join_link.reset", at: now)
+        try await database.write { tx in
+            try tx.invitations.resetJoinLink(workspaceId: access.workspaceId, tokenHash: SecretToken.hash(token), nonce: nonce,
+                                             expiresAt: expiresAt, maxUses: maxUses, createdBy: access.userId, at: now)
+            try tx.audit.record(workspaceId: access.workspaceId, actor: access.userId, action: "join_link.reset",
+                                targetUser: nil, targetRoom: nil, detail: "", at: now)
         }
         return Link(token: token, expiresAt: expiresAt, maxUses: maxUses, uses: 0)
     }
@@ -60,10 +54,10 @@ struct JoinLinks: Sendable {
     func disable(_ access: WorkspaceAccess) async throws {
         try access.requireOwner()
         let now = clock.now()
-        try await database.writer.write { db in
-            try db.execute(sql: "DELETE FROM join_links WHERE workspace_id = ?", arguments: [access.workspaceId])
-            if db.changesCount > 0 {
-                try AuditTrail.record(db, workspaceId: access.workspaceId, actor: access.userId, action: "join_link.disable", at: now)
+        try await database.write { tx in
+            if try tx.invitations.removeJoinLink(workspaceId: access.workspaceId) {
+                try tx.audit.record(workspaceId: access.workspaceId, actor: access.userId, action: "join_link.disable",
+                                    targetUser: nil, targetRoom: nil, detail: "", at: now)
             }
         }
     }
@@ -71,43 +65,39 @@ struct JoinLinks: Sendable {
     /// The link behind `token`, while it can still be used.
     func find(token: String) throws -> Found? {
         let now = clock.now(), key = self.key
-        return try database.read { db in try Self.usable(db, token: token, now: now, key: key) }
+        return try database.query { tx in try Self.usable(tx, token: token, now: now, key: key) }
     }
 
     /// Joins `userId` to the link's workspace, counting one use; someone already in it just
     /// goes there. A link expired or used up meanwhile (two people racing for the last use) is
     /// a 404 and nothing changes.
     func join(token: String, userId: Int64) async throws -> Workspace {
-        let now = clock.now(), key = self.key, outbox = database.outbox
-        return try await database.writer.write { db in
-            guard let found = try Self.usable(db, token: token, now: now, key: key),
-                  let user = try User.fetchOne(db, key: userId) else {
+        let now = clock.now(), key = self.key
+        return try await database.write { tx in
+            guard let found = try Self.usable(tx, token: token, now: now, key: key),
+                  let user = try tx.memberships.user(id: userId) else {
                 throw AppError.notFound("join_link_invalid")
             }
             let workspace = found.workspace
-            if try WorkspaceMember.fetchOne(db, key: ["workspace_id": workspace.id!, "user_id": userId]) != nil { return workspace }
-            try db.execute(sql: "UPDATE join_links SET uses = uses + 1 WHERE workspace_id = ?", arguments: [workspace.id!])
-            try MembershipService.join(db, workspace: workspace, user: user, at: now, outbox: outbox)
-            try AuditTrail.record(db, workspaceId: workspace.id!, actor: userId, action: "member.join", targetUser: userId,
-                                  detail: "link", at: now)
+            if try tx.memberships.isMember(workspaceId: workspace.id!, userId: userId) { return workspace }
+            try tx.invitations.countJoinLinkUse(workspaceId: workspace.id!)
+            try tx.memberships.join(workspace: workspace, user: user, at: now)
+            try tx.audit.record(workspaceId: workspace.id!, actor: userId, action: "member.join", targetUser: userId,
+                                targetRoom: nil, detail: "link", at: now)
             return workspace
         }
     }
 
-    private static func usable(_ db: Database, token: String, now: Date, key: ServerKey) throws -> Found? {
-        guard let row = try Row.fetchOne(db, sql: """
-                SELECT join_links.*, COALESCE(users.nickname, '') AS creator FROM join_links
-                LEFT JOIN users ON users.id = join_links.created_by WHERE token_hash = ?
-                """, arguments: [SecretToken.hash(token)]) else { return nil }
-        let link = Self.link(row, key: key)
+    private static func usable(_ tx: any StoreTransaction, token: String, now: Date, key: ServerKey) throws -> Found? {
+        guard let stored = try tx.invitations.joinLink(tokenHash: SecretToken.hash(token)) else { return nil }
+        let link = Self.link(stored.link, key: key)
         if let expiresAt = link.expiresAt, expiresAt <= now { return nil }
         if let maxUses = link.maxUses, link.uses >= maxUses { return nil }
-        guard let workspace = try Workspace.fetchOne(db, key: row["workspace_id"] as Int64) else { return nil }
-        return Found(workspace: workspace, creatorNickname: row["creator"], link: link)
+        guard let workspace = try tx.memberships.workspace(id: stored.link.workspaceId) else { return nil }
+        return Found(workspace: workspace, creatorNickname: stored.creatorNickname, link: link)
     }
 
-    private static func link(_ row: Row, key: ServerKey) -> Link {
-        Link(token: key.code("join", row["token_nonce"] as String), expiresAt: row["expires_at"], maxUses: row["max_uses"],
-             uses: row["uses"])
+    private static func link(_ stored: StoredJoinLink, key: ServerKey) -> Link {
+        Link(token: key.code("join", stored.nonce), expiresAt: stored.expiresAt, maxUses: stored.maxUses, uses: stored.uses)
     }
 }

@@ -211,20 +211,7 @@ struct WorkspaceService: Sendable {
 
     /// Takes `userId` out of the workspace and every room in it, telling the workspace and them.
     func removeFromWorkspace(_ db: Database, workspace: Workspace, userId: Int64, at now: Date) throws {
-        let rooms = try Room.fetchAll(db, sql: """
-            SELECT rooms.* FROM rooms JOIN room_members ON room_members.room_id = rooms.id
-            WHERE rooms.workspace_id = ? AND room_members.user_id = ?
-            """, arguments: [workspace.id!, userId])
-        let nickname = try String.fetchOne(db, sql: "SELECT nickname FROM users WHERE id = ?", arguments: [userId]) ?? ""
-        let payload = WorkspaceMemberPayload(workspaceId: workspace.id!, userId: userId, nickname: nickname)
-        try database.outbox.publish(OutgoingEvent(.workspaceMemberRemoved, to: .user(userId), payload: payload), in: db)
-        try database.outbox.publish(OutgoingEvent(.workspaceMemberRemoved, to: .room(try workspace.defaultRoom(db).id!),
-                                                  payload: payload), in: db)
-        for room in rooms { try membership.remove(db, room: room, users: [userId]) }
-        // Channels they owned pass to the workspace owner.
-        try db.execute(sql: "UPDATE rooms SET owner_id = ? WHERE workspace_id = ? AND owner_id = ? AND kind = 'channel'",
-                       arguments: [workspace.ownerId, workspace.id!, userId])
-        try WorkspaceMember.deleteOne(db, key: ["workspace_id": workspace.id!, "user_id": userId])
+        try SQLiteMembershipStore(db: db, outbox: database.outbox).remove(workspace: workspace, userId: userId, at: now)
     }
 }
 

@@ -41,6 +41,13 @@ struct SQLiteTransaction: StoreTransaction {
     var sandboxPayments: any SandboxPaymentStore { SQLiteSandboxPaymentStore(db: db) }
     var audit: any AuditStore { SQLiteAuditStore(db: db) }
     var securityLog: any SecurityLogStore { SQLiteSecurityLogStore(db: db) }
+    var readMarks: any ReadMarkStore { SQLiteReadMarkStore(db: db) }
+    var notifySettings: any NotifySettingStore { SQLiteNotifySettingStore(db: db) }
+    var lastRooms: any LastRoomStore { SQLiteLastRoomStore(db: db) }
+    var invitations: any InvitationStore { SQLiteInvitationStore(db: db) }
+    var memberships: any MembershipStore { SQLiteMembershipStore(db: db, outbox: outbox) }
+    var mail: any MailQueueStore { SQLiteMailQueueStore(db: db) }
+    var push: any PushSubscriptionStore { SQLitePushSubscriptionStore(db: db) }
 }
 
 extension AppDatabase {
