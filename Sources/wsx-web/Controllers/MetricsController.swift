@@ -25,7 +25,7 @@ struct MetricsController: Sendable {
             }
             return Response(status: .notFound)
         }
-        let lag = max(0, try database.read { try events.latestId($0) } - hub.latestEventId)
+        let lag = max(0, try events.latestId() - hub.latestEventId)
         let text = metrics.exposition(openStreams: await hub.subscriberCount, outboxLag: lag, mailQueue: try mail.queueLength(),
                                       mailFailed: try mail.failedCount())
         return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],

@@ -1,29 +1,28 @@
 import Foundation
-import GRDB
 
 extension MessageService {
     /// Deletes a message: its author may, and so may the workspace owner. A thread's root with
     /// replies becomes a placeholder that keeps them; a reply's thread line changes, and a
     /// placeholder goes with its last reply.
     func delete(messageId: Int64, in access: WorkspaceAccess) async throws -> Room {
-        let outbox = database.outbox, fragment = self.fragment, threadFragment = self.threadFragment, now = clock.now()
-        return try await database.writer.write { db in
-            let (message, room) = try Self.writableMessage(db, id: messageId, access)
+        let fragment = self.fragment, threadFragment = self.threadFragment, now = clock.now()
+        return try await database.write { tx in
+            let (message, room) = try tx.messages.writable(id: messageId, access)
             guard message.authorId == access.userId || access.isOwner else {
                 throw AppError.forbidden("error_message_delete_rights")
             }
-            if try ThreadRecords.hasReplies(db, rootId: messageId) {
-                try ThreadEvents.leavePlaceholder(db, rootId: messageId, room: room, at: now, outbox: outbox,
+            if try tx.threads.hasReplies(rootId: messageId) {
+                try ThreadEvents.leavePlaceholder(tx, rootId: messageId, room: room, at: now,
                                                   render: { fragment($0, room.workspaceId) })
                 return room
             }
-            try ThreadRecords.replyRemoved(db, message)
-            try Self.remove(db, messageId: messageId, room: room, outbox: outbox)
+            try tx.threads.replyRemoved(message)
+            try Self.remove(tx, messageId: messageId, room: room)
             if let rootId = message.threadRootId {
-                if try Message.fetchOne(db, key: rootId)?.deletedAt != nil, !(try ThreadRecords.hasReplies(db, rootId: rootId)) {
-                    try Self.remove(db, messageId: rootId, room: room, outbox: outbox)
+                if try tx.messages.stamp(id: rootId)?.isDeleted == true, !(try tx.threads.hasReplies(rootId: rootId)) {
+                    try Self.remove(tx, messageId: rootId, room: room)
                 } else {
-                    try ThreadEvents.summaryChanged(db, rootId: rootId, room: room, outbox: outbox, render: threadFragment)
+                    try ThreadEvents.summaryChanged(tx, rootId: rootId, room: room, render: threadFragment)
                 }
             }
             return room
@@ -31,15 +30,15 @@ extension MessageService {
     }
 
     /// Deletes one message row with what goes with it, and tells the room.
-    private static func remove(_ db: Database, messageId: Int64, room: Room, outbox: EventOutbox) throws {
-        let wasPinned = try SQLitePinStore(db: db).isPinned(messageId: messageId)
-        try Message.deleteOne(db, key: messageId)
-        try MessageEventScrub.deleted(db, messageId: messageId)
+    private static func remove(_ tx: any StoreTransaction, messageId: Int64, room: Room) throws {
+        let wasPinned = try tx.pins.isPinned(messageId: messageId)
+        try tx.messages.delete(id: messageId)
+        try tx.events.scrubDeleted(messageId: messageId)
         var event = OutgoingEvent(.messageDeleted, to: .room(room.id!),
                                   payload: MessageDeletedPayload(workspaceId: room.workspaceId, roomId: room.id!,
                                                                  messageId: messageId))
         event.messageId = messageId
-        try outbox.publish(event, in: db)
-        if wasPinned { try PinService.announceDeleted(SQLiteTransaction(db, outbox: outbox), messageId: messageId, room: room) }
+        try tx.publish(event)
+        if wasPinned { try PinService.announceDeleted(tx, messageId: messageId, room: room) }
     }
 }

@@ -45,7 +45,7 @@ struct ReactionService: Sendable {
     func reactions(messageId: Int64, in access: WorkspaceAccess) async throws -> (MessageRow, Room, [ReactionGroup]) {
         try database.query { tx in
             let (_, room) = try tx.messages.visible(id: messageId, access)
-            return (try tx.messages.row(id: messageId), room, try tx.reactions.groups(messageIds: [messageId])[messageId] ?? [])
+            return (try tx.messages.row(id: messageId, hasFiles: true), room, try tx.reactions.groups(messageIds: [messageId])[messageId] ?? [])
         }
     }
 }

@@ -1,5 +1,3 @@
-import GRDB
-
 /// What a room's page reads from the database (or from memory).
 struct RoomPageReads: Sendable {
     var sidebar: SidebarLists
@@ -26,20 +24,20 @@ struct RoomPageReader: Sendable {
     /// line and without reading them off (they have no membership).
     func read(room: Room?, isMember: Bool, userId: Int64, workspaceId: Int64, anchor: MessageAnchor, editing: Int64?,
               place: PagePlace) async throws -> RoomPageReads {
-        try await messages.database.readKept { [messages, lists, saved, sidebar] db in
-            var reads = RoomPageReads(sidebar: try sidebar.lists(db, userId: userId, place: place))
+        try await messages.database.queryKept { [messages, lists, saved, sidebar] tx in
+            var reads = RoomPageReads(sidebar: try sidebar.lists(tx, userId: userId, place: place))
             guard let roomId = room?.id else { return reads }
-            let page = try messages.page(db, roomId: roomId, anchor: anchor)
+            let page = try messages.page(tx, roomId: roomId, anchor: anchor)
             reads.messages = (page, try lists.parts(for: page.messages, editing: editing) { ids in
                 guard !ids.isEmpty else { return [] }
-                guard let db else { throw NotKeptInMemory() }
-                return try MessageService.rows(db, roomId: roomId, ids: ids)
+                guard let tx else { throw NotKeptInMemory() }
+                return try tx.messages.rows(roomId: roomId, ids: ids)
             })
             if isMember {
-                let markers = try messages.markers.markers(db, userId: userId, workspaceId: workspaceId)
+                let markers = try messages.markers.markers(tx, userId: userId, workspaceId: workspaceId)
                 reads.lastRead = markers[roomId]?.lastRead ?? 0
-                reads.saved = try saved.ids(db.map(SQLiteTransaction.reading), userId: userId)
-                if room?.kind != .channel { reads.receipts = try messages.receipts.markers(db, roomId: roomId) }
+                reads.saved = try saved.ids(tx, userId: userId)
+                if room?.kind != .channel { reads.receipts = try messages.receipts.markers(tx, roomId: roomId) }
             } else {
                 reads.lastRead = .max
             }

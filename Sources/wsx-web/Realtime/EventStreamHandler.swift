@@ -245,7 +245,7 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
         // frames are held meanwhile.
         let log = dependencies.log
         NIOThreadPool.singleton.runIfActive(eventLoop: context.eventLoop) {
-            try log.database.read { db in try log.prunedThrough(db) }
+            try log.prunedThrough()
         }.assumeIsolated().whenComplete { result in
             // The browser left, or the hub ended the stream, while it was read.
             guard case .subscribing = self.state else { return }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -78,22 +77,14 @@ actor RealtimeHub: Service {
         self.outbox = outbox
         self.settings = settings
         self.logger = logger
-        let (latestId, memberships) = try database.read { db -> (Int64, [(Int64, Int64)]) in
-            (try EventLog(database: database, clock: .system).latestId(db), try Self.memberships(db))
-        }
+        let (latestId, memberships) = try database.query { tx in (try tx.events.latestId(), try tx.rooms.allMemberships()) }
         handledThrough = latestId
         latest = Mutex(latestId)
         (membersByRoom, roomsByUser) = Self.index(memberships)
     }
 
-    /// Every (room, member) pair in the database.
-    private static func memberships(_ db: Database) throws -> [(Int64, Int64)] {
-        guard try db.tableExists("room_members") else { return [] }
-        return try Row.fetchAll(db, sql: "SELECT room_id, user_id FROM room_members").map { ($0[0] as Int64, $0[1] as Int64) }
-    }
-
     /// The pairs as members by room and rooms by member.
-    private static func index(_ memberships: [(Int64, Int64)]) -> ([Int64: Set<Int64>], [Int64: Set<Int64>]) {
+    private static func index(_ memberships: [(roomId: Int64, userId: Int64)]) -> ([Int64: Set<Int64>], [Int64: Set<Int64>]) {
         var members: [Int64: Set<Int64>] = [:], rooms: [Int64: Set<Int64>] = [:]
         for (room, user) in memberships {
             members[room, default: []].insert(user)
@@ -106,7 +97,7 @@ actor RealtimeHub: Service {
     /// members without events. Events committed before this read and delivered after it change
     /// nothing more: adding someone already in a room, or taking out someone already out.
     func reloadMemberships(from database: AppDatabase) {
-        guard let rows = try? database.read(Self.memberships) else { return }
+        guard let rows = try? database.query({ tx in try tx.rooms.allMemberships() }) else { return }
         (membersByRoom, roomsByUser) = Self.index(rows)
     }
 

@@ -19,6 +19,10 @@ protocol StoreTransaction {
     var rooms: any RoomStore { get }
     /// Workspaces and who is in them.
     var workspaces: any WorkspaceStore { get }
+    /// Threads and who follows them.
+    var threads: any ThreadStore { get }
+    /// The event log.
+    var events: any EventStore { get }
     /// Messages as their rooms' members see them.
     var messages: any MessageStore { get }
     /// Each person's saved messages.

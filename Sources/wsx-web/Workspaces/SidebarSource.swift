@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Views
 
 /// Reads what the sidebar lists for a signed-in person: their workspaces and, inside one, the
@@ -28,18 +27,18 @@ struct SidebarSource: Sendable {
     }
 
     func load(userId: Int64, place: PagePlace) async throws -> SidebarLists {
-        try await database.readKept { db in try lists(db, userId: userId, place: place) }
+        try await database.queryKept { tx in try lists(tx, userId: userId, place: place) }
     }
 
-    /// The sidebar's lists, from memory, or else read in a caller's read (`db` nil: memory only;
+    /// The sidebar's lists, from memory, or else read in a caller's read (`tx` nil: memory only;
     /// the channel page reads them with its messages).
-    func lists(_ db: Database?, userId: Int64, place: PagePlace) throws -> SidebarLists {
+    func lists(_ tx: (any StoreTransaction)?, userId: Int64, place: PagePlace) throws -> SidebarLists {
         let workspaceId = place.workspaceId
-        let lists = try keptLists.value(for: Key(userId: userId, workspaceId: workspaceId), in: db) { db in
-            try Self.read(db, userId: userId, workspaceId: workspaceId)
+        let lists = try keptLists.value(for: Key(userId: userId, workspaceId: workspaceId), in: tx) { tx in
+            try Self.read(tx, userId: userId, workspaceId: workspaceId)
         }
         guard let workspaceId else { return SidebarLists(workspaces: lists.workspaces, rooms: []) }
-        let markers = try markers.markers(db, userId: userId, workspaceId: workspaceId)
+        let markers = try markers.markers(tx, userId: userId, workspaceId: workspaceId)
         var sidebar = SidebarLists(workspaces: lists.workspaces, rooms: lists.rooms.map { room in
             var listed = SidebarRoom(id: room.id, name: room.name, url: room.url, isCurrent: room.id == place.roomId,
                                      unread: markers[room.id]?.unread ?? 0, mentions: markers[room.id]?.mentions ?? 0,
@@ -56,22 +55,18 @@ struct SidebarSource: Sendable {
             }
             return listed
         })
-        let threads = try threadMarkers.unread(db, userId: userId, workspaceId: workspaceId)
+        let threads = try threadMarkers.unread(tx, userId: userId, workspaceId: workspaceId)
         sidebar.threadsUnread = threads.replies
         sidebar.threadMentions = threads.mentions
         return sidebar
     }
 
-    private static func read(_ db: Database, userId: Int64, workspaceId: Int64?) throws -> Kept {
-        let workspaces = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT workspaces.id, workspaces.name FROM workspaces
-            JOIN workspace_members ON workspace_members.workspace_id = workspaces.id
-            WHERE workspace_members.user_id = ? ORDER BY workspaces.name_key, workspaces.id
-            """), arguments: [userId]).map { row in
-            SidebarWorkspace(id: row[0], name: row[1], url: Paths.workspace(row[0]), isCurrent: row[0] == workspaceId)
+    private static func read(_ tx: any StoreTransaction, userId: Int64, workspaceId: Int64?) throws -> Kept {
+        let workspaces = try tx.workspaces.listed(userId: userId).map { listed in
+            SidebarWorkspace(id: listed.id, name: listed.name, url: Paths.workspace(listed.id), isCurrent: listed.id == workspaceId)
         }
         guard let workspaceId else { return Kept(workspaces: workspaces, rooms: []) }
         return Kept(workspaces: workspaces,
-                    rooms: try RoomDirectory.rooms(db, workspaceId: workspaceId, userId: userId, lastMessages: false))
+                    rooms: try tx.rooms.summaries(workspaceId: workspaceId, userId: userId, lastMessages: false))
     }
 }

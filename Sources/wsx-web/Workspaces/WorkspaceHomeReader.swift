@@ -1,5 +1,3 @@
-import GRDB
-
 /// Reads a workspace's home for one member: the rooms they are in, with each room's last
 /// message and unread count, and their read markers (for the mention counts). The rooms are
 /// kept per member and workspace until a commit changes something they were read from (a
@@ -20,10 +18,10 @@ struct WorkspaceHomeReader: Sendable {
 
     /// From memory when nothing they show changed, else in one read off the event loop.
     func read(workspaceId: Int64, userId: Int64) async throws -> (rooms: [RoomSummary], markers: [Int64: RoomMarker]) {
-        try await database.readKept { [kept, markers] db in
-            (try kept.value(for: Key(userId: userId, workspaceId: workspaceId), in: db) { db in
-                try RoomDirectory.rooms(db, workspaceId: workspaceId, userId: userId)
-            }, try markers.markers(db, userId: userId, workspaceId: workspaceId))
+        try await database.queryKept { [kept, markers] tx in
+            (try kept.value(for: Key(userId: userId, workspaceId: workspaceId), in: tx) { tx in
+                try tx.rooms.summaries(workspaceId: workspaceId, userId: userId, lastMessages: true)
+            }, try markers.markers(tx, userId: userId, workspaceId: workspaceId))
         }
     }
 }

@@ -84,6 +84,24 @@ struct SQLiteRoomStore: RoomStore {
         return try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM messages WHERE room_id = ?", arguments: [roomId]) ?? 0
     }
 
+    func isArchived(roomId: Int64) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT archived_at IS NOT NULL FROM rooms WHERE id = ?"), arguments: [roomId]) ?? false
+    }
+
+    func allMemberships() throws -> [(roomId: Int64, userId: Int64)] {
+        // Before the migrations made the table (a server opening an empty file reads this first).
+        guard try db.tableExists("room_members") else { return [] }
+        return try Row.fetchAll(db, sql: "SELECT room_id, user_id FROM room_members").map { (roomId: $0[0], userId: $0[1]) }
+    }
+
+    func advanceMarker(roomId: Int64, userId: Int64, to messageId: Int64) throws -> Bool {
+        // Cached: every post and every read runs it.
+        try db.cachedStatement(sql: """
+            UPDATE room_members SET last_read_message_id = ? WHERE room_id = ? AND user_id = ? AND last_read_message_id < ?
+            """).execute(arguments: [messageId, roomId, userId, messageId])
+        return db.changesCount > 0
+    }
+
     func setConversationKey(roomId: Int64, key: String) throws {
         try db.execute(sql: "UPDATE rooms SET dm_key = ? WHERE id = ?", arguments: [key, roomId])
     }
@@ -107,6 +125,14 @@ struct SQLiteWorkspaceStore: WorkspaceStore {
     func member(workspaceId: Int64, userId: Int64) throws -> User? {
         guard try isMember(workspaceId: workspaceId, userId: userId) else { return nil }
         return try User.fetchOne(db, key: userId)
+    }
+
+    func listed(userId: Int64) throws -> [(id: Int64, name: String)] {
+        try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT workspaces.id, workspaces.name FROM workspaces
+            JOIN workspace_members ON workspace_members.workspace_id = workspaces.id
+            WHERE workspace_members.user_id = ? ORDER BY workspaces.name_key, workspaces.id
+            """), arguments: [userId]).map { (id: $0[0], name: $0[1]) }
     }
 }
 

@@ -5,6 +5,10 @@ import GRDB
 struct SQLiteSearchStore: SearchStore {
     let db: Database
 
+    func index(messageId: Int64, roomId: Int64, text: String) throws {
+        try SearchIndex.index(db, messageId: messageId, roomId: roomId, text: text)
+    }
+
     func channels(workspaceId: Int64, userId: Int64, containing pattern: String, afterId: Int64, limit: Int) throws -> [SearchService.ChannelHit] {
         try SearchService.ChannelHit.fetchAll(db, sql: """
             SELECT id, name, description FROM rooms

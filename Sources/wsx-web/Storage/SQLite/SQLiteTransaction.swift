@@ -26,6 +26,8 @@ struct SQLiteTransaction: StoreTransaction {
     var rooms: any RoomStore { SQLiteRoomStore(db: db) }
     var workspaces: any WorkspaceStore { SQLiteWorkspaceStore(db: db) }
     var messages: any MessageStore { SQLiteMessageStore(db: db) }
+    var threads: any ThreadStore { SQLiteThreadStore(db: db) }
+    var events: any EventStore { SQLiteEventStore(db: db) }
     var saved: any SavedMessageStore { SQLiteSavedMessageStore(db: db) }
     var reactions: any ReactionStore { SQLiteReactionStore(db: db) }
     var pins: any PinStore { SQLitePinStore(db: db) }
@@ -56,6 +58,14 @@ extension AppDatabase {
     func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
         let outbox = self.outbox
         return try await writer.write { db in try body(SQLiteTransaction(db, outbox: outbox)) }
+    }
+
+    /// Runs `body` in a transaction shared with the writes that arrive at the same time (message
+    /// posts: `GroupCommit`), in a savepoint of its own, so its changes and events roll back
+    /// alone when it throws and commit with the others.
+    func writeTogether<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+        let outbox = self.outbox
+        return try await groupCommit.write { db in try body(SQLiteTransaction(db, outbox: outbox)) }
     }
 
     /// Runs `body` in one read transaction on the calling thread (`read(_:)`).

@@ -32,6 +32,13 @@ protocol RoomStore {
     func removeMembers(roomId: Int64, userIds: [Int64]) throws
     /// The id of the room's newest message (0 for none).
     func latestMessageId(roomId: Int64) throws -> Int64
+    /// Whether the room is archived (read-only); false for a room that is not there.
+    func isArchived(roomId: Int64) throws -> Bool
+    /// Every room membership of the server, as (room, user) pairs.
+    func allMemberships() throws -> [(roomId: Int64, userId: Int64)]
+    /// Moves the person's read marker in the room forward to `messageId`; answers whether it
+    /// moved (never back).
+    func advanceMarker(roomId: Int64, userId: Int64, to messageId: Int64) throws -> Bool
     /// Sets a DM's or group's key (`dm_key`).
     func setConversationKey(roomId: Int64, key: String) throws
 }
@@ -44,6 +51,8 @@ protocol WorkspaceStore {
     func memberCount(workspaceId: Int64, among userIds: Set<Int64>) throws -> Int
     /// The person, if they are a member of the workspace.
     func member(workspaceId: Int64, userId: Int64) throws -> User?
+    /// The workspaces the person is a member of, by name, as the sidebar lists them.
+    func listed(userId: Int64) throws -> [(id: Int64, name: String)]
 }
 
 /// Pins: messages a room's members pinned for everyone in it.
@@ -77,8 +86,48 @@ protocol MessageStore {
     /// The same, for a change to the message (edit, delete, react, pin): also a 404 for a deleted
     /// message and a 409 when its room is archived.
     func writable(id: Int64, _ access: WorkspaceAccess) throws -> (Message, Room)
-    /// The message as a room shows it, with its files; a 404 if there is none.
-    func row(id: Int64) throws -> MessageRow
+    /// The message as a room shows it, with its files (`hasFiles` false skips looking for
+    /// attachments it cannot have); a 404 if there is none.
+    func row(id: Int64, hasFiles: Bool) throws -> MessageRow
+    /// Whole messages of a room by id, with their files, oldest first.
+    func rows(roomId: Int64, ids: [Int64]) throws -> [MessageRow]
+    /// Whole messages by id, with their files, in no particular order.
+    func rows(ids: [Int64]) throws -> [MessageRow]
+    /// The message's row, if there is one.
+    func message(id: Int64) throws -> Message?
+    /// The message's stamp (what a page needs to place it), if there is one.
+    func stamp(id: Int64) throws -> MessageStamp?
+    /// A page of the room's timeline (its messages and the replies also sent to it), as stamps,
+    /// without what decorates them (reactions, pins, cards, threads).
+    func timeline(roomId: Int64, anchor: MessageAnchor, size: Int) throws -> MessagePage
+    /// The id of the room's newest message (0 for none).
+    func newestId(roomId: Int64) throws -> Int64
+    /// The message the author already posted with `clientId`, if any.
+    func posted(authorId: Int64, clientId: String) throws -> Int64?
+    /// Stores a new message; answers its id.
+    func insert(roomId: Int64, authorId: Int64, text: String, html: String, at now: Date, clientId: String?,
+                thread: ThreadPlacement?) throws -> Int64
+    /// Attaches stored files to the message, in order.
+    func attach(fileIds: [Int64], to messageId: Int64) throws
+    /// How many times the message was edited.
+    func editCount(id: Int64) throws -> Int
+    /// Replaces the message's text, counting one more edit.
+    func applyEdit(id: Int64, text: String, html: String, editedAt: Date) throws
+    /// Deletes the message row (what hangs on it goes with it).
+    func delete(id: Int64) throws
+    /// Empties a deleted thread root, kept as a placeholder for its replies: no text, files,
+    /// reactions, pin, saves, mentions, card or search entry.
+    func leavePlaceholder(id: Int64, at now: Date) throws
+    /// Records that the message mentions each of `userIds`.
+    func addMentions(messageId: Int64, userIds: [Int64]) throws
+    /// Forgets whom the message mentions.
+    func removeMentions(messageId: Int64) throws
+    /// Nicknames of the room's members (the lowest id for a nickname two share), for mentions.
+    func memberNicknames(roomId: Int64) throws -> [String: Int64]
+    /// Every member of the workspace the room belongs to, by id, with their nickname.
+    func workspaceNicknames(roomId: Int64) throws -> [Int64: String]
+    /// The workspace's public channels (archived too) by name, for `#name` links.
+    func publicChannels(workspaceId: Int64) throws -> [String: Int64]
     /// The person's messages in `list`, in rooms of the workspace they are still in, newest in
     /// the list first, with their files, rooms and conversation names.
     func collected(in list: MessageList, userId: Int64, workspaceId: Int64, limit: Int) throws -> [CollectedMessage]
@@ -107,6 +156,8 @@ protocol ReactionStore {
     func emojiCount(messageId: Int64) throws -> Int
     /// Adds the person's reaction.
     func add(messageId: Int64, emoji: String, userId: Int64, at now: Date) throws
+    /// Whether the message has any reaction.
+    func hasAny(messageId: Int64) throws -> Bool
     /// The reactions of each of `messageIds` that has any, in the order people reacted.
     func groups(messageIds: [Int64]) throws -> [Int64: [ReactionGroup]]
 }

@@ -20,6 +20,8 @@ struct FoundFile: Sendable {
 /// The workspace's searches. `pattern` is a `ContainsPattern` (lowercased); each search answers
 /// at most `limit` results after (or before) its cursor, in a stable order.
 protocol SearchStore {
+    /// Indexes (or re-indexes) a message's text (as read: `MessageHTML.Rendered.plain`).
+    func index(messageId: Int64, roomId: Int64, text: String) throws
     /// Channels whose name or description contains the pattern that the person can see
     /// (public, or private with them in it), by id after `afterId`.
     func channels(workspaceId: Int64, userId: Int64, containing pattern: String, afterId: Int64, limit: Int) throws -> [SearchService.ChannelHit]

@@ -1,32 +1,6 @@
 import Foundation
 import GRDB
 
-/// Where a new message goes when it answers another: the thread of `rootId`, and also the room's
-/// timeline when its author said so (`also_channel=1`).
-struct ThreadPlacement: Sendable, Equatable {
-    let rootId: Int64
-    let alsoInRoom: Bool
-}
-
-/// A thread as the line under its root shows it: how many replies, when the last one came, and
-/// who wrote the latest ones (newest first). Equal summaries render the same HTML.
-struct ThreadSummary: Sendable, Hashable {
-    let rootId: Int64
-    let replyCount: Int
-    let lastReplyId: Int64
-    let lastReplyAt: Date
-    let repliers: [Replier]
-
-    struct Replier: Sendable, Hashable {
-        let id: Int64
-        let nickname: String
-        let avatarId: Int64?
-    }
-
-    /// How many repliers the line shows.
-    static let replierLimit = 3
-}
-
 /// The SQL of threads, run inside the caller's transaction: roots, summaries, who follows a
 /// thread and how far each of them has read it.
 enum ThreadRecords {
@@ -163,5 +137,82 @@ enum ThreadRecords {
                 AND messages.in_timeline = 0
             WHERE thread_follows.user_id = ? AND thread_follows.unread_count > 0
             """), arguments: [workspaceId, userId]) ?? 0
+    }
+}
+
+/// `ThreadStore` on SQLite.
+struct SQLiteThreadStore: ThreadStore {
+    let db: Database
+
+    func requireRoot(id: Int64, roomId: Int64) throws { try ThreadRecords.requireRoot(db, id: id, roomId: roomId) }
+
+    func hasReplies(rootId: Int64) throws -> Bool { try ThreadRecords.hasReplies(db, rootId: rootId) }
+
+    func replyCount(rootId: Int64) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM messages WHERE thread_root_id = ?"), arguments: [rootId]) ?? 0
+    }
+
+    func newestReplyId(rootId: Int64) throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(id) FROM messages WHERE thread_root_id = ?"), arguments: [rootId]) ?? 0
+    }
+
+    func summaries(rootIds: [Int64]) throws -> [Int64: ThreadSummary] { try ThreadRecords.summaries(db, rootIds: rootIds) }
+
+    func replies(rootId: Int64, before: Int64?, limit: Int) throws -> (stamps: [MessageStamp], hasOlder: Bool) {
+        try ThreadRecords.replies(db, rootId: rootId, before: before, limit: limit)
+    }
+
+    func follow(rootId: Int64, roomId: Int64, replyId: Int64, authorId: Int64, mentioned: [Int64]) throws -> [Int64] {
+        try ThreadRecords.follow(db, rootId: rootId, roomId: roomId, replyId: replyId, authorId: authorId, mentioned: mentioned)
+    }
+
+    func replyRemoved(_ reply: Message) throws { try ThreadRecords.replyRemoved(db, reply) }
+
+    func followers(rootId: Int64) throws -> [Int64] { try ThreadRecords.followers(db, rootId: rootId) }
+
+    func lastRead(userId: Int64, rootId: Int64) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT last_read_id FROM thread_follows WHERE user_id = ? AND root_id = ?",
+                           arguments: [userId, rootId])
+    }
+
+    func advanceMarker(userId: Int64, rootId: Int64, to replyId: Int64) throws -> Bool {
+        try db.cachedStatement(sql: """
+            UPDATE thread_follows SET last_read_id = ? WHERE user_id = ? AND root_id = ? AND last_read_id < ?
+            """).execute(arguments: [replyId, userId, rootId, replyId])
+        return db.changesCount > 0
+    }
+
+    func startFollowing(userId: Int64, rootId: Int64, roomId: Int64) throws -> Bool {
+        try db.execute(sql: """
+            INSERT INTO thread_follows (user_id, root_id, room_id, last_read_id)
+            VALUES (?, ?, ?, COALESCE((SELECT MAX(id) FROM messages WHERE thread_root_id = ?), 0))
+            ON CONFLICT DO NOTHING
+            """, arguments: [userId, rootId, roomId, rootId])
+        return db.changesCount > 0
+    }
+
+    func stopFollowing(userId: Int64, rootId: Int64) throws -> Bool {
+        try db.execute(sql: "DELETE FROM thread_follows WHERE user_id = ? AND root_id = ?", arguments: [userId, rootId])
+        return db.changesCount > 0
+    }
+
+    func unreadTotal(userId: Int64, workspaceId: Int64) throws -> Int {
+        try ThreadRecords.unreadTotal(db, userId: userId, workspaceId: workspaceId)
+    }
+
+    func unreadMentions(userId: Int64, workspaceId: Int64) throws -> Int {
+        try ThreadRecords.unreadMentions(db, userId: userId, workspaceId: workspaceId)
+    }
+
+    func followed(userId: Int64, workspaceId: Int64, limit: Int) throws -> [(rootId: Int64, unread: Int)] {
+        try Row.fetchAll(db, sql: """
+            SELECT thread_follows.root_id, thread_follows.unread_count FROM thread_follows
+            JOIN rooms ON rooms.id = thread_follows.room_id AND rooms.workspace_id = ?
+            JOIN room_members ON room_members.room_id = rooms.id AND room_members.user_id = thread_follows.user_id
+            WHERE thread_follows.user_id = ?
+            ORDER BY (SELECT MAX(id) FROM messages WHERE thread_root_id = thread_follows.root_id) DESC,
+                     thread_follows.root_id DESC
+            LIMIT ?
+            """, arguments: [workspaceId, userId, limit]).map { (rootId: $0[0], unread: $0[1]) }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// Takes a message's text out of the outbox once it may no longer be read as it was.
