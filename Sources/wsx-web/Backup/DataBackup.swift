@@ -1,16 +1,16 @@
 import Foundation
-import GRDB
 import Uploads
 
 /// `wsx-web backup`: a consistent copy of a data folder, taken while the server runs.
 ///
 /// The database is copied with `VACUUM INTO` on a connection of its own, which reads one
 /// snapshot (every post committed before it began, none half-written) without stopping the
-/// server's writer; then the files that snapshot refers to, their thumbnails and the folder's
-/// secrets go in, and a manifest with every member's checksum goes last. File garbage collection
-/// waits (`BackupLock`) from before the snapshot until the archive is complete. The archive is
-/// written 0600 under a temporary name and renamed into place when whole: it holds password
-/// hashes, sessions and secrets.
+/// server's writer (`snapshot`, SQLite's way, in `Storage/SQLite/SQLiteBackup.swift`); then the
+/// files that snapshot refers to, their thumbnails and the folder's secrets go in, and a manifest
+/// with every member's checksum goes last. File garbage collection waits (`BackupLock`) from
+/// before the snapshot until the archive is complete. The archive is written 0600 under a
+/// temporary name and renamed into place when whole: it holds password hashes, sessions and
+/// secrets.
 struct DataBackup {
     let dataDirectory: String
     let clock: WallClock
@@ -78,26 +78,6 @@ struct DataBackup {
         finished = true
         lock.release()
         return Summary(manifest: manifest)
-    }
-
-    /// Copies the database as of one moment into `target`; answers its applied migrations and
-    /// the hashes of every file it refers to.
-    static func snapshot(_ databasePath: String, into target: String) throws -> (migrations: [String], hashes: Set<String>) {
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
-        let source = try DatabaseQueue(path: databasePath, configuration: configuration)
-        try source.writeWithoutTransaction { db in
-            try db.execute(sql: "VACUUM INTO ?", arguments: [target])
-        }
-        try source.close()
-        let copy = try DatabaseQueue(path: target)
-        defer { try? copy.close() }
-        return try copy.read { db in
-            let migrations = try db.tableExists("grdb_migrations")
-                ? try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") : []
-            let hashes = try db.tableExists("files") ? Set(try String.fetchAll(db, sql: "SELECT sha256 FROM files")) : []
-            return (migrations, hashes)
-        }
     }
 
     /// A stored file's name in the archive: its path under the data folder (`files/ab/ab…`).

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Assets
 import Foundation
-import GRDB
 import Uploads
 
 /// `wsx-web export --workspace W --to FILE.zip`: a workspace in Slack's export format.
@@ -29,10 +28,9 @@ struct ExportCommand: ParsableCommand {
         let directory = data.resolved
         let database = try AppDatabase.open(dataDirectory: directory, events: .runningServer)
         let wanted = workspace
-        let workspaceId = try database.read { db -> Int64 in
-            if let id = Int64(wanted), try Workspace.fetchOne(db, key: id) != nil { return id }
-            let ids = try Int64.fetchAll(db, sql: "SELECT id FROM workspaces WHERE name_key = ? ORDER BY id",
-                                         arguments: [NameRules.key(wanted.cleanedLine)])
+        let workspaceId = try database.query { tx -> Int64 in
+            if let id = Int64(wanted), try tx.memberships.workspace(id: id) != nil { return id }
+            let ids = try tx.slackImport.workspaceIds(nameKey: NameRules.key(wanted.cleanedLine))
             guard let first = ids.first else { throw SlackExportError.noWorkspace }
             guard ids.count == 1 else { throw SlackExportError.ambiguous(wanted, ids) }
             return first

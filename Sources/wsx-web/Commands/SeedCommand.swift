@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Views
-import GRDB
 
 /// `wsx-web seed`: fills a data folder with a workspace of generated people, channels and messages
 /// (mixed Korean and English), for benchmarks and trying things out. Messages are written in bulk
@@ -43,7 +42,7 @@ struct SeedCommand: AsyncParsableCommand {
             _ = try await invitations.accept(token: token, userId: ids[index - 1])
         }
         let channelService = ChannelService(database: database, clock: .system)
-        var rooms = [try database.read { db in try workspace.defaultRoom(db).id! }]
+        var rooms = [try database.query { tx in try workspace.defaultRoom(tx).id! }]
         for index in 1..<max(1, channels + 1) {
             let room = try await channelService.create(access, name: "채널 \(index)", description: "generated channel \(index)")
             try await channelService.join(try await channelService.channel(
@@ -52,11 +51,10 @@ struct SeedCommand: AsyncParsableCommand {
         }
         // Everyone in every channel, so searches see everything.
         let (allRooms, allIds) = (rooms, ids)
-        try await database.writer.write { db in
+        try await database.write { tx in
             for room in allRooms {
                 for user in allIds {
-                    try db.execute(sql: "INSERT INTO room_members (room_id, user_id, joined_at, last_read_message_id) VALUES (?, ?, ?, 0) ON CONFLICT DO NOTHING",
-                                   arguments: [room, user, Date()])
+                    try tx.seed.addMember(roomId: room, userId: user, at: Date())
                 }
             }
         }
@@ -75,15 +73,11 @@ struct SeedCommand: AsyncParsableCommand {
                 rows.append((room, author, text, start.addingTimeInterval(Double(written + offset - messages))))
             }
             let batchRows = rows
-            try await database.writer.write { db in
-                let insert = try db.makeStatement(sql: """
-                    INSERT INTO messages (room_id, author_id, body, body_html, created_at) VALUES (?, ?, ?, ?, ?)
-                    """)
-                for row in batchRows {
-                    try insert.execute(arguments: [row.room, row.author, row.text, MessageHTML.render(row.text, members: .none).html,
-                                                   row.created])
-                    try SearchIndex.index(db, messageId: db.lastInsertedRowID, roomId: row.room, text: row.text)
-                }
+            try await database.write { tx in
+                try tx.seed.insert(batchRows.map { row in
+                    GeneratedMessage(roomId: row.room, authorId: row.author, body: row.text,
+                                     html: MessageHTML.render(row.text, members: .none).html, createdAt: row.created)
+                })
             }
             written += count
             FileHandle.standardError.write(Data("\r\(written) messages".utf8))

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import SlackFormat
 import Views
 
@@ -61,9 +60,9 @@ struct SlackConversationImport {
     func run(_ messages: [SlackMessage], people: inout SlackPeople) async throws -> Counts {
         var counts = Counts()
         let conversation = plan.slackId, workspaceId = workspace.id!
-        var (known, keptFiles) = try database.read { db in
-            (try SlackIds.messages(db, workspaceId: workspaceId, conversation: conversation),
-             try SlackIds.all(db, workspaceId: workspaceId, kind: .file))
+        var (known, keptFiles) = try database.query { tx in
+            (try SlackIds.messages(tx, workspaceId: workspaceId, conversation: conversation),
+             try tx.slackImport.localIds(workspaceId: workspaceId, kind: .file))
         }
         var start = 0
         while start < messages.count {
@@ -76,9 +75,9 @@ struct SlackConversationImport {
                     outcomes[file.id] = await files.bring(file)
                 }
             }
-            try database.writeBlocking { db in
+            try database.writeNow { tx in
                 for message in batch {
-                    try write(db, message, known: &known, keptFiles: &keptFiles, outcomes: outcomes, people: &people,
+                    try write(tx, message, known: &known, keptFiles: &keptFiles, outcomes: outcomes, people: &people,
                               counts: &counts)
                 }
             }
@@ -86,14 +85,14 @@ struct SlackConversationImport {
         return counts
     }
 
-    private func write(_ db: Database, _ message: SlackMessage, known: inout [SlackTimestamp: Int64],
+    private func write(_ tx: any StoreTransaction, _ message: SlackMessage, known: inout [SlackTimestamp: Int64],
                        keptFiles: inout [String: Int64], outcomes: [String: SlackFiles.Outcome], people: inout SlackPeople,
                        counts: inout Counts) throws {
         guard let stamp = message.timestamp else { return }
         let now = clock.now()
         if let id = known[stamp] {
             counts.alreadyThere += 1
-            try react(db, messageId: id, message, at: stamp.date, people: &people, counts: &counts)
+            try react(tx, messageId: id, message, at: stamp.date, people: &people, counts: &counts)
             return
         }
         if let subtype = message.subtype, !Self.written.contains(subtype) {
@@ -134,45 +133,35 @@ struct SlackConversationImport {
         text = MessageText.clean(text)
         guard !text.isEmpty || !fileIds.isEmpty || !prepared.isEmpty || isPlaceholder else { return }
 
-        let author = isPlaceholder ? nil : try people.author(db, of: message, at: now)
+        let author = isPlaceholder ? nil : try people.author(tx, of: message, at: now)
         let created = stamp.date
         let edited = message.edited.flatMap { SlackTimestamp($0.ts) }.map { max($0.date, created) }
         var firstId: Int64?
         for (index, part) in Self.parts(text).enumerated() {
             let rendered = MessageHTML.render(part, members: mentions)
-            // Cached statements here and below: compiling one per message (and the authorizer
-            // pass the database's change counters ask for) was a quarter of an import's time.
-            try db.cachedStatement(sql: """
-                INSERT INTO messages (room_id, author_id, body, body_html, created_at, edited_at, thread_root_id, in_timeline)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [room.id!, author?.id, part, rendered.html, Timestamps.database(created),
-                                 edited.map(Timestamps.database), rootId,
-                                 rootId == nil || ["thread_broadcast", "reply_broadcast"].contains(message.subtype ?? "")])
-            let id = db.lastInsertedRowID
-            try SearchIndex.index(db, messageId: id, roomId: room.id!, text: rendered.plain)
-            _ = try MessageService.recordMentions(db, messageId: id, roomId: room.id!, authorId: author?.id ?? 0,
-                                                  rendered: rendered, online: [])
+            // With its search index entry and mentions, in statements prepared once per import
+            // (`SQLiteSlackImportStore`).
+            let id = try tx.slackImport.insertMessage(ImportedMessage(
+                roomId: room.id!, authorId: author?.id, body: part, rendered: rendered, createdAt: created, editedAt: edited,
+                threadRootId: rootId,
+                inTimeline: rootId == nil || ["thread_broadcast", "reply_broadcast"].contains(message.subtype ?? "")))
             if index == 0 { firstId = id }
         }
         guard let id = firstId else { return }
         if isPlaceholder {
             // Counted as unread while it had text; the placeholder trigger takes it back out.
-            try db.execute(sql: "UPDATE messages SET deleted_at = ?, body = '', body_html = '' WHERE id = ?",
-                           arguments: [Timestamps.database(created), id])
+            try tx.slackImport.markPlaceholder(messageId: id, at: created)
         }
-        let stored = try FileService.insert(db, prepared, uploader: author?.id ?? workspace.ownerId, at: created)
+        let stored = try tx.files.insert(prepared, uploader: author?.id ?? workspace.ownerId, at: created)
         for (file, slack) in zip(stored, (message.sharedFiles).filter({ keptFiles[$0.id] == nil && Self.isKept(outcomes[$0.id]) })) {
             keptFiles[slack.id] = file.id!
-            try SlackIds.remember(db, workspaceId: workspace.id!, kind: .file, slackId: slack.id, localId: file.id!)
+            try tx.slackImport.remember(workspaceId: workspace.id!, kind: .file, slackId: slack.id, localId: file.id!)
         }
-        for (position, fileId) in (fileIds + stored.map { $0.id! }).enumerated() {
-            try db.cachedStatement(sql: "INSERT INTO message_files (message_id, file_id, position) VALUES (?, ?, ?)")
-                .execute(arguments: [id, fileId, position])
-        }
+        try tx.slackImport.attachFiles(fileIds + stored.map { $0.id! }, to: id)
         counts.filesKept += stored.count
         counts.filesLeft += notes.count
-        try SlackIds.remember(db, workspaceId: workspace.id!, kind: .message,
-                              slackId: SlackIds.messageKey(conversation: plan.slackId, ts: stamp), localId: id)
+        try tx.slackImport.remember(workspaceId: workspace.id!, kind: .message,
+                                    slackId: SlackIds.messageKey(conversation: plan.slackId, ts: stamp), localId: id)
         known[stamp] = id
         if let rootId {
             counts.replies += 1
@@ -182,32 +171,28 @@ struct SlackConversationImport {
         }
         if message.pinnedTo?.contains(plan.slackId) == true || plan.conversation.pins?.contains(where: { $0.id == message.ts }) == true {
             let by = plan.conversation.pins?.first { $0.id == message.ts }?.user.flatMap { people.bySlackId[$0]?.id }
-            try db.execute(sql: "INSERT INTO pins (message_id, room_id, pinned_by, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                           arguments: [id, room.id!, by, Timestamps.database(created)])
-            counts.pins += db.changesCount
+            if try tx.slackImport.pin(messageId: id, roomId: room.id!, pinnedBy: by, at: created) { counts.pins += 1 }
         }
-        try react(db, messageId: id, message, at: created, people: &people, counts: &counts)
+        try react(tx, messageId: id, message, at: created, people: &people, counts: &counts)
     }
 
     /// The message's reactions with standard emoji (a custom one is counted, not kept), one
     /// per person and emoji, as many different ones as a message may have.
-    private func react(_ db: Database, messageId: Int64, _ message: SlackMessage, at time: Date, people: inout SlackPeople,
+    private func react(_ tx: any StoreTransaction, messageId: Int64, _ message: SlackMessage, at time: Date, people: inout SlackPeople,
                        counts: inout Counts) throws {
         for reaction in message.reactions ?? [] {
             guard let entry = catalog.entry(forShortcode: reaction.name) else {
                 counts.customReactions[reaction.name, default: 0] += reaction.users.count
                 continue
             }
-            let used = try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM reactions WHERE message_id = ? AND emoji = ?)"),
-                                         arguments: [messageId, entry.emoji]) ?? false
-            let kinds = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(DISTINCT emoji) FROM reactions WHERE message_id = ?"),
-                                         arguments: [messageId]) ?? 0
+            let used = try tx.reactions.isUsed(messageId: messageId, emoji: entry.emoji)
+            let kinds = try tx.reactions.emojiCount(messageId: messageId)
             guard used || kinds < ReactionService.maximumEmoji else { continue }
             for user in reaction.users {
-                let person = try people.person(db, slackId: user, name: nil, at: clock.now())
-                try db.cachedStatement(sql: "INSERT INTO reactions (message_id, user_id, emoji, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING")
-                    .execute(arguments: [messageId, person.id, entry.emoji, Timestamps.database(time)])
-                counts.reactions += db.changesCount
+                let person = try people.person(tx, slackId: user, name: nil, at: clock.now())
+                if try tx.slackImport.addReaction(messageId: messageId, emoji: entry.emoji, userId: person.id, at: time) {
+                    counts.reactions += 1
+                }
             }
         }
     }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import SlackFormat
 import Uploads
 
@@ -45,10 +44,10 @@ struct SlackExport {
             .appendingPathComponent(".\(request.destination.lastPathComponent).\(UUID().uuidString).partial")
         defer { try? FileManager.default.removeItem(at: temporary) }
         var ids = SlackExportIds(workspaceId: request.workspaceId)
-        let summary = try database.read { db in
-            try ids.load(db)
+        let summary = try database.query { tx in
+            try ids.load(tx)
             let writer = try SlackArchiveWriter(url: temporary, modified: now)
-            let summary = try write(db, request, ids: &ids, into: writer)
+            let summary = try write(tx, request, ids: &ids, into: writer)
             try writer.finish()
             return summary
         }
@@ -56,39 +55,29 @@ struct SlackExport {
         var result = summary
         result.bytes = ((try? FileManager.default.attributesOfItem(atPath: request.destination.path)[.size]) as? Int) ?? 0
         let made = ids.made
-        try database.writeBlocking { db in
+        try database.writeNow { tx in
             for (kind, slackId, localId) in made {
-                try SlackIds.remember(db, workspaceId: request.workspaceId, kind: kind, slackId: slackId, localId: localId)
+                try tx.slackImport.remember(workspaceId: request.workspaceId, kind: kind, slackId: slackId, localId: localId)
             }
-            try AuditTrail.record(db, workspaceId: request.workspaceId, actor: nil, action: "workspace.export",
-                                  detail: request.includePrivate ? "public and private channels, group and direct messages"
-                                      : "public channels", at: now)
+            try tx.audit.record(workspaceId: request.workspaceId, actor: nil, action: "workspace.export",
+                                detail: request.includePrivate ? "public and private channels, group and direct messages"
+                                    : "public channels", at: now)
         }
         return result
     }
 
-    private func write(_ db: Database, _ request: Request, ids: inout SlackExportIds, into writer: SlackArchiveWriter) throws -> Summary {
-        guard try Workspace.fetchOne(db, key: request.workspaceId) != nil else { throw SlackExportError.noWorkspace }
+    private func write(_ tx: any StoreTransaction, _ request: Request, ids: inout SlackExportIds,
+                       into writer: SlackArchiveWriter) throws -> Summary {
+        guard try tx.memberships.workspace(id: request.workspaceId) != nil else { throw SlackExportError.noWorkspace }
         var summary = Summary()
-        let kinds = request.includePrivate ? "('channel', 'dm', 'group')" : "('channel')"
-        let rooms = try Room.fetchAll(db, sql: """
-            SELECT * FROM rooms WHERE workspace_id = ? AND kind IN \(kinds) \(request.includePrivate ? "" : "AND visibility = 'public'")
-            ORDER BY id
-            """, arguments: [request.workspaceId])
-        var members: [Int64: [Int64]] = [:]
-        for row in try Row.fetchAll(db, sql: """
-            SELECT room_members.room_id, room_members.user_id FROM room_members JOIN rooms ON rooms.id = room_members.room_id
-            WHERE rooms.workspace_id = ? ORDER BY room_members.user_id
-            """, arguments: [request.workspaceId]) {
-            members[row[0], default: []].append(row[1])
-        }
+        let rooms = try tx.slackImport.exportedRooms(workspaceId: request.workspaceId, includePrivate: request.includePrivate)
+        let members = try tx.slackImport.roomMembers(workspaceId: request.workspaceId)
         // Public channels by Slack id, for `#name` links (every one of them is in the export).
         var channels: [Int64: String] = [:]
         for room in rooms where room.kind == .channel && !room.isPrivate { channels[room.id!] = ids.room(room) }
         let messages = SlackExportMessages(database: database, store: store, catalog: catalog, baseURL: request.baseURL,
                                            channels: channels)
-        let workspaceMembers = Set(try Int64.fetchAll(db, sql: "SELECT user_id FROM workspace_members WHERE workspace_id = ?",
-                                                      arguments: [request.workspaceId]))
+        let workspaceMembers = Set(try tx.slackImport.memberIds(workspaceId: request.workspaceId))
         var people = workspaceMembers
         var listed: [String: [SlackConversation]] = ["channels.json": [], "groups.json": [], "mpims.json": [], "dms.json": []]
         var folders: Set<String> = []
@@ -101,10 +90,10 @@ struct SlackExport {
             let name: String?
             switch room.kind {
             case .channel: name = Self.folderName(room.name, taken: &folders)
-            case .group: name = Self.folderName("mpdm-" + (try groupNames(db, roomMembers)).joined(separator: "--") + "-1", taken: &folders)
+            case .group: name = Self.folderName("mpdm-" + (try groupNames(tx, roomMembers)).joined(separator: "--") + "-1", taken: &folders)
             case .dm: name = nil
             }
-            let written = try messages.write(db, room: room, conversation: slackId, folder: name ?? slackId, ids: &ids, into: writer)
+            let written = try messages.write(tx, room: room, conversation: slackId, folder: name ?? slackId, ids: &ids, into: writer)
             people.formUnion(written.people)
             summary.messages += written.count
             summary.files += written.files
@@ -122,7 +111,7 @@ struct SlackExport {
             case .dm: listed["dms.json"]!.append(conversation); summary.directs += 1
             }
         }
-        let users = try User.fetchAll(db, keys: people.sorted())
+        let users = try tx.slackImport.users(ids: people.sorted())
         try writer.add(json: "users.json", users.map { user in
             SlackUser(id: ids.user(user.id!), teamId: ids.team, name: user.nickname, deleted: !workspaceMembers.contains(user.id!),
                       isBot: false,
@@ -137,10 +126,9 @@ struct SlackExport {
     }
 
     /// The people of a group by nickname, for its Slack-style name (`mpdm-a--b--c-1`).
-    private func groupNames(_ db: Database, _ ids: [Int64]) throws -> [String] {
+    private func groupNames(_ tx: any StoreTransaction, _ ids: [Int64]) throws -> [String] {
         guard !ids.isEmpty else { return [] }
-        return try String.fetchAll(db, sql: "SELECT nickname FROM users WHERE id IN (\(databaseQuestionMarks(count: ids.count))) ORDER BY id",
-                                   arguments: StatementArguments(ids))
+        return try tx.slackImport.nicknames(userIds: ids)
     }
 
     /// A conversation's folder: its name, made safe for a path and unique in the zip.
@@ -171,11 +159,11 @@ struct SlackExportIds {
     /// The workspace's team id in the export.
     var team: String { "TWSX" + String(workspaceId, radix: 36).uppercased() }
 
-    mutating func load(_ db: Database) throws {
+    mutating func load(_ tx: any StoreTransaction) throws {
         for kind in [SlackIds.Kind.user, .room, .message, .file] {
-            let ids = try SlackIds.slackIds(db, workspaceId: workspaceId, kind: kind)
+            let ids = try tx.slackImport.slackIds(workspaceId: workspaceId, kind: kind)
             known[kind] = ids
-            used[kind] = Set(try SlackIds.all(db, workspaceId: workspaceId, kind: kind).keys)
+            used[kind] = Set(try tx.slackImport.localIds(workspaceId: workspaceId, kind: kind).keys)
         }
         for key in used[.message] ?? [] {
             let parts = key.split(separator: "/", maxSplits: 1)

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import SlackFormat
 import Uploads
 
@@ -28,18 +27,15 @@ struct SlackExportMessages {
         let id: Int64, author: Int64?, html: String, created: Date, edited: Date?, root: Int64?, inTimeline: Bool, deleted: Bool
     }
 
-    func write(_ db: Database, room: Room, conversation: String, folder: String, ids: inout SlackExportIds,
+    func write(_ tx: any StoreTransaction, room: Room, conversation: String, folder: String, ids: inout SlackExportIds,
                into writer: SlackArchiveWriter) throws -> Written {
         var written = Written()
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT id, author_id, body_html, created_at, edited_at, thread_root_id, in_timeline, deleted_at IS NOT NULL
-            FROM messages WHERE room_id = ? ORDER BY id
-            """, arguments: [room.id!]).map {
-            Stored(id: $0[0], author: $0[1], html: $0[2], created: $0[3], edited: $0[4], root: $0[5], inTimeline: $0[6], deleted: $0[7])
+        let rows = try tx.slackImport.exportedMessages(roomId: room.id!).map {
+            Stored(id: $0.id, author: $0.authorId, html: $0.html, created: $0.createdAt, edited: $0.editedAt, root: $0.threadRootId,
+                   inTimeline: $0.inTimeline, deleted: $0.isDeleted)
         }
         // Who pinned each pinned message, and when.
-        let pins = try Dictionary(Row.fetchAll(db, sql: "SELECT message_id, pinned_by, created_at FROM pins WHERE room_id = ?",
-                                               arguments: [room.id!]).map { ($0[0] as Int64, ($0[1] as Int64?, $0[2] as Date)) }) { a, _ in a }
+        let pins = try tx.slackImport.pins(roomId: room.id!)
         let authorOf = Dictionary(rows.map { ($0.id, $0.author) }) { first, _ in first }
         var replies: [Int64: [Stored]] = [:]
         for row in rows { if let root = row.root { replies[root, default: []].append(row) } }
@@ -48,8 +44,8 @@ struct SlackExportMessages {
         var days: [String: [(SlackTimestamp, SlackMessage)]] = [:]
         var uploaded: Set<String> = []
         for chunk in stride(from: 0, to: rows.count, by: 500).map({ Array(rows[$0..<min($0 + 500, rows.count)]) }) {
-            let attachments = try FileService.attachments(db, messageIds: chunk.map(\.id))
-            let reactions = try SQLiteReactionStore(db: db).groups(messageIds: chunk.map(\.id))
+            let attachments = try tx.files.attachments(messageIds: chunk.map(\.id))
+            let reactions = try tx.reactions.groups(messageIds: chunk.map(\.id))
             for row in chunk {
                 let stamp = stamps[row.id]!
                 var message = try slackMessage(row, stamp: stamp, ids: &ids, written: &written)
@@ -89,10 +85,10 @@ struct SlackExportMessages {
                     }
                 }
                 message.files = files.isEmpty ? nil : files
-                if let (by, at) = pins[row.id] {
+                if let pin = pins[row.id] {
                     message.pinnedTo = [conversation]
-                    written.pins.append(.init(id: stamp.text, type: "C", created: SlackNumber(Int64(at.timeIntervalSince1970)),
-                                              user: by.map { ids.user($0) }))
+                    written.pins.append(.init(id: stamp.text, type: "C", created: SlackNumber(Int64(pin.at.timeIntervalSince1970)),
+                                              user: pin.pinnedBy.map { ids.user($0) }))
                 }
                 days[Timestamps.utcDay(stamp.date), default: []].append((stamp, message))
                 written.count += 1

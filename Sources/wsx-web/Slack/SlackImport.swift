@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import SlackFormat
 import Views
 
@@ -49,7 +48,7 @@ struct SlackImport {
             throw SlackImportError.badWorkspaceName(request.workspaceName)
         }
         let ownerKey = User.key(forEmail: request.ownerEmail.cleanedLine)
-        guard let owner = try database.read({ db in try User.filter(User.CodingKeys.emailKey == ownerKey).fetchOne(db) }),
+        guard let owner = try database.query({ tx in try tx.accounts.user(emailKey: ownerKey) }),
               !owner.passwordHash.isEmpty else {
             throw SlackImportError.noOwner(request.ownerEmail)
         }
@@ -66,16 +65,16 @@ struct SlackImport {
         var people = SlackPeople(workspaceId: workspace.id!, ownerId: owner.id!, team: team)
         let now = clock.now()
         let (key, mail) = (serverKey, self.mail)
-        try database.writeBlocking { db in
-            (summary.matched, summary.created, summary.members) = try people.bring(db, users, at: now)
+        try database.writeNow { tx in
+            (summary.matched, summary.created, summary.members) = try people.bring(tx, users, at: now)
             for person in people.invited {
-                let (_, token) = try Invitations.insert(db, workspaceId: workspace.id!, email: person.email, invitedBy: owner.id!,
+                let (_, token) = try Invitations.insert(tx, workspaceId: workspace.id!, email: person.email, invitedBy: owner.id!,
                                                         key: key, at: now, claimsAccount: true)
                 if let mail {
-                    try MailOutbox.enqueue(db, kind: .invitation, recipient: person.email, workspaceId: workspace.id!,
-                                           message: mail.invitation(to: person.email, inviter: owner.nickname, workspace: name,
-                                                                    token: token, lang: lang),
-                                           at: now)
+                    try tx.mail.enqueue(kind: .invitation, recipient: person.email, workspaceId: workspace.id!,
+                                        message: mail.invitation(to: person.email, inviter: owner.nickname, workspace: name,
+                                                                 token: token, lang: lang),
+                                        at: now)
                 }
             }
         }
@@ -89,7 +88,7 @@ struct SlackImport {
         let converter = SlackToMarkdown(person: { nicknames[$0] }, channel: { channelNames[$0] },
                                         emoji: { catalog.entry(forShortcode: $0)?.emoji })
         let bringer = SlackFiles(files: files, archive: archive, strings: lang.strings)
-        let lastMessageBefore = try database.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM messages") ?? 0 }
+        let lastMessageBefore = try database.query { tx in try tx.slackImport.newestMessageId() }
         for plan in plans {
             let list = try archive.messages(of: plan.conversation.folder)
             let counts = try await importConversation(plan, list, workspace: workspace, people: &people, converter: converter,
@@ -98,18 +97,18 @@ struct SlackImport {
             progress("\(plan.conversation.name ?? plan.slackId): \(counts.counts.messages + counts.counts.replies) new messages")
         }
         // `#name` links, once every channel exists, in short transactions like the messages'.
-        let (naming, channels) = try database.read { db in
-            (try SlackRooms.messagesNamingChannels(db, workspaceId: workspace.id!, after: lastMessageBefore),
-             try MessageService.publicChannels(db, workspaceId: workspace.id!))
+        let (naming, channels) = try database.query { tx in
+            (try tx.slackImport.messagesNamingChannels(workspaceId: workspace.id!, after: lastMessageBefore),
+             try tx.slackImport.publicChannels(workspaceId: workspace.id!))
         }
         for start in stride(from: 0, to: naming.count, by: 200) {
             let chunk = Array(naming[start..<min(start + 200, naming.count)])
-            try await database.writer.write { db in try SlackRooms.linkChannels(db, messageIds: chunk, channels: channels) }
+            try await database.write { tx in try SlackRooms.linkChannels(tx, messageIds: chunk, channels: channels) }
         }
         let detail = summary.auditDetail
-        try await database.writer.write { db in
-            try AuditTrail.record(db, workspaceId: workspace.id!, actor: owner.id!, action: "workspace.import", detail: detail,
-                                  at: now)
+        try await database.write { tx in
+            try tx.audit.record(workspaceId: workspace.id!, actor: owner.id!, action: "workspace.import", detail: detail,
+                                at: now)
         }
         return summary
     }
@@ -130,29 +129,29 @@ struct SlackImport {
             }
         }
         var participants: [SlackPeople.Person] = []
-        let (room, isNew, members, caughtUp) = try database.writeBlocking { db in
-            for user in listed { participants.append(try people.person(db, slackId: user, name: nil, at: now)) }
+        let (room, isNew, members, caughtUp) = try database.writeNow { tx in
+            for user in listed { participants.append(try people.person(tx, slackId: user, name: nil, at: now)) }
             var members = participants.filter(\.isMember).map(\.id)
             // A direct message with someone who is not in the workspace stays closed, as when someone leaves.
             if plan.kind == .direct, participants.contains(where: { !$0.isMember }) { members = [] }
             let creator = plan.conversation.creator.flatMap { people.bySlackId[$0]?.id }
-            let (room, isNew) = try SlackRooms.room(db, for: plan, workspace: workspace, participants: participants.map(\.id),
+            let (room, isNew) = try SlackRooms.room(tx, for: plan, workspace: workspace, participants: participants.map(\.id),
                                                     members: members, creator: creator, at: now)
             if room.isDefault {
-                members = try Int64.fetchAll(db, sql: "SELECT user_id FROM workspace_members WHERE workspace_id = ?",
-                                             arguments: [workspace.id!])
+                members = try tx.slackImport.memberIds(workspaceId: workspace.id!)
             }
-            return (room, isNew, members, try SlackRooms.newestMessage(db, roomId: room.id!))
+            // The newest message before the import wrote any: who had read it had read everything.
+            return (room, isNew, members, try tx.slackImport.newestTimelineMessage(roomId: room.id!))
         }
-        let nicknames = try database.read { db in try MessageService.nicknames(db, roomId: room.id!) }
+        let nicknames = try database.query { tx in try tx.slackImport.nicknames(roomId: room.id!) }
         var directory: [String: Int64] = nicknames
         for person in participants where members.contains(person.id) { directory[person.nickname] = directory[person.nickname] ?? person.id }
         let counts = try await SlackConversationImport(database: database, workspace: workspace, room: room, plan: plan,
                                                        converter: converter, mentions: MentionDirectory(directory), catalog: catalog,
                                                        files: files, clock: clock).run(messages, people: &people)
-        try await database.writer.write { db in
-            try SlackRooms.settle(db, room: room, members: members, caughtUpAt: caughtUp, at: now)
-            try SlackRooms.followThreads(db, roomId: room.id!, roots: counts.roots)
+        try await database.write { tx in
+            try SlackRooms.settle(tx, room: room, members: members, caughtUpAt: caughtUp, at: now)
+            try tx.slackImport.followThreads(roomId: room.id!, roots: Array(counts.roots))
         }
         return (counts, isNew, plan.kind == .direct && members.isEmpty)
     }
@@ -160,23 +159,23 @@ struct SlackImport {
     /// The owner's workspace of this name, or a new one whose default channel is Slack's general one.
     private func workspaceFor(name: String, owner: User, general: SlackConversationPlan?) throws -> (Workspace, Bool) {
         let now = clock.now()
-        return try database.writeBlocking { db in
-            if let existing = try Workspace.filter(Workspace.CodingKeys.ownerId == owner.id!
-                                                   && Workspace.CodingKeys.nameKey == NameRules.key(name)).fetchOne(db) {
+        return try database.writeNow { tx in
+            if let existing = try tx.slackImport.workspace(ownerId: owner.id!, nameKey: NameRules.key(name)) {
                 return (existing, false)
             }
-            let workspace = try Workspace(id: nil, name: name, nameKey: NameRules.key(name), description: "", ownerId: owner.id!,
-                                          createdAt: now, updatedAt: now).inserted(db)
-            try WorkspaceMember(workspaceId: workspace.id!, userId: owner.id!, role: .owner, joinedAt: now).insert(db)
+            let workspace = try tx.slackImport.createWorkspace(
+                Workspace(id: nil, name: name, nameKey: NameRules.key(name), description: "", ownerId: owner.id!,
+                          createdAt: now, updatedAt: now), at: now)
             let channel = general.map(SlackRooms.channelName) ?? "general"
             let description = NameRules.description.clamped(
                 (general?.conversation.purpose?.value ?? general?.conversation.topic?.value ?? "").cleanedText)
-            let room = try Room(id: nil, workspaceId: workspace.id!, kind: .channel, name: channel, nameKey: NameRules.key(channel),
-                                description: description, ownerId: owner.id!, isDefault: true, dmKey: nil,
-                                createdAt: general?.conversation.created?.date ?? now, updatedAt: now).inserted(db)
-            try RoomMember(roomId: room.id!, userId: owner.id!, joinedAt: now, lastReadMessageId: 0).insert(db)
+            let room = try tx.rooms.create(
+                Room(id: nil, workspaceId: workspace.id!, kind: .channel, name: channel, nameKey: NameRules.key(channel),
+                     description: description, ownerId: owner.id!, isDefault: true, dmKey: nil,
+                     createdAt: general?.conversation.created?.date ?? now, updatedAt: now),
+                members: [owner.id!], at: now)
             if let general {
-                try SlackIds.remember(db, workspaceId: workspace.id!, kind: .room, slackId: general.slackId, localId: room.id!)
+                try tx.slackImport.remember(workspaceId: workspace.id!, kind: .room, slackId: general.slackId, localId: room.id!)
             }
             return (workspace, true)
         }

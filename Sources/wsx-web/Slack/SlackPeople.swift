@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import SlackFormat
 
 /// The people of an export as accounts here, found or made inside the import's transactions.
@@ -35,43 +34,42 @@ struct SlackPeople {
     }
 
     /// Brings over everyone in `users.json`; answers what happened for the summary.
-    mutating func bring(_ db: Database, _ users: [SlackUser], at now: Date) throws -> (matched: Int, created: Int, members: Int) {
+    mutating func bring(_ tx: any StoreTransaction, _ users: [SlackUser], at now: Date) throws -> (matched: Int, created: Int, members: Int) {
         var matched = 0, created = 0, members = 0
-        let known = try SlackIds.all(db, workspaceId: workspaceId, kind: .user)
-        let defaultRoom = try Int64.fetchOne(db, sql: "SELECT id FROM rooms WHERE workspace_id = ? AND is_default = 1",
-                                             arguments: [workspaceId])
+        let known = try tx.slackImport.localIds(workspaceId: workspaceId, kind: .user)
+        let defaultRoom = try tx.rooms.defaultRoom(workspaceId: workspaceId)?.id
         for user in users {
             if let bot = user.profile?.botId { botUsers[bot] = user.id }
             let email = Self.usableEmail(user.profile?.email)
             let active = !user.isDeleted && !user.isBotAccount && user.id != "USLACKBOT" && email != nil
             let nickname = Self.nickname(user.shownName)
             var account: (id: Int64, passwordless: Bool, made: Bool)
-            if let id = known[user.id], let existing = try Self.account(db, id: id) {
+            if let id = known[user.id], let existing = try Self.account(tx, id: id) {
                 account = (id, existing.passwordless, false)
-            } else if let email, let existing = try Self.account(db, email: email) {
+            } else if let email, let existing = try Self.account(tx, email: email) {
                 account = (existing.id, existing.passwordless, false)
                 matched += 1
-            } else if email == nil, let earlier = try Self.account(db, email: syntheticEmail(user.id)) {
+            } else if email == nil, let earlier = try Self.account(tx, email: syntheticEmail(user.id)) {
                 // The same person of the same team, brought into another workspace before.
                 account = (earlier.id, earlier.passwordless, false)
             } else {
                 // Someone who will not come (deleted, a bot, no address) gets an account nobody
                 // can sign in to or claim: deactivated from the start.
-                let id = try Self.makeAccount(db, email: email ?? syntheticEmail(user.id), nickname: nickname, at: now,
+                let id = try Self.makeAccount(tx, email: email ?? syntheticEmail(user.id), nickname: nickname, at: now,
                                               deactivated: !active)
                 account = (id, true, true)
                 created += 1
             }
-            try SlackIds.remember(db, workspaceId: workspaceId, kind: .user, slackId: user.id, localId: account.id)
+            try tx.slackImport.remember(workspaceId: workspaceId, kind: .user, slackId: user.id, localId: account.id)
             let member = active || account.id == ownerId
             if member {
                 members += 1
-                if try Self.join(db, workspaceId: workspaceId, defaultRoom: defaultRoom, userId: account.id, at: now),
+                if try tx.slackImport.join(workspaceId: workspaceId, defaultRoom: defaultRoom, userId: account.id, at: now),
                    account.passwordless, let email {
                     invited.append((email, account.id))
                 }
             }
-            let shown = try String.fetchOne(db, sql: "SELECT nickname FROM users WHERE id = ?", arguments: [account.id]) ?? nickname
+            let shown = try tx.memberships.nickname(userId: account.id) ?? nickname
             bySlackId[user.id] = Person(id: account.id, nickname: shown, isMember: member)
         }
         return (matched, created, members)
@@ -79,31 +77,31 @@ struct SlackPeople {
 
     /// The person a message's author is: its `user`, or its bot, or (not in `users.json`) an
     /// account made for the name the message carries.
-    mutating func author(_ db: Database, of message: SlackMessage, at now: Date) throws -> Person? {
+    mutating func author(_ tx: any StoreTransaction, of message: SlackMessage, at now: Date) throws -> Person? {
         if let user = message.user, user != "USLACKBOT" || message.subtype != "tombstone" {
-            return try person(db, slackId: user, name: message.userProfile.flatMap { $0.displayName ?? $0.realName ?? $0.name }, at: now)
+            return try person(tx, slackId: user, name: message.userProfile.flatMap { $0.displayName ?? $0.realName ?? $0.name }, at: now)
         }
         if let bot = message.botId {
-            if let user = botUsers[bot] { return try person(db, slackId: user, name: nil, at: now) }
-            return try person(db, slackId: bot, name: message.username ?? message.botProfile?.name, at: now)
+            if let user = botUsers[bot] { return try person(tx, slackId: user, name: nil, at: now) }
+            return try person(tx, slackId: bot, name: message.username ?? message.botProfile?.name, at: now)
         }
         return nil
     }
 
     /// The person behind a Slack id, made (not a member) when the export does not list them.
-    mutating func person(_ db: Database, slackId: String, name: String?, at now: Date) throws -> Person {
+    mutating func person(_ tx: any StoreTransaction, slackId: String, name: String?, at now: Date) throws -> Person {
         if let known = bySlackId[slackId] { return known }
         let id: Int64
-        if let earlier = try SlackIds.local(db, workspaceId: workspaceId, kind: .user, slackId: slackId),
-           try Self.account(db, id: earlier) != nil {
+        if let earlier = try tx.slackImport.localId(workspaceId: workspaceId, kind: .user, slackId: slackId),
+           try Self.account(tx, id: earlier) != nil {
             id = earlier
         } else {
             let shown = name.map(\.cleanedLine).flatMap { $0.isEmpty ? nil : $0 } ?? slackId
-            id = try Self.account(db, email: syntheticEmail(slackId))?.id
-                ?? Self.makeAccount(db, email: syntheticEmail(slackId), nickname: Self.nickname(shown), at: now, deactivated: true)
-            try SlackIds.remember(db, workspaceId: workspaceId, kind: .user, slackId: slackId, localId: id)
+            id = try Self.account(tx, email: syntheticEmail(slackId))?.id
+                ?? Self.makeAccount(tx, email: syntheticEmail(slackId), nickname: Self.nickname(shown), at: now, deactivated: true)
+            try tx.slackImport.remember(workspaceId: workspaceId, kind: .user, slackId: slackId, localId: id)
         }
-        let nickname = try String.fetchOne(db, sql: "SELECT nickname FROM users WHERE id = ?", arguments: [id]) ?? slackId
+        let nickname = try tx.memberships.nickname(userId: id) ?? slackId
         let person = Person(id: id, nickname: nickname, isMember: false)
         bySlackId[slackId] = person
         return person
@@ -114,38 +112,26 @@ struct SlackPeople {
         "\(slackId.lowercased())@\(team.lowercased()).slack.invalid"
     }
 
-    // MARK: SQL
+    // MARK: Accounts
 
-    private static func account(_ db: Database, id: Int64) throws -> (id: Int64, passwordless: Bool)? {
-        try Row.fetchOne(db, sql: "SELECT id, password_hash = '' FROM users WHERE id = ?", arguments: [id]).map { ($0[0], $0[1]) }
+    /// The account with this id, and whether it has no password yet.
+    private static func account(_ tx: any StoreTransaction, id: Int64) throws -> (id: Int64, passwordless: Bool)? {
+        try tx.accounts.user(id: id).map { (id: $0.id!, passwordless: $0.passwordHash.isEmpty) }
     }
 
-    private static func account(_ db: Database, email: String) throws -> (id: Int64, passwordless: Bool)? {
-        try Row.fetchOne(db, sql: "SELECT id, password_hash = '' FROM users WHERE email_key = ?",
-                         arguments: [User.key(forEmail: email)]).map { ($0[0], $0[1]) }
+    /// The account with this address, and whether it has no password yet.
+    private static func account(_ tx: any StoreTransaction, email: String) throws -> (id: Int64, passwordless: Bool)? {
+        try tx.accounts.user(emailKey: User.key(forEmail: email)).map { (id: $0.id!, passwordless: $0.passwordHash.isEmpty) }
     }
 
     /// An account without a password: nobody signs in to it until its person sets one (through
     /// the invitation the import sends), and nobody ever when it is made `deactivated`.
-    private static func makeAccount(_ db: Database, email: String, nickname: String, at now: Date, deactivated: Bool) throws -> Int64 {
+    private static func makeAccount(_ tx: any StoreTransaction, email: String, nickname: String, at now: Date,
+                                    deactivated: Bool) throws -> Int64 {
         var user = User(email: email, emailKey: User.key(forEmail: email), nickname: nickname, phone: nil, passwordHash: "", lang: nil,
                         createdAt: now, updatedAt: now)
         user.deactivatedAt = deactivated ? now : nil
-        return try user.inserted(db).id!
-    }
-
-    /// Makes someone a member and puts them in the default channel; false when they were one.
-    private static func join(_ db: Database, workspaceId: Int64, defaultRoom: Int64?, userId: Int64, at now: Date) throws -> Bool {
-        try db.execute(sql: "INSERT INTO workspace_members (workspace_id, user_id, role, joined_at) VALUES (?, ?, 'member', ?) ON CONFLICT DO NOTHING",
-                       arguments: [workspaceId, userId, now])
-        guard db.changesCount > 0 else { return false }
-        if let defaultRoom {
-            try db.execute(sql: """
-                INSERT INTO room_members (room_id, user_id, joined_at, last_read_message_id)
-                VALUES (?, ?, ?, (SELECT COALESCE(MAX(id), 0) FROM messages WHERE room_id = ?)) ON CONFLICT DO NOTHING
-                """, arguments: [defaultRoom, userId, now, defaultRoom])
-        }
-        return true
+        return try tx.slackImport.createAccount(user)
     }
 
     private static func usableEmail(_ raw: String?) -> String? {

@@ -69,4 +69,9 @@ protocol StoreTransaction {
     var mail: any MailQueueStore { get }
     /// Browsers' push subscriptions and the pushes waiting for them.
     var push: any PushSubscriptionStore { get }
+    /// What a Slack import and export keep and write: the Slack id of each row they brought or
+    /// wrote, and the import's own writes.
+    var slackImport: any SlackImportStore { get }
+    /// What `wsx-web seed` writes in bulk.
+    var seed: any SeedStore { get }
 }

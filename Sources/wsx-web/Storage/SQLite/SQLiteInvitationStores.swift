@@ -184,13 +184,3 @@ struct SQLiteMembershipStore: MembershipStore {
 }
 
 extension MembershipService.Member: FetchableRecord {}
-
-extension Invitations {
-    /// `insert(_:workspaceId:email:invitedBy:key:at:claimsAccount:)` in `db`, for code still
-    /// holding a GRDB connection (the Slack import).
-    static func insert(_ db: Database, workspaceId: Int64, email: String, invitedBy: Int64, key: ServerKey,
-                       at now: Date, claimsAccount: Bool = false) throws -> (Invite, String) {
-        try insert(SQLiteTransaction(db, outbox: nil), workspaceId: workspaceId, email: email, invitedBy: invitedBy, key: key,
-                   at: now, claimsAccount: claimsAccount)
-    }
-}

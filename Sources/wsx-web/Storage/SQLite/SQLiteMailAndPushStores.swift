@@ -130,7 +130,7 @@ struct SQLiteMailQueueStore: MailQueueStore {
 
 extension MailOutbox {
     /// Queues one mail in the caller's transaction, for code still holding a GRDB connection
-    /// (`EmailConfirmations`, the Slack import); elsewhere `tx.mail.enqueue`.
+    /// (`EmailConfirmations`); elsewhere `tx.mail.enqueue`.
     static func enqueue(_ db: Database, kind: Kind, recipient: String, workspaceId: Int64?, message: String, at now: Date) throws {
         try SQLiteMailQueueStore(db: db).enqueue(kind: kind, recipient: recipient, workspaceId: workspaceId, message: message, at: now)
     }

@@ -262,13 +262,15 @@ struct SQLiteReactionStore: ReactionStore {
         return db.changesCount > 0
     }
 
+    // Cached statements: a Slack import asks these for every message with reactions.
     func isUsed(messageId: Int64, emoji: String) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM reactions WHERE message_id = ? AND emoji = ?)",
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM reactions WHERE message_id = ? AND emoji = ?)"),
                           arguments: [messageId, emoji]) ?? false
     }
 
     func emojiCount(messageId: Int64) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT emoji) FROM reactions WHERE message_id = ?", arguments: [messageId]) ?? 0
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(DISTINCT emoji) FROM reactions WHERE message_id = ?"),
+                         arguments: [messageId]) ?? 0
     }
 
     func add(messageId: Int64, emoji: String, userId: Int64, at now: Date) throws {

@@ -50,6 +50,8 @@ struct SQLiteTransaction: StoreTransaction {
     var memberships: any MembershipStore { SQLiteMembershipStore(db: db, outbox: outbox) }
     var mail: any MailQueueStore { SQLiteMailQueueStore(db: db) }
     var push: any PushSubscriptionStore { SQLitePushSubscriptionStore(db: db) }
+    var slackImport: any SlackImportStore { SQLiteSlackImportStore(db: db) }
+    var seed: any SeedStore { SQLiteSeedStore(db: db) }
 }
 
 extension AppDatabase {
@@ -66,6 +68,14 @@ extension AppDatabase {
     func writeTogether<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
         let outbox = self.outbox
         return try await groupCommit.write { db in try body(SQLiteTransaction(db, outbox: outbox)) }
+    }
+
+    /// Runs `body` in one write transaction on the calling thread (`writeBlocking(_:)`), for
+    /// operator commands (an import) whose writes capture state they change; its stores' changes
+    /// and the events it publishes commit together, or not at all when it throws.
+    func writeNow<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
+        let outbox = self.outbox
+        return try writeBlocking { db in try body(SQLiteTransaction(db, outbox: outbox)) }
     }
 
     /// Runs `body` in one read transaction on the calling thread (`read(_:)`).
