@@ -33,7 +33,7 @@ protocol StoreTransaction {
     var files: any StoredFileStore { get }
     /// Link preview cards.
     var linkPreviews: any LinkPreviewStore { get }
-    /// People's accounts, as far as the services that do not own them need them.
+    /// People's accounts.
     var accounts: any AccountStore { get }
     /// The links that confirm an account's e-mail address.
     var emailConfirmations: any EmailConfirmationStore { get }
@@ -65,4 +65,8 @@ protocol StoreTransaction {
     var mail: any MailQueueStore { get }
     /// Browsers' push subscriptions and the pushes waiting for them.
     var push: any PushSubscriptionStore { get }
+    /// Signed-in browsers' sessions.
+    var sessions: any SessionRecordStore { get }
+    /// The password reset links operators hand out.
+    var passwordResets: any PasswordResetStore { get }
 }
