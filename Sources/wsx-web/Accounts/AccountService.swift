@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// What a person types to sign up, already cleaned (NFC, trimmed).
 struct SignupInput: Sendable {
@@ -57,41 +56,37 @@ struct AccountService: Sendable {
         newUser.emailConfirmedAt = confirmed ? now : nil
         let pending = newUser, coins = signupCoins, ledger = CoinLedger(outbox: database.outbox)
         do {
-            return try await database.writer.write { db in
+            return try await database.write { tx in
                 var made = pending
                 // The single writer orders sign-ups: exactly one is the first.
-                made.isAdmin = try User.fetchCount(db) == 0
-                var user = try made.inserted(db)
-                try SecurityLog.record(db, .signUp, target: user.id, address: address, email: user.email,
-                                       detail: user.isAdmin ? "administrator" : "", at: now)
+                made.isAdmin = try tx.accounts.count() == 0
+                var user = try tx.accounts.insert(made)
+                try tx.securityLog.record(.signUp, target: user.id, address: address, email: user.email,
+                                          detail: user.isAdmin ? "administrator" : "", at: now)
                 if coins > 0 {
-                    user.coinBalance = try ledger.change(db, userId: user.id!, by: coins, reason: "signup", at: now)
+                    user.coinBalance = try ledger.change(tx, userId: user.id!, by: coins, reason: "signup", at: now)
                 }
                 return user
             }
-        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+        } catch is DuplicateKey {
             throw FormProblems([.email: "error_email_taken"])
         }
     }
 
     /// Whether the server has any account yet (the first one is made by whoever comes first).
     func hasAccounts() throws -> Bool {
-        try database.read { db in try User.fetchCount(db) > 0 }
+        try database.query { tx in try tx.accounts.count() > 0 }
     }
 
     func isEmailTaken(_ email: String) async throws -> Bool {
-        try database.read { db in
-            try User.filter(User.CodingKeys.emailKey == User.key(forEmail: email)).fetchCount(db) > 0
-        }
+        try database.query { tx in try tx.accounts.hasAccount(emailKey: User.key(forEmail: email)) }
     }
 
     /// The account with this email and password, or nil. Unknown emails cost as much time as
     /// wrong passwords, so timing does not reveal who has an account.
     func authenticate(email: String, password: String) async throws -> User? {
         let key = User.key(forEmail: email.cleanedLine)
-        let user = try database.read { db in
-            try User.filter(User.CodingKeys.emailKey == key).fetchOne(db)
-        }
+        let user = try database.query { tx in try tx.accounts.user(emailKey: key) }
         // An account made without a password (by an import) is not signed in to until its
         // person chooses one through their invitation or a reset link.
         guard let user, !user.passwordHash.isEmpty else {
@@ -102,12 +97,12 @@ struct AccountService: Sendable {
     }
 
     func user(id: Int64) async throws -> User? {
-        try database.read { db in try User.fetchOne(db, key: id) }
+        try database.query { tx in try tx.accounts.user(id: id) }
     }
 
     func user(email: String) async throws -> User? {
         let key = User.key(forEmail: email.cleanedLine)
-        return try database.read { db in try User.filter(User.CodingKeys.emailKey == key).fetchOne(db) }
+        return try database.query { tx in try tx.accounts.user(emailKey: key) }
     }
 
     /// Whether `password` is the account's (for changes that ask for it again).
@@ -125,18 +120,17 @@ struct AccountService: Sendable {
         AccountRules.checkPhone(phone, into: &problems)
         try problems.throwIfAny()
         let now = clock.now()
-        let outbox = database.outbox
-        return try await database.writer.write { db in
-            guard var user = try User.fetchOne(db, key: userId) else { throw AccountError.noSuchUser }
+        return try await database.write { tx in
+            guard var user = try tx.accounts.user(id: userId) else { throw AccountError.noSuchUser }
             user.nickname = nickname
             user.phone = phone.isEmpty ? nil : phone
             user.updatedAt = now
             if let picture {
-                user.avatarFileId = try FileService.insert(db, [picture], uploader: userId, at: now)[0].id
+                user.avatarFileId = try tx.files.insert([picture], uploader: userId, at: now)[0].id
             }
-            try user.update(db)
-            try outbox.publish(OutgoingEvent(.userUpdated, to: .user(userId),
-                                             payload: UserUpdatedPayload(userId: userId, nickname: nickname)), in: db)
+            try tx.accounts.update(user)
+            try tx.publish(OutgoingEvent(.userUpdated, to: .user(userId),
+                                         payload: UserUpdatedPayload(userId: userId, nickname: nickname)))
             return user
         }
     }
@@ -155,29 +149,21 @@ struct AccountService: Sendable {
         try problems.throwIfAny()
         let hash = try await hasher.hash(new.nfc)
         let now = clock.now()
-        let outbox = database.outbox
-        return try await database.writer.write { db in
-            try User.filter(key: userId).updateAll(db, User.CodingKeys.passwordHash.set(to: hash),
-                                                   User.CodingKeys.updatedAt.set(to: now))
+        return try await database.write { tx in
+            try tx.accounts.setPassword(hash: hash, userId: userId, at: now)
             // A reset link mailed before the change would undo it: it stops working.
-            try PasswordReset.filter(PasswordReset.CodingKeys.userId == userId).deleteAll(db)
-            try SecurityLog.record(db, .passwordChanged, actor: userId, target: userId, at: now)
-            let all = Session.filter(Session.CodingKeys.userId == userId)
-            let ended = try all.select(Session.CodingKeys.id, as: Int64.self).fetchAll(db)
-            try all.deleteAll(db)
-            try outbox.publish(OutgoingEvent(.sessionRevoked, to: .user(userId),
-                                             payload: SessionRevokedPayload(userId: userId, reason: "password_changed"),
-                                             closesSessions: ended), in: db)
-            return try SessionStore.insert(db, userId: userId, userAgent: userAgent, at: now).token
+            try tx.passwordResets.removeAll(userId: userId)
+            try tx.securityLog.record(.passwordChanged, actor: userId, target: userId, at: now)
+            // Every session ends, and their event streams close.
+            try AccountAdministration.endSessions(tx, userId: userId, reason: "password_changed")
+            return try SessionStore.insert(tx, userId: userId, userAgent: userAgent, at: now).token
         }
     }
 
     /// The account an import made without a password for this address, if there is one.
     func passwordlessAccount(email: String) throws -> User? {
         let key = User.key(forEmail: email.cleanedLine)
-        return try database.read { db in
-            try User.filter(User.CodingKeys.emailKey == key && User.CodingKeys.passwordHash == "").fetchOne(db)
-        }
+        return try database.query { tx in try tx.accounts.passwordlessUser(emailKey: key) }
     }
 
     /// Gives an account made without a password its first one (its person followed their
@@ -189,33 +175,29 @@ struct AccountService: Sendable {
         try problems.throwIfAny()
         let hash = try await hasher.hash(password.nfc)
         let now = clock.now()
-        return try await database.writer.write { db in
-            guard var user = try User.fetchOne(db, key: userId), user.passwordHash.isEmpty, user.isActive else {
+        return try await database.write { tx in
+            guard var user = try tx.accounts.user(id: userId), user.passwordHash.isEmpty, user.isActive else {
                 throw AppError.notFound("invite_invalid")
             }
             user.passwordHash = hash
             user.updatedAt = now
-            try user.update(db)
+            try tx.accounts.update(user)
             return user
         }
     }
 
     /// Remembers the language the user picked.
     func setLanguage(userId: Int64, lang: String) async throws {
-        _ = try await database.writer.write { db in
-            try User.filter(key: userId).updateAll(db, User.CodingKeys.lang.set(to: lang))
-        }
+        try await database.write { tx in try tx.accounts.setLanguage(lang, userId: userId) }
     }
 
     /// Whether someone gets the digest of mentions and direct messages they miss (`/unsubscribe`, the profile).
     func setMailDigest(_ on: Bool, userId: Int64) async throws {
-        _ = try await database.writer.write { db in
-            try db.execute(sql: "UPDATE users SET mail_digest = ? WHERE id = ?", arguments: [on, userId])
-        }
+        try await database.write { tx in try tx.accounts.setMailDigest(on, userId: userId) }
     }
 
     func mailDigest(userId: Int64) throws -> Bool {
-        try database.read { db in try Bool.fetchOne(db, sql: "SELECT mail_digest FROM users WHERE id = ?", arguments: [userId]) ?? true }
+        try database.query { tx in try tx.accounts.mailDigest(userId: userId) ?? true }
     }
 
     // MARK: Operator password resets
@@ -227,11 +209,11 @@ struct AccountService: Sendable {
         guard user.isActive else { throw AccountError.deactivated }
         let token = SecretToken.generate()
         let now = clock.now()
-        try await database.writer.write { db in
-            try PasswordReset.filter(PasswordReset.CodingKeys.userId == user.id!).deleteAll(db)
+        try await database.write { tx in
+            try tx.passwordResets.removeAll(userId: user.id!)
             let reset = PasswordReset(id: nil, tokenHash: SecretToken.hash(token), userId: user.id!, createdAt: now,
                                       expiresAt: now.addingTimeInterval(Self.resetLinkLifetime), usedAt: nil)
-            _ = try reset.inserted(db)
+            try tx.passwordResets.insert(reset)
         }
         return token
     }
@@ -240,11 +222,11 @@ struct AccountService: Sendable {
     /// is active.
     func accountForReset(token: String) async throws -> User? {
         let now = clock.now()
-        return try database.read { db in
-            guard let reset = try PasswordReset.filter(PasswordReset.CodingKeys.tokenHash == SecretToken.hash(token))
-                .fetchOne(db), reset.usedAt == nil, reset.expiresAt > now
+        return try database.query { tx -> User? in
+            guard let reset = try tx.passwordResets.reset(tokenHash: SecretToken.hash(token)), reset.usedAt == nil,
+                  reset.expiresAt > now
             else { return nil }
-            return try User.fetchOne(db, key: reset.userId).flatMap { $0.isActive ? $0 : nil }
+            return try tx.accounts.user(id: reset.userId).flatMap { $0.isActive ? $0 : nil }
         }
     }
 
@@ -258,26 +240,18 @@ struct AccountService: Sendable {
         try problems.throwIfAny()
         let hash = try await hasher.hash(password.nfc)
         let now = clock.now()
-        let outbox = database.outbox
-        return try await database.writer.write { db in
-            let used = try PasswordReset
-                .filter(PasswordReset.CodingKeys.tokenHash == SecretToken.hash(token)
-                        && PasswordReset.CodingKeys.usedAt == nil && PasswordReset.CodingKeys.expiresAt > now)
-                .fetchOne(db)
-            guard let used, var user = try User.fetchOne(db, key: used.userId), user.isActive else {
+        return try await database.write { tx in
+            let used = try tx.passwordResets.live(tokenHash: SecretToken.hash(token), at: now)
+            guard let used, var user = try tx.accounts.user(id: used.userId), user.isActive else {
                 throw AccountError.invalidResetLink
             }
-            try PasswordReset.filter(key: used.id!).updateAll(db, PasswordReset.CodingKeys.usedAt.set(to: now))
-            try SecurityLog.record(db, .passwordReset, target: user.id, email: user.email, at: now)
+            try tx.passwordResets.markUsed(id: used.id!, at: now)
+            try tx.securityLog.record(.passwordReset, target: user.id, email: user.email, at: now)
             user.passwordHash = hash
             user.updatedAt = now
-            try user.update(db)
-            let sessions = Session.filter(Session.CodingKeys.userId == user.id!)
-            let ended = try sessions.select(Session.CodingKeys.id, as: Int64.self).fetchAll(db)
-            try sessions.deleteAll(db)
-            try outbox.publish(OutgoingEvent(.sessionRevoked, to: .user(user.id!),
-                                             payload: SessionRevokedPayload(userId: user.id!, reason: "password_reset"),
-                                             closesSessions: ended), in: db)
+            try tx.accounts.update(user)
+            // Every session ends, and their event streams close.
+            try AccountAdministration.endSessions(tx, userId: user.id!, reason: "password_reset")
             return user
         }
     }

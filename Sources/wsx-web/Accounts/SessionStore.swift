@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Signed-in browsers. The cookie holds a random token; the database keeps only its SHA-256,
 /// with the session's CSRF token, a sliding 30-day expiry, and an absolute one: however active,
@@ -30,18 +29,19 @@ struct SessionStore: Sendable {
     /// A new session for `userId`; returns the cookie token (never stored) and the row.
     func create(userId: Int64, userAgent: String?) async throws -> (token: String, session: Session) {
         let now = clock.now()
-        return try await database.writer.write { db in try Self.insert(db, userId: userId, userAgent: userAgent, at: now) }
+        return try await database.write { tx in try Self.insert(tx, userId: userId, userAgent: userAgent, at: now) }
     }
 
     /// Inserts a new session in the caller's transaction; returns its cookie token and row. The
     /// person was seen now.
-    static func insert(_ db: Database, userId: Int64, userAgent: String?, at now: Date) throws -> (token: String, session: Session) {
-        try db.execute(sql: "UPDATE users SET last_seen_at = ? WHERE id = ?", arguments: [now, userId])
+    static func insert(_ tx: any StoreTransaction, userId: Int64, userAgent: String?,
+                       at now: Date) throws -> (token: String, session: Session) {
+        try tx.accounts.noteSeen(userId: userId, at: now)
         let token = SecretToken.generate()
         let session = Session(id: nil, tokenHash: SecretToken.hash(token), userId: userId,
                               csrfToken: SecretToken.generate(), userAgent: userAgent.map { String($0.prefix(300)) },
                               createdAt: now, refreshedAt: now, expiresAt: now.addingTimeInterval(lifetime))
-        return (token, try session.inserted(db))
+        return (token, try tx.sessions.insert(session))
     }
 
     /// Seconds the session's cookie should live from `now`: the sliding expiry, never past the
@@ -57,7 +57,7 @@ struct SessionStore: Sendable {
         let now = clock.now()
         let hash = SecretToken.hash(token)
         if let found = recent.value(for: hash), Self.isLive(found.session, now: now) { return found }
-        return try recent.fresh(for: hash, from: database) { db in try Self.find(db, hash: hash, now: now) }
+        return try recent.fresh(for: hash, from: database, query: { tx in try Self.find(tx, hash: hash, now: now) })
     }
 
     /// The same for a route's middleware: a session not kept is read off the event loop.
@@ -65,16 +65,15 @@ struct SessionStore: Sendable {
         let now = clock.now()
         let hash = SecretToken.hash(token)
         if let found = recent.value(for: hash), Self.isLive(found.session, now: now) { return found }
-        return try await recent.fresh(for: hash, from: database) { db in try Self.find(db, hash: hash, now: now) }
+        return try await recent.fresh(for: hash, from: database, query: { tx in try Self.find(tx, hash: hash, now: now) })
     }
 
-    private static func find(_ db: Database, hash: String, now: Date) throws -> Found? {
-        // Every request asks this: cached statements skip SQL generation and preparation.
-        guard let session = try Session.fetchOne(db.cachedStatement(sql: "SELECT * FROM sessions WHERE token_hash = ?"),
-                                                 arguments: [hash]),
+    /// The live session with this token hash and its active user, read in `tx` (every request
+    /// asks this).
+    private static func find(_ tx: any StoreTransaction, hash: String, now: Date) throws -> Found? {
+        guard let session = try tx.sessions.session(tokenHash: hash),
               isLive(session, now: now),
-              let user = try User.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?"),
-                                           arguments: [session.userId]),
+              let user = try tx.sessions.user(id: session.userId),
               user.isActive
         else { return nil }
         return (session, user)
@@ -97,11 +96,10 @@ struct SessionStore: Sendable {
         refreshed.expiresAt = min(now.addingTimeInterval(Self.lifetime), session.createdAt.addingTimeInterval(Self.maximumAge))
         let expiresAt = refreshed.expiresAt
         let userId = session.userId
-        _ = try await database.writer.write { db in
-            try Session.filter(key: id).updateAll(db, Session.CodingKeys.refreshedAt.set(to: now),
-                                                  Session.CodingKeys.expiresAt.set(to: expiresAt))
+        try await database.write { tx in
+            try tx.sessions.refresh(id: id, refreshedAt: now, expiresAt: expiresAt)
             // Last seen, to the hour: the administrators' list shows who still uses the server.
-            try db.execute(sql: "UPDATE users SET last_seen_at = ? WHERE id = ?", arguments: [now, userId])
+            try tx.accounts.noteSeen(userId: userId, at: now)
         }
         return refreshed
     }
@@ -109,23 +107,20 @@ struct SessionStore: Sendable {
     /// Ends one session (logout); its open event stream closes.
     func delete(_ session: Session) async throws {
         guard let id = session.id else { return }
-        let outbox = database.outbox
-        try await database.writer.write { db in
-            guard try Session.deleteOne(db, key: id) else { return }
-            try outbox.publish(OutgoingEvent(.sessionRevoked, to: .user(session.userId),
-                                             payload: SessionRevokedPayload(userId: session.userId, reason: "logout"),
-                                             closesSessions: [id]), in: db)
+        try await database.write { tx in
+            guard try tx.sessions.delete(id: id) else { return }
+            try tx.publish(OutgoingEvent(.sessionRevoked, to: .user(session.userId),
+                                         payload: SessionRevokedPayload(userId: session.userId, reason: "logout"),
+                                         closesSessions: [id]))
         }
     }
 
     /// Removes expired sessions and used or expired reset links.
     func pruneExpired() async throws -> Int {
-        let now = clock.now()
-        return try await database.writer.write { db in
-            let sessions = try Session.filter(Session.CodingKeys.expiresAt <= now
-                                              || Session.CodingKeys.createdAt <= now.addingTimeInterval(-Self.maximumAge)).deleteAll(db)
-            try PasswordReset.filter(PasswordReset.CodingKeys.expiresAt <= now || PasswordReset.CodingKeys.usedAt != nil)
-                .deleteAll(db)
+        let now = clock.now(), started = now.addingTimeInterval(-Self.maximumAge)
+        return try await database.write { tx in
+            let sessions = try tx.sessions.deleteExpired(at: now, startedBefore: started)
+            try tx.passwordResets.deleteSpent(at: now)
             return sessions
         }
     }

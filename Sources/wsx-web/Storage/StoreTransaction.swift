@@ -37,7 +37,7 @@ protocol StoreTransaction {
     var files: any StoredFileStore { get }
     /// Link preview cards.
     var linkPreviews: any LinkPreviewStore { get }
-    /// People's accounts, as far as the services that do not own them need them.
+    /// People's accounts.
     var accounts: any AccountStore { get }
     /// The links that confirm an account's e-mail address.
     var emailConfirmations: any EmailConfirmationStore { get }
@@ -74,4 +74,8 @@ protocol StoreTransaction {
     var slackImport: any SlackImportStore { get }
     /// What `wsx-web seed` writes in bulk.
     var seed: any SeedStore { get }
+    /// Signed-in browsers' sessions.
+    var sessions: any SessionRecordStore { get }
+    /// The password reset links operators hand out.
+    var passwordResets: any PasswordResetStore { get }
 }

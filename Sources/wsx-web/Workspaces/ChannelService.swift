@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Channels of a workspace: create, browse, join, leave, edit, delete, hand over.
 /// Each method is one transaction with its audit entry and events.
@@ -23,7 +22,7 @@ struct ChannelService: Sendable {
     private var membership: RoomMembership { RoomMembership(outbox: database.outbox) }
 
     /// A channel as the browse page and sidebar list it.
-    struct Listing: Sendable, FetchableRecord, Decodable {
+    struct Listing: Sendable, Decodable {
         let id: Int64
         let name: String
         let description: String
@@ -55,31 +54,15 @@ struct ChannelService: Sendable {
     /// Every channel of the workspace the viewer may know of (the public ones, and private ones
     /// they are in), with member counts and whether they joined.
     func browse(_ access: WorkspaceAccess) async throws -> [Listing] {
-        try database.read { db in
-            try Listing.fetchAll(db, sql: """
-                SELECT * FROM (
-                    SELECT rooms.id, rooms.name, rooms.description, rooms.is_default, rooms.visibility, rooms.name_key,
-                           (SELECT COUNT(*) FROM room_members WHERE room_members.room_id = rooms.id) AS member_count,
-                           EXISTS (SELECT 1 FROM room_members WHERE room_members.room_id = rooms.id AND room_members.user_id = ?) AS joined
-                    FROM rooms WHERE rooms.workspace_id = ? AND rooms.kind = 'channel')
-                WHERE visibility = 'public' OR joined
-                ORDER BY is_default DESC, name_key, id
-                """, arguments: [access.userId, access.workspaceId])
-        }
+        try database.query { tx in try tx.rooms.channelListings(workspaceId: access.workspaceId, userId: access.userId) }
     }
 
     /// The workspace's private channels with their member counts, for its owner, who sees
     /// that they exist (and may delete them) but not what is said in them.
     func privateChannels(_ access: WorkspaceAccess) async throws -> [Listing] {
         guard access.isOwner else { throw AppError.forbidden("error_owner_only") }
-        return try database.read { db in
-            try Listing.fetchAll(db, sql: """
-                SELECT rooms.id, rooms.name, '' AS description, rooms.is_default, rooms.visibility,
-                       (SELECT COUNT(*) FROM room_members WHERE room_members.room_id = rooms.id) AS member_count,
-                       EXISTS (SELECT 1 FROM room_members WHERE room_members.room_id = rooms.id AND room_members.user_id = ?) AS joined
-                FROM rooms WHERE rooms.workspace_id = ? AND rooms.kind = 'channel' AND rooms.visibility = 'private'
-                ORDER BY rooms.name_key, rooms.id
-                """, arguments: [access.userId, access.workspaceId])
+        return try database.query { tx in
+            try tx.rooms.privateChannelListings(workspaceId: access.workspaceId, userId: access.userId)
         }
     }
 
@@ -90,28 +73,25 @@ struct ChannelService: Sendable {
 
     /// One channel of this workspace, or a 404 (a channel of another workspace is not found here).
     func channel(_ access: WorkspaceAccess, id: Int64) async throws -> View {
-        try database.read { db in try Self.view(db, access, id: id) }
+        try database.query { tx in try Self.view(tx, access, id: id) }
     }
 
     /// The workspace through `userId`'s membership and the channel in it, in one read (the
     /// channel page asks this on every visit).
     func channel(workspaceId: Int64, userId: Int64, id: Int64) async throws -> View {
-        try await views.value(for: ViewKey(workspaceId: workspaceId, userId: userId, channelId: id), from: database) { db in
-            try Self.view(db, try WorkspaceAccess.find(db, workspaceId: workspaceId, userId: userId), id: id)
-        }
+        let key = ViewKey(workspaceId: workspaceId, userId: userId, channelId: id)
+        return try await views.value(for: key, from: database, orQuery: { tx in
+            try Self.view(tx, try WorkspaceAccess.find(tx, workspaceId: workspaceId, userId: userId), id: id)
+        })
     }
 
     /// The channel as `access` sees it. A private channel does not exist for anyone outside it,
     /// except, with `ownerSeesPrivate`, for the workspace's owner (who may delete it).
-    static func view(_ db: Database, _ access: WorkspaceAccess, id: Int64, ownerSeesPrivate: Bool = false) throws -> View {
-        guard let room = try Room.fetchOne(db.cachedStatement(sql: "SELECT * FROM rooms WHERE id = ?"), arguments: [id]),
-              room.workspaceId == access.workspaceId, room.kind == .channel
+    static func view(_ tx: any StoreTransaction, _ access: WorkspaceAccess, id: Int64,
+                     ownerSeesPrivate: Bool = false) throws -> View {
+        guard let found = try tx.rooms.channel(id: id, workspaceId: access.workspaceId, viewer: access.userId)
         else { throw AppError.notFound }
-        let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM room_members WHERE room_id = ?"),
-                                     arguments: [id]) ?? 0
-        let isMember = try Bool.fetchOne(
-            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM room_members WHERE room_id = ? AND user_id = ?)"),
-            arguments: [id, access.userId]) ?? false
+        let (room, count, isMember) = (found.room, found.memberCount, found.isMember)
         if room.isPrivate, !isMember, !(ownerSeesPrivate && access.isOwner) { throw AppError.notFound }
         return View(room: room, isMember: isMember, memberCount: count, access: access)
     }
@@ -120,24 +100,17 @@ struct ChannelService: Sendable {
     /// (delete it) without being in it; a 404 for anyone else.
     func privateChannelForOwner(_ access: WorkspaceAccess, id: Int64) async throws -> View {
         guard access.isOwner else { throw AppError.notFound }
-        return try database.read { db in try Self.view(db, access, id: id, ownerSeesPrivate: true) }
+        return try database.query { tx in try Self.view(tx, access, id: id, ownerSeesPrivate: true) }
     }
 
     /// The members of a channel, by nickname.
     /// How many messages the channel holds (what deleting it deletes).
     func messageCount(of roomId: Int64) async throws -> Int {
-        try database.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM messages WHERE room_id = ?", arguments: [roomId]) ?? 0
-        }
+        try database.query { tx in try tx.rooms.messageCount(roomId: roomId) }
     }
 
     func members(of roomId: Int64) async throws -> [(id: Int64, nickname: String)] {
-        try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT users.id, users.nickname FROM room_members JOIN users ON users.id = room_members.user_id
-                WHERE room_members.room_id = ? ORDER BY users.nickname, users.id
-                """, arguments: [roomId]).map { ($0["id"], $0["nickname"]) }
-        }
+        try database.query { tx in try tx.rooms.memberNames(roomId: roomId) }
     }
 
     /// Creates a channel; its creator owns it and is its first member. A public one is
@@ -146,26 +119,26 @@ struct ChannelService: Sendable {
                 visibility: Room.Visibility = .public) async throws -> Room {
         let (name, description) = try NameRules.cleaned(name: rawName, description: rawDescription,
                                                         allowed: NameRules.channelName)
-        let now = clock.now(), outbox = database.outbox, membership = self.membership
+        let now = clock.now(), membership = self.membership
         do {
-            return try await database.writer.write { db in
-                try Self.checkNameFree(db, access.workspaceId, name, except: nil)
-                let room = try Room(id: nil, workspaceId: access.workspaceId, kind: .channel, name: name,
-                                    nameKey: NameRules.key(name), description: description, ownerId: access.userId,
-                                    isDefault: false, dmKey: nil, createdAt: now, updatedAt: now,
-                                    visibility: visibility).inserted(db)
-                try outbox.publish(OutgoingEvent(.roomCreated, to: .room(room.id!), payload: room.payload,
-                                                 membership: .added(room: room.id!, users: [])), in: db)
+            return try await database.write { tx in
+                try Self.checkNameFree(tx, access.workspaceId, name, except: nil)
+                let room = try tx.rooms.insert(Room(id: nil, workspaceId: access.workspaceId, kind: .channel, name: name,
+                                                    nameKey: NameRules.key(name), description: description, ownerId: access.userId,
+                                                    isDefault: false, dmKey: nil, createdAt: now, updatedAt: now,
+                                                    visibility: visibility))
+                try tx.publish(OutgoingEvent(.roomCreated, to: .room(room.id!), payload: room.payload,
+                                             membership: .added(room: room.id!, users: [])))
                 if !room.isPrivate {
-                    try outbox.publish(OutgoingEvent(.channelCreated, to: .room(try access.workspace.defaultRoom(db).id!),
-                                                     payload: room.payload), in: db)
+                    try tx.publish(OutgoingEvent(.channelCreated, to: .room(try access.workspace.defaultRoom(tx).id!),
+                                                 payload: room.payload))
                 }
-                try membership.add(db, room: room, users: [access.userId], at: now)
-                try AuditTrail.record(db, workspaceId: access.workspaceId, actor: access.userId, action: "channel.create",
-                                      targetRoom: room.id!, detail: room.isPrivate ? "\(name) (private)" : name, at: now)
+                try membership.add(tx, room: room, users: [access.userId], at: now)
+                try tx.audit.record(workspaceId: access.workspaceId, actor: access.userId, action: "channel.create",
+                                    targetRoom: room.id!, detail: room.isPrivate ? "\(name) (private)" : name, at: now)
                 return room
             }
-        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+        } catch is DuplicateKey {
             throw FormProblems([.name: "error_channel_name_taken"])
         }
     }
@@ -173,10 +146,10 @@ struct ChannelService: Sendable {
     func join(_ view: View) async throws {
         guard !view.isMember else { return }
         let now = clock.now(), membership = self.membership
-        try await database.writer.write { db in
-            try membership.add(db, room: view.room, users: [view.access.userId], at: now)
-            try AuditTrail.record(db, workspaceId: view.room.workspaceId, actor: view.access.userId, action: "channel.join",
-                                  targetRoom: view.room.id!, detail: view.room.name, at: now)
+        try await database.write { tx in
+            try membership.add(tx, room: view.room, users: [view.access.userId], at: now)
+            try tx.audit.record(workspaceId: view.room.workspaceId, actor: view.access.userId, action: "channel.join",
+                                targetRoom: view.room.id!, detail: view.room.name, at: now)
         }
     }
 
@@ -186,10 +159,10 @@ struct ChannelService: Sendable {
         if view.room.isDefault { throw AppError.conflict("error_default_channel_leave") }
         if view.room.ownerId == view.access.userId { throw AppError.conflict("error_channel_owner_leave") }
         let now = clock.now(), membership = self.membership
-        try await database.writer.write { db in
-            try membership.remove(db, room: view.room, users: [view.access.userId])
-            try AuditTrail.record(db, workspaceId: view.room.workspaceId, actor: view.access.userId, action: "channel.leave",
-                                  targetRoom: view.room.id!, detail: view.room.name, at: now)
+        try await database.write { tx in
+            try membership.remove(tx, room: view.room, users: [view.access.userId])
+            try tx.audit.record(workspaceId: view.room.workspaceId, actor: view.access.userId, action: "channel.leave",
+                                targetRoom: view.room.id!, detail: view.room.name, at: now)
         }
     }
 
@@ -199,25 +172,25 @@ struct ChannelService: Sendable {
         try view.requireManager()
         let (name, description) = try NameRules.cleaned(name: rawName, description: rawDescription,
                                                         allowed: NameRules.channelName)
-        let now = clock.now(), outbox = database.outbox
+        let now = clock.now()
         do {
-            try await database.writer.write { db in
-                try Self.checkNameFree(db, view.room.workspaceId, name, except: view.room.id)
+            try await database.write { tx in
+                try Self.checkNameFree(tx, view.room.workspaceId, name, except: view.room.id)
                 var room = view.room
                 room.name = name
                 room.nameKey = NameRules.key(name)
                 room.description = description
                 room.updatedAt = now
                 if let cover {
-                    room.coverFileId = try FileService.insert(db, [cover], uploader: view.access.userId, at: now)[0].id
+                    room.coverFileId = try tx.files.insert([cover], uploader: view.access.userId, at: now)[0].id
                 }
-                try room.update(db)
-                try outbox.publish(OutgoingEvent(.roomUpdated, to: .room(room.id!), payload: room.payload), in: db)
-                try AuditTrail.record(db, workspaceId: room.workspaceId, actor: view.access.userId, action: "channel.edit",
-                                      targetRoom: room.id!,
-                                      detail: view.room.name == name ? name : "\(view.room.name) → \(name)", at: now)
+                try tx.rooms.update(room)
+                try tx.publish(OutgoingEvent(.roomUpdated, to: .room(room.id!), payload: room.payload))
+                try tx.audit.record(workspaceId: room.workspaceId, actor: view.access.userId, action: "channel.edit",
+                                    targetRoom: room.id!,
+                                    detail: view.room.name == name ? name : "\(view.room.name) → \(name)", at: now)
             }
-        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+        } catch is DuplicateKey {
             throw FormProblems([.name: "error_channel_name_taken"])
         }
     }
@@ -227,19 +200,19 @@ struct ChannelService: Sendable {
     func delete(_ view: View) async throws {
         try view.requireManager()
         if view.room.isDefault { throw AppError.conflict("error_default_channel_delete") }
-        let now = clock.now(), outbox = database.outbox
-        try await database.writer.write { db in
-            try outbox.publish(OutgoingEvent(.roomDeleted, to: .room(view.room.id!), payload: view.room.payload,
-                                             membership: .roomsDeleted(rooms: [view.room.id!])), in: db)
+        let now = clock.now()
+        try await database.write { tx in
+            try tx.publish(OutgoingEvent(.roomDeleted, to: .room(view.room.id!), payload: view.room.payload,
+                                         membership: .roomsDeleted(rooms: [view.room.id!])))
             // The workspace hears of a public channel going; a private one was never theirs to know.
             if !view.room.isPrivate {
-                try outbox.publish(OutgoingEvent(.roomDeleted, to: .room(try view.access.workspace.defaultRoom(db).id!),
-                                                 payload: view.room.payload), in: db)
+                try tx.publish(OutgoingEvent(.roomDeleted, to: .room(try view.access.workspace.defaultRoom(tx).id!),
+                                             payload: view.room.payload))
             }
-            try view.room.delete(db)
-            try MessageEventScrub.roomsDeleted(db, rooms: [view.room.id!])
-            try AuditTrail.record(db, workspaceId: view.room.workspaceId, actor: view.access.userId, action: "channel.delete",
-                                  targetRoom: view.room.id!, detail: view.room.name, at: now)
+            // Its messages' events go with it.
+            try tx.rooms.delete(view.room)
+            try tx.audit.record(workspaceId: view.room.workspaceId, actor: view.access.userId, action: "channel.delete",
+                                targetRoom: view.room.id!, detail: view.room.name, at: now)
         }
     }
 
@@ -248,14 +221,14 @@ struct ChannelService: Sendable {
     func addMember(_ view: View, userId: Int64) async throws {
         guard view.isMember else { throw AppError.forbidden("error_channel_members_only") }
         let now = clock.now(), membership = self.membership
-        try await database.writer.write { db in
-            guard try WorkspaceMember.fetchOne(db, key: ["workspace_id": view.room.workspaceId, "user_id": userId]) != nil else {
+        try await database.write { tx in
+            guard try tx.workspaces.isMember(workspaceId: view.room.workspaceId, userId: userId) else {
                 throw AppError.conflict("error_not_workspace_member")
             }
-            guard try RoomMember.fetchOne(db, key: ["room_id": view.room.id!, "user_id": userId]) == nil else { return }
-            try membership.add(db, room: view.room, users: [userId], at: now)
-            try AuditTrail.record(db, workspaceId: view.room.workspaceId, actor: view.access.userId, action: "channel.add_member",
-                                  targetUser: userId, targetRoom: view.room.id!, detail: view.room.name, at: now)
+            guard try !tx.rooms.isMember(roomId: view.room.id!, userId: userId) else { return }
+            try membership.add(tx, room: view.room, users: [userId], at: now)
+            try tx.audit.record(workspaceId: view.room.workspaceId, actor: view.access.userId, action: "channel.add_member",
+                                targetUser: userId, targetRoom: view.room.id!, detail: view.room.name, at: now)
         }
     }
 
@@ -265,21 +238,21 @@ struct ChannelService: Sendable {
         guard view.room.ownerId == view.access.userId else { throw AppError.forbidden("error_channel_owner_only") }
         if view.room.isDefault { throw AppError.conflict("error_default_channel_private") }
         guard view.room.visibility != visibility else { return }
-        let now = clock.now(), outbox = database.outbox
-        try await database.writer.write { db in
+        let now = clock.now()
+        try await database.write { tx in
             var room = view.room
             room.visibility = visibility
             room.updatedAt = now
-            try room.update(db)
-            try outbox.publish(OutgoingEvent(.roomUpdated, to: .room(room.id!), payload: room.payload), in: db)
+            try tx.rooms.update(room)
+            try tx.publish(OutgoingEvent(.roomUpdated, to: .room(room.id!), payload: room.payload))
             if visibility == .public {
                 // Now the workspace's to find, like a new channel.
-                try outbox.publish(OutgoingEvent(.channelCreated, to: .room(try view.access.workspace.defaultRoom(db).id!),
-                                                 payload: room.payload), in: db)
+                try tx.publish(OutgoingEvent(.channelCreated, to: .room(try view.access.workspace.defaultRoom(tx).id!),
+                                             payload: room.payload))
             }
-            try AuditTrail.record(db, workspaceId: room.workspaceId, actor: view.access.userId,
-                                  action: visibility == .private ? "channel.make_private" : "channel.make_public",
-                                  targetRoom: room.id!, detail: room.name, at: now)
+            try tx.audit.record(workspaceId: room.workspaceId, actor: view.access.userId,
+                                action: visibility == .private ? "channel.make_private" : "channel.make_public",
+                                targetRoom: room.id!, detail: room.name, at: now)
         }
     }
 
@@ -290,23 +263,19 @@ struct ChannelService: Sendable {
         try view.requireManager()
         if view.room.isDefault { throw AppError.conflict("error_default_channel_archive") }
         guard view.room.isArchived != archived else { return }
-        let now = clock.now(), outbox = database.outbox
-        try await database.writer.write { db in
+        let now = clock.now()
+        try await database.write { tx in
             var room = view.room
             room.archivedAt = archived ? now : nil
             room.updatedAt = now
-            try room.update(db)
+            try tx.rooms.update(room)
             if archived {
-                try db.execute(sql: """
-                    UPDATE room_members SET unread_count = 0,
-                        last_read_message_id = max(last_read_message_id, COALESCE((SELECT MAX(id) FROM messages WHERE room_id = ?), 0))
-                    WHERE room_id = ?
-                    """, arguments: [room.id!, room.id!])
+                try tx.readMarks.markAllRead(roomId: room.id!)
             }
-            try outbox.publish(OutgoingEvent(.roomUpdated, to: .room(room.id!), payload: room.payload), in: db)
-            try AuditTrail.record(db, workspaceId: room.workspaceId, actor: view.access.userId,
-                                  action: archived ? "channel.archive" : "channel.unarchive",
-                                  targetRoom: room.id!, detail: room.name, at: now)
+            try tx.publish(OutgoingEvent(.roomUpdated, to: .room(room.id!), payload: room.payload))
+            try tx.audit.record(workspaceId: room.workspaceId, actor: view.access.userId,
+                                action: archived ? "channel.archive" : "channel.unarchive",
+                                targetRoom: room.id!, detail: room.name, at: now)
         }
     }
 
@@ -314,25 +283,24 @@ struct ChannelService: Sendable {
     func transfer(_ view: View, to newOwnerId: Int64) async throws {
         try view.requireManager()
         if view.room.isDefault { throw AppError.conflict("error_default_channel_transfer") }
-        let now = clock.now(), outbox = database.outbox
-        try await database.writer.write { db in
-            guard try RoomMember.fetchOne(db, key: ["room_id": view.room.id!, "user_id": newOwnerId]) != nil else {
+        let now = clock.now()
+        try await database.write { tx in
+            guard try tx.rooms.isMember(roomId: view.room.id!, userId: newOwnerId) else {
                 throw AppError.conflict("error_transfer_not_channel_member")
             }
             var room = view.room
             room.ownerId = newOwnerId
             room.updatedAt = now
-            try room.update(db)
-            try outbox.publish(OutgoingEvent(.roomUpdated, to: .room(room.id!), payload: room.payload), in: db)
-            try AuditTrail.record(db, workspaceId: room.workspaceId, actor: view.access.userId, action: "channel.transfer",
-                                  targetUser: newOwnerId, targetRoom: room.id!, detail: room.name, at: now)
+            try tx.rooms.update(room)
+            try tx.publish(OutgoingEvent(.roomUpdated, to: .room(room.id!), payload: room.payload))
+            try tx.audit.record(workspaceId: room.workspaceId, actor: view.access.userId, action: "channel.transfer",
+                                targetUser: newOwnerId, targetRoom: room.id!, detail: room.name, at: now)
         }
     }
 
-    private static func checkNameFree(_ db: Database, _ workspaceId: Int64, _ name: String, except: Int64?) throws {
-        var request = Room.filter(Room.CodingKeys.workspaceId == workspaceId && Room.CodingKeys.kind == "channel"
-                                  && Room.CodingKeys.nameKey == NameRules.key(name))
-        if let except { request = request.filter(Room.CodingKeys.id != except) }
-        if try request.fetchCount(db) > 0 { throw FormProblems([.name: "error_channel_name_taken"]) }
+    private static func checkNameFree(_ tx: any StoreTransaction, _ workspaceId: Int64, _ name: String, except: Int64?) throws {
+        if try tx.rooms.isChannelNameTaken(workspaceId: workspaceId, nameKey: NameRules.key(name), except: except) {
+            throw FormProblems([.name: "error_channel_name_taken"])
+        }
     }
 }

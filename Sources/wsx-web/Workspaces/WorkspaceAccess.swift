@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Views
 
 /// A signed-in person's standing in one workspace, found through their membership: every
@@ -18,14 +17,9 @@ struct WorkspaceAccess: Sendable {
     }
 
     /// The workspace as `userId` may see it, or a 404.
-    static func find(_ db: Database, workspaceId: Int64, userId: Int64) throws -> WorkspaceAccess {
-        guard let member = try WorkspaceMember.fetchOne(
-                db.cachedStatement(sql: "SELECT * FROM workspace_members WHERE workspace_id = ? AND user_id = ?"),
-                arguments: [workspaceId, userId]),
-              let workspace = try Workspace.fetchOne(db.cachedStatement(sql: "SELECT * FROM workspaces WHERE id = ?"),
-                                                     arguments: [workspaceId])
-        else { throw AppError.notFound }
-        return WorkspaceAccess(workspace: workspace, role: member.role, userId: userId)
+    static func find(_ tx: any StoreTransaction, workspaceId: Int64, userId: Int64) throws -> WorkspaceAccess {
+        guard let access = try tx.workspaces.access(workspaceId: workspaceId, userId: userId) else { throw AppError.notFound }
+        return access
     }
 }
 

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Creating, editing, deleting, leaving and handing over workspaces. Every method is one
 /// transaction: the change, its audit entry and its real-time events commit together.
@@ -27,31 +26,19 @@ struct WorkspaceService: Sendable {
     private var membership: RoomMembership { RoomMembership(outbox: database.outbox) }
 
     func access(workspaceId: Int64, userId: Int64) async throws -> WorkspaceAccess {
-        try await accesses.value(for: AccessKey(workspaceId: workspaceId, userId: userId), from: database) { db in
-            try WorkspaceAccess.find(db, workspaceId: workspaceId, userId: userId)
-        }
+        try await accesses.value(for: AccessKey(workspaceId: workspaceId, userId: userId), from: database, orQuery: { tx in
+            try WorkspaceAccess.find(tx, workspaceId: workspaceId, userId: userId)
+        })
     }
 
     /// The workspaces a person belongs to, by name.
     func workspaces(of userId: Int64) async throws -> [Workspace] {
-        try database.read { db in
-            try Workspace.fetchAll(db, sql: """
-                SELECT workspaces.* FROM workspaces JOIN workspace_members ON workspace_members.workspace_id = workspaces.id
-                WHERE workspace_members.user_id = ? ORDER BY workspaces.name_key, workspaces.id
-                """, arguments: [userId])
-        }
+        try database.query { tx in try tx.workspaces.workspaces(of: userId) }
     }
 
     /// The workspaces both people belong to, by name: what lets one see the other's profile.
     func sharedWorkspaces(of viewerId: Int64, with otherId: Int64) async throws -> [Workspace] {
-        try database.read { db in
-            try Workspace.fetchAll(db, sql: """
-                SELECT workspaces.* FROM workspaces
-                JOIN workspace_members AS viewer ON viewer.workspace_id = workspaces.id AND viewer.user_id = ?
-                JOIN workspace_members AS other ON other.workspace_id = workspaces.id AND other.user_id = ?
-                ORDER BY workspaces.name_key, workspaces.id
-                """, arguments: [viewerId, otherId])
-        }
+        try database.query { tx in try tx.workspaces.sharedWorkspaces(of: viewerId, with: otherId) }
     }
 
     /// Creates a workspace owned by `ownerId`, with its default channel, paying `price` coins.
@@ -63,29 +50,29 @@ struct WorkspaceService: Sendable {
                                                         allowed: NameRules.workspaceName)
         let now = clock.now(), price = self.price, ledger = self.ledger, membership = self.membership
         do {
-            return try await database.writer.write { db in
-                if try Workspace.filter(Workspace.CodingKeys.ownerId == ownerId && Workspace.CodingKeys.nameKey == NameRules.key(name))
-                    .fetchCount(db) > 0 {
+            return try await database.write { tx in
+                if try tx.workspaces.isNameTaken(ownerId: ownerId, nameKey: NameRules.key(name), except: nil) {
                     throw FormProblems([.name: "error_workspace_name_taken"])
                 }
-                let workspace = try Workspace(id: nil, name: name, nameKey: NameRules.key(name), description: description,
-                                              ownerId: ownerId, createdAt: now, updatedAt: now).inserted(db)
+                let workspace = try tx.workspaces.insert(Workspace(id: nil, name: name, nameKey: NameRules.key(name),
+                                                                   description: description, ownerId: ownerId,
+                                                                   createdAt: now, updatedAt: now))
                 if price > 0 {
-                    try ledger.change(db, userId: ownerId, by: -price, reason: "workspace_created",
+                    try ledger.change(tx, userId: ownerId, by: -price, reason: "workspace_created",
                                       reference: "workspace:\(workspace.id!)", at: now)
                 }
-                try WorkspaceMember(workspaceId: workspace.id!, userId: ownerId, role: .owner, joinedAt: now).insert(db)
-                let room = try Room(id: nil, workspaceId: workspace.id!, kind: .channel, name: defaultChannelName,
-                                    nameKey: NameRules.key(defaultChannelName), description: "", ownerId: ownerId,
-                                    isDefault: true, dmKey: nil, createdAt: now, updatedAt: now).inserted(db)
-                try database.outbox.publish(OutgoingEvent(.roomCreated, to: .room(room.id!), payload: room.payload,
-                                                          membership: .added(room: room.id!, users: [])), in: db)
-                try membership.add(db, room: room, users: [ownerId], at: now)
-                try AuditTrail.record(db, workspaceId: workspace.id!, actor: ownerId, action: "workspace.create",
-                                      detail: name, at: now)
+                try tx.workspaces.addMember(workspaceId: workspace.id!, userId: ownerId, role: .owner, joinedAt: now)
+                let room = try tx.rooms.insert(Room(id: nil, workspaceId: workspace.id!, kind: .channel, name: defaultChannelName,
+                                                    nameKey: NameRules.key(defaultChannelName), description: "", ownerId: ownerId,
+                                                    isDefault: true, dmKey: nil, createdAt: now, updatedAt: now))
+                try tx.publish(OutgoingEvent(.roomCreated, to: .room(room.id!), payload: room.payload,
+                                             membership: .added(room: room.id!, users: [])))
+                try membership.add(tx, room: room, users: [ownerId], at: now)
+                try tx.audit.record(workspaceId: workspace.id!, actor: ownerId, action: "workspace.create",
+                                    detail: name, at: now)
                 return workspace
             }
-        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+        } catch is DuplicateKey {
             throw FormProblems([.name: "error_workspace_name_taken"])
         }
     }
@@ -96,13 +83,11 @@ struct WorkspaceService: Sendable {
         try access.requireOwner()
         let (name, description) = try NameRules.cleaned(name: rawName, description: rawDescription,
                                                         allowed: NameRules.workspaceName)
-        let now = clock.now(), outbox = database.outbox
+        let now = clock.now()
         do {
-            try await database.writer.write { db in
-                guard var workspace = try Workspace.fetchOne(db, key: access.workspaceId) else { throw AppError.notFound }
-                if try Workspace.filter(Workspace.CodingKeys.ownerId == workspace.ownerId
-                                        && Workspace.CodingKeys.nameKey == NameRules.key(name)
-                                        && Workspace.CodingKeys.id != workspace.id!).fetchCount(db) > 0 {
+            try await database.write { tx in
+                guard var workspace = try tx.workspaces.workspace(id: access.workspaceId) else { throw AppError.notFound }
+                if try tx.workspaces.isNameTaken(ownerId: workspace.ownerId, nameKey: NameRules.key(name), except: workspace.id!) {
                     throw FormProblems([.name: "error_workspace_name_taken"])
                 }
                 let before = workspace.name
@@ -111,46 +96,35 @@ struct WorkspaceService: Sendable {
                 workspace.description = description
                 workspace.updatedAt = now
                 if let cover {
-                    workspace.coverFileId = try FileService.insert(db, [cover], uploader: access.userId, at: now)[0].id
+                    workspace.coverFileId = try tx.files.insert([cover], uploader: access.userId, at: now)[0].id
                 }
-                try workspace.update(db)
-                try outbox.publish(OutgoingEvent(.workspaceUpdated, to: .room(try workspace.defaultRoom(db).id!),
-                                                 payload: workspace.payload), in: db)
-                try AuditTrail.record(db, workspaceId: workspace.id!, actor: access.userId, action: "workspace.edit",
-                                      detail: before == name ? name : "\(before) → \(name)", at: now)
+                try tx.workspaces.update(workspace)
+                try tx.publish(OutgoingEvent(.workspaceUpdated, to: .room(try workspace.defaultRoom(tx).id!),
+                                             payload: workspace.payload))
+                try tx.audit.record(workspaceId: workspace.id!, actor: access.userId, action: "workspace.edit",
+                                    detail: before == name ? name : "\(before) → \(name)", at: now)
             }
-        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+        } catch is DuplicateKey {
             throw FormProblems([.name: "error_workspace_name_taken"])
         }
     }
 
     /// What deleting the workspace would take away, for the confirmation page.
     func deletionSummary(_ access: WorkspaceAccess) async throws -> (channels: Int, members: Int, messages: Int) {
-        try database.read { db in
-            let channels = try Room.filter(Room.CodingKeys.workspaceId == access.workspaceId && Room.CodingKeys.kind == "channel")
-                .fetchCount(db)
-            let members = try WorkspaceMember.filter(WorkspaceMember.CodingKeys.workspaceId == access.workspaceId).fetchCount(db)
-            let messages = try db.tableExists("messages")
-                ? try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM messages JOIN rooms ON rooms.id = messages.room_id WHERE rooms.workspace_id = ?",
-                                   arguments: [access.workspaceId]) ?? 0
-                : 0
-            return (channels, members, messages)
-        }
+        try database.query { tx in try tx.workspaces.contents(workspaceId: access.workspaceId) }
     }
 
     /// Deletes the workspace with its rooms, memberships, invitations and log (owner).
     func delete(_ access: WorkspaceAccess) async throws {
         try access.requireOwner()
-        let outbox = database.outbox
-        try await database.writer.write { db in
-            guard let workspace = try Workspace.fetchOne(db, key: access.workspaceId) else { throw AppError.notFound }
-            let rooms = try Room.filter(Room.CodingKeys.workspaceId == workspace.id!).fetchAll(db)
-            try outbox.publish(OutgoingEvent(.workspaceDeleted, to: .room(try workspace.defaultRoom(db).id!),
-                                             payload: workspace.payload,
-                                             membership: .roomsDeleted(rooms: rooms.compactMap(\.id))), in: db)
-            // Rooms, members, invitations and the audit log go with it (ON DELETE CASCADE).
-            try workspace.delete(db)
-            try MessageEventScrub.roomsDeleted(db, rooms: rooms.compactMap(\.id))
+        try await database.write { tx in
+            guard let workspace = try tx.workspaces.workspace(id: access.workspaceId) else { throw AppError.notFound }
+            let rooms = try tx.rooms.rooms(workspaceId: workspace.id!)
+            try tx.publish(OutgoingEvent(.workspaceDeleted, to: .room(try workspace.defaultRoom(tx).id!),
+                                         payload: workspace.payload,
+                                         membership: .roomsDeleted(rooms: rooms.compactMap(\.id))))
+            // Rooms, members, invitations and the audit log go with it, and their messages' events.
+            try tx.workspaces.delete(workspace, rooms: rooms.compactMap(\.id))
         }
     }
 
@@ -159,13 +133,12 @@ struct WorkspaceService: Sendable {
     func leave(_ access: WorkspaceAccess) async throws {
         if access.isOwner { throw AppError.conflict("error_owner_cannot_leave") }
         let now = clock.now()
-        try await database.writer.write { db in
-            let owned = try Room.filter(Room.CodingKeys.workspaceId == access.workspaceId && Room.CodingKeys.kind == "channel"
-                                        && Room.CodingKeys.ownerId == access.userId).fetchCount(db)
+        try await database.write { tx in
+            let owned = try tx.rooms.ownedChannelCount(workspaceId: access.workspaceId, userId: access.userId)
             if owned > 0 { throw AppError.conflict("error_channel_owner_cannot_leave") }
-            try removeFromWorkspace(db, workspace: access.workspace, userId: access.userId, at: now)
-            try AuditTrail.record(db, workspaceId: access.workspaceId, actor: access.userId, action: "workspace.leave",
-                                  targetUser: access.userId, at: now)
+            try removeFromWorkspace(tx, workspace: access.workspace, userId: access.userId, at: now)
+            try tx.audit.record(workspaceId: access.workspaceId, actor: access.userId, action: "workspace.leave",
+                                targetUser: access.userId, at: now)
         }
     }
 
@@ -173,45 +146,41 @@ struct WorkspaceService: Sendable {
     func transfer(_ access: WorkspaceAccess, to newOwnerId: Int64) async throws {
         try access.requireOwner()
         guard newOwnerId != access.userId else { throw AppError.conflict("error_transfer_to_self") }
-        let now = clock.now(), outbox = database.outbox
-        try await database.writer.write { db in
-            guard let workspace = try Workspace.fetchOne(db, key: access.workspaceId) else { throw AppError.notFound }
-            try Self.handOver(db, workspace, to: newOwnerId, actor: access.userId, at: now, outbox: outbox)
+        let now = clock.now(), membership = self.membership
+        try await database.write { tx in
+            guard let workspace = try tx.workspaces.workspace(id: access.workspaceId) else { throw AppError.notFound }
+            try Self.handOver(tx, workspace, to: newOwnerId, actor: access.userId, at: now, membership: membership)
         }
     }
 
     /// Makes `newOwnerId` (a member) the workspace's owner and its owner a member, in the caller's
     /// transaction: by its owner, or by a server administrator when the owner was deactivated.
-    static func handOver(_ db: Database, _ original: Workspace, to newOwnerId: Int64, actor: Int64, at now: Date,
-                         outbox: EventOutbox) throws {
+    static func handOver(_ tx: any StoreTransaction, _ original: Workspace, to newOwnerId: Int64, actor: Int64, at now: Date,
+                         membership: RoomMembership) throws {
         var workspace = original
-        guard try WorkspaceMember.fetchOne(db, key: ["workspace_id": workspace.id!, "user_id": newOwnerId]) != nil else {
+        guard try tx.workspaces.isMember(workspaceId: workspace.id!, userId: newOwnerId) else {
             throw AppError.conflict("error_transfer_not_member")
         }
-        if try Workspace.filter(Workspace.CodingKeys.ownerId == newOwnerId && Workspace.CodingKeys.nameKey == workspace.nameKey)
-            .fetchCount(db) > 0 {
+        if try tx.workspaces.isNameTaken(ownerId: newOwnerId, nameKey: workspace.nameKey, except: nil) {
             throw AppError.conflict("error_transfer_name_clash")
         }
-        try db.execute(sql: "UPDATE workspace_members SET role = 'member' WHERE workspace_id = ? AND user_id = ?",
-                       arguments: [workspace.id!, workspace.ownerId])
-        try db.execute(sql: "UPDATE workspace_members SET role = 'owner' WHERE workspace_id = ? AND user_id = ?",
-                       arguments: [workspace.id!, newOwnerId])
+        try tx.workspaces.passOwnerRole(workspaceId: workspace.id!, from: workspace.ownerId, to: newOwnerId)
         workspace.ownerId = newOwnerId
         workspace.updatedAt = now
-        try workspace.update(db)
-        var room = try workspace.defaultRoom(db)
+        try tx.workspaces.update(workspace)
+        var room = try workspace.defaultRoom(tx)
         room.ownerId = newOwnerId
         room.updatedAt = now
-        try room.update(db)
-        try RoomMembership(outbox: outbox).add(db, room: room, users: [newOwnerId], at: now)
-        try outbox.publish(OutgoingEvent(.workspaceUpdated, to: .room(room.id!), payload: workspace.payload), in: db)
-        try AuditTrail.record(db, workspaceId: workspace.id!, actor: actor, action: "workspace.transfer",
-                              targetUser: newOwnerId, at: now)
+        try tx.rooms.update(room)
+        try membership.add(tx, room: room, users: [newOwnerId], at: now)
+        try tx.publish(OutgoingEvent(.workspaceUpdated, to: .room(room.id!), payload: workspace.payload))
+        try tx.audit.record(workspaceId: workspace.id!, actor: actor, action: "workspace.transfer",
+                            targetUser: newOwnerId, at: now)
     }
 
     /// Takes `userId` out of the workspace and every room in it, telling the workspace and them.
-    func removeFromWorkspace(_ db: Database, workspace: Workspace, userId: Int64, at now: Date) throws {
-        try SQLiteMembershipStore(db: db, outbox: database.outbox).remove(workspace: workspace, userId: userId, at: now)
+    func removeFromWorkspace(_ tx: any StoreTransaction, workspace: Workspace, userId: Int64, at now: Date) throws {
+        try tx.memberships.remove(workspace: workspace, userId: userId, at: now)
     }
 }
 

@@ -16,6 +16,79 @@ struct SQLiteAccountStore: AccountStore {
     func confirmEmail(userId: Int64, at now: Date) throws {
         try db.execute(sql: "UPDATE users SET email_confirmed_at = ? WHERE id = ?", arguments: [now, userId])
     }
+
+    func count() throws -> Int {
+        try User.fetchCount(db)
+    }
+
+    func hasAccount(emailKey: String) throws -> Bool {
+        try User.filter(User.CodingKeys.emailKey == emailKey).fetchCount(db) > 0
+    }
+
+    func passwordlessUser(emailKey: String) throws -> User? {
+        try User.filter(User.CodingKeys.emailKey == emailKey && User.CodingKeys.passwordHash == "").fetchOne(db)
+    }
+
+    func accounts(matching pattern: String, limit: Int) throws -> [AccountAdministration.Account] {
+        try Row.fetchAll(db, sql: """
+            SELECT users.*, (SELECT COUNT(*) FROM workspace_members WHERE user_id = users.id) AS workspace_count
+            FROM users
+            WHERE users.email_key LIKE ? ESCAPE '\\' OR lower(users.nickname) LIKE ? ESCAPE '\\'
+            ORDER BY users.deactivated_at IS NOT NULL, users.id DESC LIMIT ?
+            """, arguments: [pattern, pattern, limit]).map { row in
+            AccountAdministration.Account(
+                id: row["id"], email: row["email"], nickname: row["nickname"], isAdmin: row["is_admin"],
+                deactivatedAt: row["deactivated_at"], lastSeenAt: row["last_seen_at"], createdAt: row["created_at"],
+                workspaces: row["workspace_count"], twoStep: (row["totp_enabled_at"] as Date?) != nil,
+                hasPassword: !(row["password_hash"] as String).isEmpty)
+        }
+    }
+
+    func insert(_ user: User) throws -> User {
+        try DuplicateKey.mapped { try user.inserted(db) }
+    }
+
+    func update(_ user: User) throws {
+        try user.update(db)
+    }
+
+    func noteSeen(userId: Int64, at now: Date) throws {
+        try db.execute(sql: "UPDATE users SET last_seen_at = ? WHERE id = ?", arguments: [now, userId])
+    }
+
+    func setPassword(hash: String, userId: Int64, at now: Date) throws {
+        try User.filter(key: userId).updateAll(db, User.CodingKeys.passwordHash.set(to: hash),
+                                               User.CodingKeys.updatedAt.set(to: now))
+    }
+
+    func setLanguage(_ lang: String, userId: Int64) throws {
+        try User.filter(key: userId).updateAll(db, User.CodingKeys.lang.set(to: lang))
+    }
+
+    func setMailDigest(_ on: Bool, userId: Int64) throws {
+        try db.execute(sql: "UPDATE users SET mail_digest = ? WHERE id = ?", arguments: [on, userId])
+    }
+
+    func mailDigest(userId: Int64) throws -> Bool? {
+        try Bool.fetchOne(db, sql: "SELECT mail_digest FROM users WHERE id = ?", arguments: [userId])
+    }
+
+    func deactivate(userId: Int64, at now: Date) throws {
+        try db.execute(sql: "UPDATE users SET deactivated_at = ?, updated_at = ? WHERE id = ?", arguments: [now, now, userId])
+    }
+
+    func reactivate(userId: Int64, at now: Date) throws {
+        try db.execute(sql: "UPDATE users SET deactivated_at = NULL, updated_at = ? WHERE id = ?", arguments: [now, userId])
+    }
+
+    func setAdministrator(_ admin: Bool, userId: Int64, at now: Date) throws {
+        try db.execute(sql: "UPDATE users SET is_admin = ?, updated_at = ? WHERE id = ?", arguments: [admin, now, userId])
+    }
+
+    func otherActiveAdministrators(besides userId: Int64) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users WHERE is_admin = 1 AND deactivated_at IS NULL AND id <> ?",
+                         arguments: [userId]) ?? 0
+    }
 }
 
 /// `EmailConfirmationStore` on SQLite.
@@ -43,6 +116,10 @@ struct SQLiteEmailConfirmationStore: EmailConfirmationStore {
 
     func markUsed(id: Int64, at now: Date) throws {
         try db.execute(sql: "UPDATE email_confirmations SET used_at = ? WHERE id = ?", arguments: [now, id])
+    }
+
+    func removeAll(userId: Int64) throws {
+        try db.execute(sql: "DELETE FROM email_confirmations WHERE user_id = ?", arguments: [userId])
     }
 }
 

@@ -32,6 +32,14 @@ struct SQLiteReadMarkStore: ReadMarkStore {
                      mentions: try ThreadRecords.unreadMentions(db, userId: userId, workspaceId: workspaceId))
     }
 
+    func markAllRead(roomId: Int64) throws {
+        try db.execute(sql: """
+            UPDATE room_members SET unread_count = 0,
+                last_read_message_id = max(last_read_message_id, COALESCE((SELECT MAX(id) FROM messages WHERE room_id = ?), 0))
+            WHERE room_id = ?
+            """, arguments: [roomId, roomId])
+    }
+
     /// Room, unread count, marker, and the mentions after the marker: a range of the person's
     /// own mentions (their primary key) per room, so the count costs the unread mentions, not
     /// every mention ever.

@@ -52,6 +52,8 @@ struct SQLiteTransaction: StoreTransaction {
     var push: any PushSubscriptionStore { SQLitePushSubscriptionStore(db: db) }
     var slackImport: any SlackImportStore { SQLiteSlackImportStore(db: db) }
     var seed: any SeedStore { SQLiteSeedStore(db: db) }
+    var sessions: any SessionRecordStore { SQLiteSessionRecordStore(db: db) }
+    var passwordResets: any PasswordResetStore { SQLitePasswordResetStore(db: db) }
 }
 
 extension AppDatabase {
@@ -103,5 +105,36 @@ extension VersionedCache {
         guard let tx else { return try value(for: key, in: nil as Database?) { _ in throw NotKeptInMemory() } }
         let sqlite = tx as! SQLiteTransaction
         return try value(for: key, in: sqlite.db) { db in try read(SQLiteTransaction(db, outbox: sqlite.outbox)) }
+    }
+
+    /// The value kept for `key`, or else what `read` reads in one read transaction off the loop
+    /// (`queryOffLoop`), kept for next time.
+    func value(for key: Key, from database: AppDatabase,
+               orQuery read: @escaping @Sendable (any StoreTransaction) throws -> Value) async throws -> Value {
+        try await value(for: key, from: database, orRead: { (db: Database) in try read(SQLiteTransaction.reading(db)) })
+    }
+
+    /// What `read` reads in one read transaction now, on the caller's thread, whatever is kept;
+    /// kept for next time unless nil (for an event loop's own handler, which cannot wait).
+    func fresh(for key: Key, from database: AppDatabase, query read: (any StoreTransaction) throws -> Value?) throws -> Value? {
+        try fresh(for: key, from: database, read: { (db: Database) in try read(SQLiteTransaction.reading(db)) })
+    }
+
+    /// The same, read off the loop.
+    func fresh(for key: Key, from database: AppDatabase,
+               query read: @escaping @Sendable (any StoreTransaction) throws -> Value?) async throws -> Value? {
+        try await fresh(for: key, from: database, read: { (db: Database) in try read(SQLiteTransaction.reading(db)) })
+    }
+}
+
+extension DuplicateKey {
+    /// What `body` answers; a unique key its write collides with throws `DuplicateKey` in place
+    /// of SQLite's constraint error.
+    static func mapped<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            throw DuplicateKey()
+        }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// People's accounts, as far as the services that do not own them need them (e-mail
-/// confirmation, operator commands).
+/// People's accounts (`AccountService`, `AccountAdministration`, and the services that read
+/// them: e-mail confirmation, operator commands).
 protocol AccountStore {
     /// The account with this id, or nil.
     func user(id: Int64) throws -> User?
@@ -9,6 +9,40 @@ protocol AccountStore {
     func user(emailKey: String) throws -> User?
     /// Marks the account's address confirmed at `now`.
     func confirmEmail(userId: Int64, at now: Date) throws
+
+    /// How many accounts there are.
+    func count() throws -> Int
+    /// Whether an account has the address with this key (`User.key(forEmail:)`).
+    func hasAccount(emailKey: String) throws -> Bool
+    /// The account with the address of this key that has no password yet (made by an import),
+    /// or nil.
+    func passwordlessUser(emailKey: String) throws -> User?
+    /// Accounts whose address key or lowercased nickname matches `pattern` (a `ContainsPattern`),
+    /// active ones first, newest first, at most `limit`, with how many workspaces each is in.
+    func accounts(matching pattern: String, limit: Int) throws -> [AccountAdministration.Account]
+    /// Stores a new account; answers it with its id. Throws `DuplicateKey` when an account has
+    /// its address already.
+    func insert(_ user: User) throws -> User
+    /// Saves every field of a stored account.
+    func update(_ user: User) throws
+    /// Notes that the person was seen at `now` (signed in, or used a session).
+    func noteSeen(userId: Int64, at now: Date) throws
+    /// Replaces the account's password hash, changed at `now`.
+    func setPassword(hash: String, userId: Int64, at now: Date) throws
+    /// Keeps the language the person picked.
+    func setLanguage(_ lang: String, userId: Int64) throws
+    /// Whether the person gets the digest of what they missed.
+    func setMailDigest(_ on: Bool, userId: Int64) throws
+    /// Whether the person gets the digest; nil when there is no such account.
+    func mailDigest(userId: Int64) throws -> Bool?
+    /// Deactivates the account at `now`.
+    func deactivate(userId: Int64, at now: Date) throws
+    /// Lets a deactivated account sign in again (changed at `now`).
+    func reactivate(userId: Int64, at now: Date) throws
+    /// Makes the account a server administrator, or not (changed at `now`).
+    func setAdministrator(_ admin: Bool, userId: Int64, at now: Date) throws
+    /// How many active administrators there are besides `userId`.
+    func otherActiveAdministrators(besides userId: Int64) throws -> Int
 }
 
 /// A live link that confirms an account's address: which account, and the address it was sent
@@ -32,6 +66,8 @@ protocol EmailConfirmationStore {
     func live(tokenHash: String, at now: Date) throws -> EmailConfirmationLink?
     /// Marks the link used at `now`: it confirms nothing more.
     func markUsed(id: Int64, at now: Date) throws
+    /// Removes every link of the account: none confirms anything any more.
+    func removeAll(userId: Int64) throws
 }
 
 /// People's custom statuses (`StatusService`): at most one per person.

@@ -41,6 +41,35 @@ protocol RoomStore {
     func advanceMarker(roomId: Int64, userId: Int64, to messageId: Int64) throws -> Bool
     /// Sets a DM's or group's key (`dm_key`).
     func setConversationKey(roomId: Int64, key: String) throws
+
+    /// Every room of the workspace: channels, DMs and groups.
+    func rooms(workspaceId: Int64) throws -> [Room]
+    /// Stores a new room with nobody in it yet; answers it with its id. Throws `DuplicateKey`
+    /// when its workspace has a channel of that name already.
+    func insert(_ room: Room) throws -> Room
+    /// Saves every field of a stored room. Throws `DuplicateKey` when its workspace has another
+    /// channel of that name.
+    func update(_ room: Room) throws
+    /// Deletes the room with its memberships and messages, and takes its messages' text out of
+    /// the event log (`MessageEventScrub`).
+    func delete(_ room: Room) throws
+    /// Whether the workspace has a channel whose name has this key (`NameRules.key`), other than
+    /// `except`.
+    func isChannelNameTaken(workspaceId: Int64, nameKey: String, except: Int64?) throws -> Bool
+    /// How many channels of the workspace the person owns.
+    func ownedChannelCount(workspaceId: Int64, userId: Int64) throws -> Int
+    /// The channel `id` of the workspace, how many are in it and whether `userId` is; nil when
+    /// the workspace has no such channel.
+    func channel(id: Int64, workspaceId: Int64, viewer userId: Int64) throws -> (room: Room, memberCount: Int, isMember: Bool)?
+    /// The workspace's channels the person may know of (the public ones, and private ones they
+    /// are in): the default first, then by name.
+    func channelListings(workspaceId: Int64, userId: Int64) throws -> [ChannelService.Listing]
+    /// The workspace's private channels, by name, without their descriptions.
+    func privateChannelListings(workspaceId: Int64, userId: Int64) throws -> [ChannelService.Listing]
+    /// How many messages the room holds.
+    func messageCount(roomId: Int64) throws -> Int
+    /// The room's members, by nickname.
+    func memberNames(roomId: Int64) throws -> [(id: Int64, nickname: String)]
 }
 
 /// Workspaces and who is in them.
@@ -53,6 +82,38 @@ protocol WorkspaceStore {
     func member(workspaceId: Int64, userId: Int64) throws -> User?
     /// The workspaces the person is a member of, by name, as the sidebar lists them.
     func listed(userId: Int64) throws -> [(id: Int64, name: String)]
+
+    /// The workspace as the person may see it through their membership; nil when they are not
+    /// a member (or there is no such workspace). Every page inside a workspace asks it.
+    func access(workspaceId: Int64, userId: Int64) throws -> WorkspaceAccess?
+    /// The workspace with this id, if there is one.
+    func workspace(id: Int64) throws -> Workspace?
+    /// The workspaces the person belongs to, by name.
+    func workspaces(of userId: Int64) throws -> [Workspace]
+    /// The workspaces both people belong to, by name.
+    func sharedWorkspaces(of viewerId: Int64, with otherId: Int64) throws -> [Workspace]
+    /// Whether the person owns a workspace whose name has this key (`NameRules.key`), other
+    /// than `except`.
+    func isNameTaken(ownerId: Int64, nameKey: String, except: Int64?) throws -> Bool
+    /// Stores a new workspace; answers it with its id. Throws `DuplicateKey` when its owner has
+    /// a workspace of that name already.
+    func insert(_ workspace: Workspace) throws -> Workspace
+    /// Saves every field of a stored workspace. Throws `DuplicateKey` when its owner has another
+    /// workspace of that name.
+    func update(_ workspace: Workspace) throws
+    /// Makes the person a member of the workspace with `role`.
+    func addMember(workspaceId: Int64, userId: Int64, role: WorkspaceRole, joinedAt now: Date) throws
+    /// Makes the old owner a member of the workspace and the new one its owner (their roles
+    /// alone; the workspace's `ownerId` is `update`'s).
+    func passOwnerRole(workspaceId: Int64, from oldOwnerId: Int64, to newOwnerId: Int64) throws
+    /// What deleting the workspace would take away: its channels, members and messages.
+    func contents(workspaceId: Int64) throws -> (channels: Int, members: Int, messages: Int)
+    /// Deletes the workspace with its rooms, memberships, invitations and log, and takes the
+    /// messages of `rooms` (its rooms' ids) out of the event log (`MessageEventScrub`).
+    func delete(_ workspace: Workspace, rooms: [Int64]) throws
+    /// Every workspace with its owner, size and possible successors, as the administrators'
+    /// list shows them: those of deactivated owners first.
+    func overview() throws -> [AccountAdministration.WorkspaceSummary]
 }
 
 /// Pins: messages a room's members pinned for everyone in it.

@@ -15,6 +15,9 @@ protocol ReadMarkStore {
     /// The person's unread replies in the threads they follow in the workspace, and how many of
     /// those mention them.
     func threadUnread(userId: Int64, workspaceId: Int64) throws -> ThreadUnread
+    /// Marks the room read up to its newest message for every member, with nothing unread (an
+    /// archived room counts nothing).
+    func markAllRead(roomId: Int64) throws
 }
 
 /// How rooms notify each member: a level per room membership (none follows the person's
