@@ -49,7 +49,9 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             exclude: ["Storage/README.md"],
-            swiftSettings: swiftSettings
+            // A file sees the members of only the modules it imports: code outside Storage/,
+            // which does not import GRDB, cannot reach GRDB's methods on a value it was handed.
+            swiftSettings: swiftSettings + [.enableUpcomingFeature("MemberImportVisibility")]
         ),
         // View models -> HTML through Templates/, ko/en strings. No database or HTTP types.
         .target(

@@ -22,19 +22,28 @@ struct SourceRulesTests {
         #expect(offenders.isEmpty, "use database.read instead: \(offenders)")
     }
 
-    @Test("routes, middleware and the app's wiring see services, never the database: no GRDB there")
-    func noDatabaseAboveServices() throws {
-        for folder in ["Controllers", "Middleware", "App"] {
-            let files = try FileManager.default.contentsOfDirectory(at: Self.sources.appendingPathComponent(folder),
-                                                                    includingPropertiesForKeys: nil)
-                .filter { $0.pathExtension == "swift" }
-            // A folder moved or renamed would pass with nothing read.
-            #expect(files.count >= 5, "\(folder) has \(files.count) Swift files")
-            let importing = try files.filter { file in
-                try String(contentsOf: file, encoding: .utf8).split(separator: "\n").contains { $0.hasPrefix("import GRDB") }
+    @Test("Storage/ owns the database: no file outside it imports GRDB, and the compiler holds the others to their imports")
+    func onlyStorageSeesTheDatabase() throws {
+        let files = try #require(FileManager.default.enumerator(at: Self.sources, includingPropertiesForKeys: nil))
+        var outside = 0, inside = 0
+        var importing: [String] = []
+        for case let file as URL in files where file.pathExtension == "swift" {
+            let inStorage = file.pathComponents.contains("Storage")
+            if inStorage { inside += 1 } else { outside += 1 }
+            let imports = try String(contentsOf: file, encoding: .utf8).split(separator: "\n").contains {
+                $0.hasPrefix("import GRDB") || $0.hasPrefix("@_exported import GRDB")
             }
-            #expect(importing.isEmpty, "\(folder) imports GRDB: \(importing.map(\.lastPathComponent))")
+            if imports, !inStorage { importing.append(file.lastPathComponent) }
         }
+        // A folder moved or renamed would pass with nothing read.
+        #expect(outside >= 150, "read \(outside) files outside Storage/")
+        #expect(inside >= 40, "read \(inside) files in Storage/")
+        #expect(importing.isEmpty, "only Storage/ imports GRDB: \(importing)")
+        // Without member import visibility, a file that does not import GRDB could still call
+        // GRDB's methods on a connection it was handed (`db.execute`): the setting makes that a
+        // compile error.
+        let package = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        #expect(package.contains(#"swiftSettings + [.enableUpcomingFeature("MemberImportVisibility")]"#))
     }
 
     @Test("SQL a second backend can take: ON CONFLICT clauses, never SQLite's INSERT OR; LIKE, never instr")

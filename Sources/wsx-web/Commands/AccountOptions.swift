@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// `serve`'s options for accounts: who may sign up, and who must use two-step sign-in.
 struct AccountOptions: ParsableArguments {

@@ -12,9 +12,7 @@ struct MigrateCommand: AsyncParsableCommand {
         let applied = try database.appliedMigrations()
         print("database \(AppDatabase.path(inDataDirectory: data.resolved)) is up to date; migrations applied:")
         for name in applied { print("  \(name)") }
-        let admins = try database.read { db in
-            try String.fetchAll(db, sql: "SELECT email FROM users WHERE is_admin = 1 AND deactivated_at IS NULL ORDER BY id")
-        }
+        let admins = try database.query { tx in try tx.accounts.administratorEmails() }
         print(admins.isEmpty ? "no server administrator yet: the first account made is one (or wsx-web user promote)"
                              : "server administrators: \(admins.joined(separator: ", "))")
     }

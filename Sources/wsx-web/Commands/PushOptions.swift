@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Mail
 
 /// `serve`'s options for Web Push: on by default (a browser subscribes only when its person
 /// allows notifications); push services are fetched like link previews, public `https` only,

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Uploads
 
 /// `serve`'s limits on how fast one account may post, upload and search; 0 turns one off.
 struct RateLimitOptions: ParsableArguments {

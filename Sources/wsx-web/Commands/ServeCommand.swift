@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import Uploads
 
 /// `wsx-web serve`: runs the server until SIGINT/SIGTERM.
 struct ServeCommand: AsyncParsableCommand {

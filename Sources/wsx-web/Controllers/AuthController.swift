@@ -1,4 +1,5 @@
 import Hummingbird
+import Logging
 import Views
 
 /// Sign-up (as `--signup` allows), log-in (a second step for accounts with two-step sign-in,

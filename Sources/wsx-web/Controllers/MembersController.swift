@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Mail
 import NIOCore
 import Views
 

@@ -1,4 +1,5 @@
 import Hummingbird
+import Prometheus
 import Uploads
 import Views
 

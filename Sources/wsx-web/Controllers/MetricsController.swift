@@ -1,5 +1,6 @@
-import Hummingbird
+import Foundation
 import HTTPTypes
+import Hummingbird
 import NIOCore
 
 /// `GET /metrics`: the server's numbers in Prometheus' text format, for a scraper that shows the

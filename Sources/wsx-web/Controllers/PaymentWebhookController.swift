@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 
 /// `POST /store/webhook`: the gateway says something happened to a payment. No CSRF (the
 /// gateway calls it), and its body is never believed: the sandbox's signature is checked, and

@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import LinkPreviews
+import NIOFoundationEssentialsCompat
 
 /// Web Push for scripts: the server's public key (`GET /push/key`), a browser's subscription
 /// (`POST /push/subscriptions`, the browser's PushSubscription JSON, CSRF by `X-CSRF-Token`),

@@ -1,4 +1,5 @@
 import Hummingbird
+import Logging
 import Views
 
 /// `GET|POST /reset`: "Forgot password?". With mail, the account's address gets a one-time

@@ -1,4 +1,5 @@
 import Hummingbird
+import Views
 
 /// How a kind of room is addressed: a channel by its id (`/w/{wid}/c/{cid}`), a DM by the other
 /// person (`/w/{wid}/dm/{uid}`), a group conversation by its id (`/w/{wid}/g/{rid}`). Each has

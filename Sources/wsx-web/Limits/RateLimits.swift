@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Synchronization
 
 /// How fast one account may post, upload and search (`--post-burst`, `--posts-per-second`,

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// Everyone's reaction with one emoji to one message, in the order they reacted.
 struct ReactionGroup: Codable, Sendable, Equatable {

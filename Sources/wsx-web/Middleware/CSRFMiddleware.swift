@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import Logging
 import NIOCore
 
 /// Refuses every state-changing request that does not repeat the visitor's CSRF token, in the

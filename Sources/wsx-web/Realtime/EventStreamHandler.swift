@@ -6,6 +6,7 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
 import NIOPosix
+import Prometheus
 
 /// Serves a signed-in browser's `GET /events` stream on the connection's event loop, below the
 /// router.

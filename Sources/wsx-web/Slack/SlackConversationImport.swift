@@ -1,5 +1,6 @@
 import Foundation
 import SlackFormat
+import Uploads
 import Views
 
 /// One conversation's messages brought into its room, oldest first (so ids, this app's order,

@@ -1,5 +1,6 @@
 import Foundation
 import SlackFormat
+import Uploads
 import Views
 
 /// `wsx-web import slack`: a Slack export brought into a workspace here, new or one imported

@@ -1,5 +1,6 @@
 import Foundation
 import SlackFormat
+import Views
 
 /// The people of an export as accounts here, found or made inside the import's transactions.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Views
 
 /// A signed-in person's standing in one workspace, found through their membership: every

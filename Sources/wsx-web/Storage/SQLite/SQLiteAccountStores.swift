@@ -89,6 +89,10 @@ struct SQLiteAccountStore: AccountStore {
         try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users WHERE is_admin = 1 AND deactivated_at IS NULL AND id <> ?",
                          arguments: [userId]) ?? 0
     }
+
+    func administratorEmails() throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT email FROM users WHERE is_admin = 1 AND deactivated_at IS NULL ORDER BY id")
+    }
 }
 
 /// `EmailConfirmationStore` on SQLite.

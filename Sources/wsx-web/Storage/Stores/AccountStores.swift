@@ -43,6 +43,8 @@ protocol AccountStore {
     func setAdministrator(_ admin: Bool, userId: Int64, at now: Date) throws
     /// How many active administrators there are besides `userId`.
     func otherActiveAdministrators(besides userId: Int64) throws -> Int
+    /// The e-mail addresses of the active server administrators, oldest account first.
+    func administratorEmails() throws -> [String]
 }
 
 /// A live link that confirms an account's address: which account, and the address it was sent
