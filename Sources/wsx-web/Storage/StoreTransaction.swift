@@ -19,6 +19,8 @@ protocol StoreTransaction {
     var rooms: any RoomStore { get }
     /// Workspaces and who is in them.
     var workspaces: any WorkspaceStore { get }
+    /// Portable reads that check what the data holds (tests, operators' checks).
+    var inspection: any InspectionStore { get }
     /// Threads and who follows them.
     var threads: any ThreadStore { get }
     /// The event log.

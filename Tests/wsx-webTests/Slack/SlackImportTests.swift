@@ -89,7 +89,7 @@ struct SlackImportTests {
             })
             #expect(abs((first["created_at"] as Date).timeIntervalSince1970 - 1_709_512_212.418929) < 0.002)
             #expect(try await app.count("SELECT COUNT(*) FROM messages WHERE body = 'Meeting moved to 3pm' AND edited_at IS NOT NULL") == 1)
-            #expect(try await app.count("SELECT COUNT(*) FROM pins WHERE message_id = ?", [first["id"]]) == 1)
+            #expect(try await app.count("SELECT COUNT(*) FROM pins WHERE message_id = ?", [first["id"] as Int64]) == 1)
 
             // The thread: two replies, one also in the room; reactions with standard emoji, toned too.
             let root = Int64(try await app.count("SELECT id FROM messages WHERE body LIKE 'Release checklist%'"))

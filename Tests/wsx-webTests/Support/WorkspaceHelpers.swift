@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import HummingbirdTesting
 import Testing
 @testable import wsx_web
@@ -7,9 +6,7 @@ import Testing
 extension TestSession {
     /// The id of the account with `email`.
     func userId(_ email: String) async throws -> Int64 {
-        try await database.writer.read { db in
-            try #require(try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE email_key = ?", arguments: [email.lowercased()]))
-        }
+        try #require(try database.query { tx in try tx.accounts.user(emailKey: email.lowercased())?.id })
     }
 
     /// The id of the newest committed event, once the hub has taken it (the hub takes commits
@@ -23,20 +20,21 @@ extension TestSession {
         return newest
     }
 
-    /// A count from SQL, for assertions on what the database holds.
-    func count(_ sql: String, _ arguments: StatementArguments = []) async throws -> Int {
-        try await database.writer.read { db in try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 0 }
+    /// A number from a portable `SELECT` (`InspectionStore`), for assertions on what the
+    /// database holds.
+    func count(_ sql: String, _ arguments: [any Sendable] = []) async throws -> Int {
+        Int(try database.query { tx in try tx.inspection.integer(sql, arguments) })
     }
 
     /// Everything workspace-related as one comparable snapshot: refusals must leave it unchanged.
     func workspaceSnapshot() async throws -> [String] {
-        try await database.writer.read { db in
+        try database.query { tx in
             var lines: [String] = []
             for (table, order) in [("workspaces", "id"), ("workspace_members", "workspace_id, user_id"), ("rooms", "id"),
                                    ("room_members", "room_id, user_id"), ("invites", "id"), ("audit_log", "id"),
                                    ("coin_ledger", "id"), ("reactions", "message_id, emoji, user_id"),
                                    ("pins", "message_id"), ("saved_messages", "user_id, message_id")] {
-                for row in try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY \(order)") {
+                for row in try tx.inspection.rows("SELECT * FROM \(table) ORDER BY \(order)", []) {
                     lines.append("\(table): \(row)")
                 }
             }
@@ -84,8 +82,8 @@ extension TestSession {
     func addMember(email: String, to workspace: Int64, by owner: TestBrowser) async throws {
         let page = try await owner.invite(email, to: workspace)
         // Shown to the inviter, or (with mail) in the mail it queued.
-        let mailed = try await services.database.read { db in
-            try String.fetchOne(db, sql: "SELECT message FROM mail_outbox WHERE kind = 'invitation' ORDER BY id DESC LIMIT 1")
+        let mailed = try services.database.query { tx in
+            try tx.inspection.rows("SELECT message FROM mail_outbox WHERE kind = 'invitation' ORDER BY id DESC LIMIT 1", []).first?.first
         }
         let text = page.text.contains("/invite/") ? page.text : mailed.flatMap { MailTests.part($0, "text/plain") } ?? ""
         let token = try #require(text.firstMatch(of: /\/invite\/([A-Za-z0-9_-]{43})/)?.1, "no invitation link: \(page.status)")

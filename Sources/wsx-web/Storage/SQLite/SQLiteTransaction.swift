@@ -27,6 +27,7 @@ struct SQLiteTransaction: StoreTransaction {
     var workspaces: any WorkspaceStore { SQLiteWorkspaceStore(db: db) }
     var messages: any MessageStore { SQLiteMessageStore(db: db) }
     var threads: any ThreadStore { SQLiteThreadStore(db: db) }
+    var inspection: any InspectionStore { SQLiteInspectionStore(db: db) }
     var events: any EventStore { SQLiteEventStore(db: db) }
     var saved: any SavedMessageStore { SQLiteSavedMessageStore(db: db) }
     var reactions: any ReactionStore { SQLiteReactionStore(db: db) }
