@@ -15,6 +15,8 @@ final class PostingLoad: Sendable {
     let stopped = Mutex(false)
 }
 
+/// The SQLite store's backup (`VACUUM INTO` and the files, one tar) and restore; PostgreSQL
+/// deployments use `pg_dump` and the files folder instead.
 @Suite("Backup and restore")
 struct BackupTests {
     static func folder() throws -> URL {

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 @testable import wsx_web
 
+/// SQLite's own: one writer, savepoints in a shared transaction.
 /// Writes that arrive together share a transaction, yet each caller sees what a transaction of
 /// its own would give: its result after the commit, its changes and events kept only if it
 /// succeeded and the commit did.

@@ -3,6 +3,7 @@ import GRDB
 import Testing
 @testable import wsx_web
 
+/// SQLite's own: commands write the embedded file and queue their events in `outside_events`.
 /// Commands an operator runs beside the server (`wsx-web coins grant`) on its data folder: what
 /// they change reaches the people it concerns as it would from the server itself, live on their
 /// open pages, with an id in the server's one stream; and what they change while no server runs

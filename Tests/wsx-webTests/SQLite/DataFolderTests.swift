@@ -3,6 +3,7 @@ import GRDB
 import Testing
 @testable import wsx_web
 
+/// SQLite's own: the writer's PRAGMAs and the migrations table of the embedded database.
 /// What the data folder promises: `--sync` set on the writer itself, one server per folder (a
 /// second server and a restore beside it refused, the running server's data untouched), and a
 /// database a newer binary migrated refused by an older one.
