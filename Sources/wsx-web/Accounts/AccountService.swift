@@ -79,14 +79,14 @@ struct AccountService: Sendable {
     }
 
     func isEmailTaken(_ email: String) async throws -> Bool {
-        try database.query { tx in try tx.accounts.hasAccount(emailKey: User.key(forEmail: email)) }
+        try await database.queryOffLoop { tx in try tx.accounts.hasAccount(emailKey: User.key(forEmail: email)) }
     }
 
     /// The account with this email and password, or nil. Unknown emails cost as much time as
     /// wrong passwords, so timing does not reveal who has an account.
     func authenticate(email: String, password: String) async throws -> User? {
         let key = User.key(forEmail: email.cleanedLine)
-        let user = try database.query { tx in try tx.accounts.user(emailKey: key) }
+        let user = try await database.queryOffLoop { tx in try tx.accounts.user(emailKey: key) }
         // An account made without a password (by an import) is not signed in to until its
         // person chooses one through their invitation or a reset link.
         guard let user, !user.passwordHash.isEmpty else {
@@ -97,12 +97,12 @@ struct AccountService: Sendable {
     }
 
     func user(id: Int64) async throws -> User? {
-        try database.query { tx in try tx.accounts.user(id: id) }
+        try await database.queryOffLoop { tx in try tx.accounts.user(id: id) }
     }
 
     func user(email: String) async throws -> User? {
         let key = User.key(forEmail: email.cleanedLine)
-        return try database.query { tx in try tx.accounts.user(emailKey: key) }
+        return try await database.queryOffLoop { tx in try tx.accounts.user(emailKey: key) }
     }
 
     /// Whether `password` is the account's (for changes that ask for it again).
@@ -222,7 +222,7 @@ struct AccountService: Sendable {
     /// is active.
     func accountForReset(token: String) async throws -> User? {
         let now = clock.now()
-        return try database.query { tx -> User? in
+        return try await database.queryOffLoop { tx -> User? in
             guard let reset = try tx.passwordResets.reset(tokenHash: SecretToken.hash(token)), reset.usedAt == nil,
                   reset.expiresAt > now
             else { return nil }

@@ -63,7 +63,7 @@ struct StatusService: Sendable {
     /// The statuses of `userIds` that have not expired now.
     func current(of userIds: [Int64]) async throws -> [Int64: UserStatus] {
         let now = clock.now()
-        return try database.query { tx in try tx.statuses.current(of: userIds, at: now) }
+        return try await database.queryOffLoop { tx in try tx.statuses.current(of: userIds, at: now) }
     }
 }
 

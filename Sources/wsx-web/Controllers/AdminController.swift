@@ -158,7 +158,7 @@ struct AdminController: Sendable {
         try requireAdmin(context)
         let strings = context.strings
         let before = request.uri.queryParameters["before"].flatMap { Int64($0) }
-        let found = try database.query { tx in try tx.securityLog.lines(limit: 101, beforeId: before) }
+        let found = try await database.queryOffLoop { tx in try tx.securityLog.lines(limit: 101, beforeId: before) }
         let lines = found.prefix(100).map { line in
             // Who did it: an account, the address typed at a failed sign-in, or the operator's command.
             let actor = line.actor ?? (line.email.isEmpty ? strings["admin_log_operator"] : line.email)

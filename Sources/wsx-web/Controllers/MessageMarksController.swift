@@ -40,7 +40,7 @@ struct MessageMarksController: Sendable {
                         context: SignedInContext) async throws -> Response {
         if RoomsController.wantsJSON(request) { return Pages.json(payload) }
         let roomPath = room.path(for: context.userId)
-        let row = try pins.database.query { tx in try tx.messages.row(id: messageId, hasFiles: false) }
+        let row = try await pins.database.queryOffLoop { tx in try tx.messages.row(id: messageId, hasFiles: false) }
         return Pages.redirect(to: Self.returnPath(request, allowed: [
             Paths.saved(room.workspaceId), roomPath + "/pins", Paths.messageReactions(room.workspaceId, messageId),
             Paths.thread(room.workspaceId, row.threadRootId ?? messageId), Paths.threads(room.workspaceId),

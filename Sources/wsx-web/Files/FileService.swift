@@ -112,7 +112,7 @@ struct FileService: Sendable {
     /// The file, if `userId` may download it: they uploaded it, or it is in a message of a room
     /// they are in, or it pictures a workspace, room or person of a workspace they share.
     func accessible(fileId: Int64, userId: Int64) async throws -> StoredFile {
-        guard let file = try database.query({ tx in try tx.files.downloadable(fileId: fileId, userId: userId) })
+        guard let file = try await database.queryOffLoop({ tx in try tx.files.downloadable(fileId: fileId, userId: userId) })
         else { throw AppError.notFound }
         return file
     }
@@ -126,7 +126,7 @@ struct FileService: Sendable {
 
     /// The hashes of the files in `scope` (messages' files and covers).
     func hashes(in scope: Scope) async throws -> Set<String> {
-        try database.query { tx in try tx.files.hashes(in: scope) }
+        try await database.queryOffLoop { tx in try tx.files.hashes(in: scope) }
     }
 
     /// Deletes rows nothing refers to, then the bytes of hashes no row has (only `candidates`

@@ -42,7 +42,7 @@ struct DigestMailer: Service {
     /// Queues the digests due now; returns how many.
     func mailDue() async throws -> Int {
         let now = clock.now()
-        let candidates = try database.query { tx in try Self.unread(tx, now: now, after: after) }
+        let candidates = try await database.queryOffLoop { tx in try Self.unread(tx, now: now, after: after) }
         var queued = 0
         for (userId, items) in candidates {
             guard await hub.presence(of: userId) != .online, let first = items.first else { continue }

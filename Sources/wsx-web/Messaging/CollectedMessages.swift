@@ -28,7 +28,7 @@ struct MentionList: Sendable {
     let database: AppDatabase
 
     func recent(userId: Int64, workspaceId: Int64, limit: Int = 50) async throws -> [CollectedMessage] {
-        try database.query { tx in
+        try await database.queryOffLoop { tx in
             try tx.messages.collected(in: .mentions, userId: userId, workspaceId: workspaceId, limit: limit)
         }
     }

@@ -10,14 +10,14 @@ struct DirectRooms: Sendable {
 
     /// The other person, if they are a member of the workspace; else a 404.
     func partner(_ access: WorkspaceAccess, userId: Int64) async throws -> User {
-        guard let user = try database.query({ tx in try tx.workspaces.member(workspaceId: access.workspaceId, userId: userId) })
+        guard let user = try await database.queryOffLoop({ tx in try tx.workspaces.member(workspaceId: access.workspaceId, userId: userId) })
         else { throw AppError.notFound }
         return user
     }
 
     /// The pair's room, if it exists already.
     func existing(_ access: WorkspaceAccess, with userId: Int64) async throws -> Room? {
-        try database.query { tx in
+        try await database.queryOffLoop { tx in
             try tx.rooms.conversation(workspaceId: access.workspaceId, kind: .dm, key: Self.key(access.userId, userId))
         }
     }

@@ -88,7 +88,7 @@ struct GroupRooms: Sendable {
     /// The group `id` of the workspace, with its members, for someone in it; anyone else
     /// (a workspace member outside it, or someone who left) gets the 404 of a room that is not there.
     func view(_ access: WorkspaceAccess, id: Int64) async throws -> View {
-        try database.query { tx in
+        try await database.queryOffLoop { tx in
             guard let room = try tx.rooms.room(id: id), room.kind == .group, room.workspaceId == access.workspaceId,
                   try tx.rooms.isMember(roomId: id, userId: access.userId)
             else { throw AppError.notFound }

@@ -7,9 +7,9 @@ extension MessageService {
     /// The room's members a text can mention (none without an `@`) and the channels it can
     /// link to (none without a `#`) are read first; a rename committed between that read and
     /// the write shows the name the author saw.
-    func render(_ text: String, roomId: Int64) throws -> MessageHTML.Rendered {
+    func render(_ text: String, roomId: Int64) async throws -> MessageHTML.Rendered {
         guard text.contains("@") || text.contains("#") else { return MessageHTML.render(text, members: .none) }
-        let (members, channels) = try database.query { tx -> (MentionDirectory, ChannelDirectory) in
+        let (members, channels) = try await database.queryOffLoop { tx -> (MentionDirectory, ChannelDirectory) in
             let members = text.contains("@") ? try Self.mentionDirectory(tx, roomId: roomId) : .none
             guard text.contains("#"), let workspaceId = try tx.rooms.room(id: roomId)?.workspaceId else { return (members, .none) }
             return (members, try Self.publicChannels(tx, workspaceId: workspaceId))

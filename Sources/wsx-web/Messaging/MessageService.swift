@@ -39,14 +39,14 @@ struct MessageService: Sendable {
 
     /// A room of the workspace that `access`'s person is a member of, or a 404.
     func memberRoom(_ access: WorkspaceAccess, id: Int64) async throws -> Room {
-        try database.query { tx in try tx.rooms.memberRoom(id: id, access) }
+        try await database.queryOffLoop { tx in try tx.rooms.memberRoom(id: id, access) }
     }
 
     // MARK: Reading
 
     /// How many people are in a room (whom a mention of everyone reaches).
     func memberCount(roomId: Int64) async throws -> Int {
-        try database.query { tx in try tx.rooms.memberCount(roomId: roomId) }
+        try await database.queryOffLoop { tx in try tx.rooms.memberCount(roomId: roomId) }
     }
 
     /// A page of a room's messages (their stamps), from memory, or else read in `tx` (nil:
@@ -73,14 +73,14 @@ struct MessageService: Sendable {
     /// Unread messages per room of the workspace for `userId`: messages after their marker, not
     /// counting their own.
     func unreadCounts(workspaceId: Int64, userId: Int64) async throws -> [Int64: Int] {
-        try database.query { tx in try tx.readMarks.markers(userId: userId, workspaceId: workspaceId).mapValues(\.unread) }
+        try await database.queryOffLoop { tx in try tx.readMarks.markers(userId: userId, workspaceId: workspaceId).mapValues(\.unread) }
     }
 
     /// The markers (unread and mention counts) with the newest event id, read in one
     /// transaction: the counts include exactly the events up to that id (each post's event
     /// commits with it).
     func unreadSnapshot(workspaceId: Int64, userId: Int64) async throws -> (markers: [Int64: RoomMarker], eventId: Int64) {
-        try database.query { tx in
+        try await database.queryOffLoop { tx in
             (try tx.readMarks.markers(userId: userId, workspaceId: workspaceId), try tx.events.latestId())
         }
     }
@@ -95,7 +95,7 @@ struct MessageService: Sendable {
               clientId: String? = nil, thread: ThreadPlacement? = nil) async throws -> WrittenMessage {
         let text = try Self.checked(rawText, allowEmpty: !files.isEmpty)
         let now = clock.now(), fragment = self.fragment, threadFragment = self.threadFragment
-        let rendered = try render(text, roomId: room.id!)
+        let rendered = try await render(text, roomId: room.id!)
         let present = rendered.groups.contains(.here) ? await online(room.id!) : []
         let inTimeline = thread?.alsoInRoom ?? true
         // Posts arriving together share a transaction (each in its own savepoint), written one
@@ -143,7 +143,7 @@ struct MessageService: Sendable {
         let text = try Self.checked(rawText)
         let now = clock.now(), fragment = self.fragment
         let (original, _) = try await visibleMessage(id: messageId, access)
-        let rendered = try render(text, roomId: original.roomId)
+        let rendered = try await render(text, roomId: original.roomId)
         let present = rendered.groups.contains(.here) ? await online(original.roomId) : []
         return try await database.write { tx in
             let (message, room) = try tx.messages.writable(id: messageId, access)
@@ -172,7 +172,7 @@ struct MessageService: Sendable {
 
     /// The message and its room, if the person may see it (a member of its room), else a 404.
     func visibleMessage(id: Int64, _ access: WorkspaceAccess) async throws -> (MessageRow, Room) {
-        try database.query { tx in
+        try await database.queryOffLoop { tx in
             let (_, room) = try tx.messages.visible(id: id, access)
             return (try tx.messages.row(id: id, hasFiles: true), room)
         }

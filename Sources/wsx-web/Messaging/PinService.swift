@@ -33,12 +33,12 @@ struct PinService: Sendable {
     }
 
     func isPinned(messageId: Int64) async throws -> Bool {
-        try database.query { tx in try tx.pins.isPinned(messageId: messageId) }
+        try await database.queryOffLoop { tx in try tx.pins.isPinned(messageId: messageId) }
     }
 
     /// A room's pinned messages, the latest pin first.
     func list(roomId: Int64, for userId: Int64) async throws -> [CollectedMessage] {
-        try database.query { tx in try tx.messages.collect(tx.pins.rows(roomId: roomId), for: userId) }
+        try await database.queryOffLoop { tx in try tx.messages.collect(tx.pins.rows(roomId: roomId), for: userId) }
     }
 }
 

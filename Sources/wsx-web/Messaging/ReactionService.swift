@@ -44,7 +44,7 @@ struct ReactionService: Sendable {
 
     /// The reactions of one message, if the person may see it.
     func reactions(messageId: Int64, in access: WorkspaceAccess) async throws -> (MessageRow, Room, [ReactionGroup]) {
-        try database.query { tx in
+        try await database.queryOffLoop { tx in
             let (_, room) = try tx.messages.visible(id: messageId, access)
             return (try tx.messages.row(id: messageId, hasFiles: true), room, try tx.reactions.groups(messageIds: [messageId])[messageId] ?? [])
         }

@@ -36,13 +36,13 @@ struct SavedMessages: Sendable {
     }
 
     func isSaved(messageId: Int64, userId: Int64) async throws -> Bool {
-        try database.query { tx in try ids(tx, userId: userId).contains(messageId) }
+        try await database.queryOffLoop { tx in try ids(tx, userId: userId).contains(messageId) }
     }
 
     /// The person's saved messages in the workspace, the latest saved first, in rooms they are
     /// still in.
     func list(userId: Int64, workspaceId: Int64, limit: Int = 200) async throws -> [CollectedMessage] {
-        try database.query { tx in
+        try await database.queryOffLoop { tx in
             try tx.messages.collected(in: .saved, userId: userId, workspaceId: workspaceId, limit: limit)
         }
     }

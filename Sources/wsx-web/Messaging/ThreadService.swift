@@ -25,7 +25,7 @@ struct ThreadService: Sendable {
     /// public channel, as they read the channel itself; anyone else gets the 404 of a message
     /// they cannot see.
     func locate(_ access: WorkspaceAccess, messageId: Int64, publicReaders: Bool = false) async throws -> Located {
-        try database.query { tx in
+        try await database.queryOffLoop { tx in
             guard let message = try tx.messages.message(id: messageId),
                   let room = try tx.rooms.room(id: message.roomId), room.workspaceId == access.workspaceId
             else { throw AppError.notFound }
@@ -112,7 +112,7 @@ struct ThreadService: Sendable {
     /// The threads `access`'s person follows in rooms of the workspace they are still in, the
     /// latest reply first.
     func followed(_ access: WorkspaceAccess, limit: Int = 50) async throws -> [Followed] {
-        try database.query { tx in
+        try await database.queryOffLoop { tx in
             let follows = try tx.threads.followed(userId: access.userId, workspaceId: access.workspaceId, limit: limit)
             let ids = follows.map(\.rootId)
             guard !ids.isEmpty else { return [] }

@@ -123,12 +123,12 @@ struct PaymentService: Sendable {
     }
 
     func payment(merchantUid: String) async throws -> Payment? {
-        try database.query { tx in try tx.payments.payment(merchantUid: merchantUid) }
+        try await database.queryOffLoop { tx in try tx.payments.payment(merchantUid: merchantUid) }
     }
 
     /// A person's purchases, newest first.
     func history(userId: Int64) async throws -> [Payment] {
-        try database.query { tx in try tx.payments.history(userId: userId, limit: 100) }
+        try await database.queryOffLoop { tx in try tx.payments.history(userId: userId, limit: 100) }
     }
 }
 

@@ -32,7 +32,7 @@ struct SandboxGateway: PaymentGateway {
 
     func fetch(paymentId: String) async throws -> GatewayPayment {
         let now = clock.now(), delay = confirmDelay
-        let found = try database.query { tx in try tx.sandboxPayments.payment(id: paymentId) }
+        let found = try await database.queryOffLoop { tx in try tx.sandboxPayments.payment(id: paymentId) }
         guard let found else { throw GatewayError.notFound }
         var status = found.status
         if status == "paid", now.timeIntervalSince(found.createdAt) < delay { status = "ready" }

@@ -63,7 +63,7 @@ struct SearchService: Sendable {
     func search(_ access: WorkspaceAccess, query: String, from cursors: Cursors) async throws -> Results {
         let contains = ContainsPattern.of(query.lowercased())
         let size = Self.pageSize
-        return try database.query { tx in
+        return try await database.queryOffLoop { tx in
             var results = Results()
             let channels = try tx.search.channels(workspaceId: access.workspaceId, userId: access.userId, containing: contains,
                                                   afterId: cursors.channelsAfter ?? 0, limit: size + 1)

@@ -61,7 +61,7 @@ struct SlackConversationImport {
     func run(_ messages: [SlackMessage], people: inout SlackPeople) async throws -> Counts {
         var counts = Counts()
         let conversation = plan.slackId, workspaceId = workspace.id!
-        var (known, keptFiles) = try database.query { tx in
+        var (known, keptFiles) = try await database.queryOffLoop { tx in
             (try SlackIds.messages(tx, workspaceId: workspaceId, conversation: conversation),
              try tx.slackImport.localIds(workspaceId: workspaceId, kind: .file))
         }

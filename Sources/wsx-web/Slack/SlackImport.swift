@@ -144,7 +144,7 @@ struct SlackImport {
             // The newest message before the import wrote any: who had read it had read everything.
             return (room, isNew, members, try tx.slackImport.newestTimelineMessage(roomId: room.id!))
         }
-        let nicknames = try database.query { tx in try tx.slackImport.nicknames(roomId: room.id!) }
+        let nicknames = try await database.queryOffLoop { tx in try tx.slackImport.nicknames(roomId: room.id!) }
         var directory: [String: Int64] = nicknames
         for person in participants where members.contains(person.id) { directory[person.nickname] = directory[person.nickname] ?? person.id }
         let counts = try await SlackConversationImport(database: database, workspace: workspace, room: room, plan: plan,

@@ -54,14 +54,14 @@ struct ChannelService: Sendable {
     /// Every channel of the workspace the viewer may know of (the public ones, and private ones
     /// they are in), with member counts and whether they joined.
     func browse(_ access: WorkspaceAccess) async throws -> [Listing] {
-        try database.query { tx in try tx.rooms.channelListings(workspaceId: access.workspaceId, userId: access.userId) }
+        try await database.queryOffLoop { tx in try tx.rooms.channelListings(workspaceId: access.workspaceId, userId: access.userId) }
     }
 
     /// The workspace's private channels with their member counts, for its owner, who sees
     /// that they exist (and may delete them) but not what is said in them.
     func privateChannels(_ access: WorkspaceAccess) async throws -> [Listing] {
         guard access.isOwner else { throw AppError.forbidden("error_owner_only") }
-        return try database.query { tx in
+        return try await database.queryOffLoop { tx in
             try tx.rooms.privateChannelListings(workspaceId: access.workspaceId, userId: access.userId)
         }
     }
@@ -73,7 +73,7 @@ struct ChannelService: Sendable {
 
     /// One channel of this workspace, or a 404 (a channel of another workspace is not found here).
     func channel(_ access: WorkspaceAccess, id: Int64) async throws -> View {
-        try database.query { tx in try Self.view(tx, access, id: id) }
+        try await database.queryOffLoop { tx in try Self.view(tx, access, id: id) }
     }
 
     /// The workspace through `userId`'s membership and the channel in it, in one read (the
@@ -100,17 +100,17 @@ struct ChannelService: Sendable {
     /// (delete it) without being in it; a 404 for anyone else.
     func privateChannelForOwner(_ access: WorkspaceAccess, id: Int64) async throws -> View {
         guard access.isOwner else { throw AppError.notFound }
-        return try database.query { tx in try Self.view(tx, access, id: id, ownerSeesPrivate: true) }
+        return try await database.queryOffLoop { tx in try Self.view(tx, access, id: id, ownerSeesPrivate: true) }
     }
 
     /// The members of a channel, by nickname.
     /// How many messages the channel holds (what deleting it deletes).
     func messageCount(of roomId: Int64) async throws -> Int {
-        try database.query { tx in try tx.rooms.messageCount(roomId: roomId) }
+        try await database.queryOffLoop { tx in try tx.rooms.messageCount(roomId: roomId) }
     }
 
     func members(of roomId: Int64) async throws -> [(id: Int64, nickname: String)] {
-        try database.query { tx in try tx.rooms.memberNames(roomId: roomId) }
+        try await database.queryOffLoop { tx in try tx.rooms.memberNames(roomId: roomId) }
     }
 
     /// Creates a channel; its creator owns it and is its first member. A public one is

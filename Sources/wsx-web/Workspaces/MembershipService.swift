@@ -23,7 +23,7 @@ struct MembershipService: Sendable {
     }
 
     func members(of workspaceId: Int64) async throws -> [Member] {
-        try database.query { tx in try tx.memberships.members(workspaceId: workspaceId) }
+        try await database.queryOffLoop { tx in try tx.memberships.members(workspaceId: workspaceId) }
     }
 
     /// Removes a member from the workspace and its rooms (owner; not the owner themself).

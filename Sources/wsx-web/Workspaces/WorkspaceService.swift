@@ -33,12 +33,12 @@ struct WorkspaceService: Sendable {
 
     /// The workspaces a person belongs to, by name.
     func workspaces(of userId: Int64) async throws -> [Workspace] {
-        try database.query { tx in try tx.workspaces.workspaces(of: userId) }
+        try await database.queryOffLoop { tx in try tx.workspaces.workspaces(of: userId) }
     }
 
     /// The workspaces both people belong to, by name: what lets one see the other's profile.
     func sharedWorkspaces(of viewerId: Int64, with otherId: Int64) async throws -> [Workspace] {
-        try database.query { tx in try tx.workspaces.sharedWorkspaces(of: viewerId, with: otherId) }
+        try await database.queryOffLoop { tx in try tx.workspaces.sharedWorkspaces(of: viewerId, with: otherId) }
     }
 
     /// Creates a workspace owned by `ownerId`, with its default channel, paying `price` coins.
@@ -111,7 +111,7 @@ struct WorkspaceService: Sendable {
 
     /// What deleting the workspace would take away, for the confirmation page.
     func deletionSummary(_ access: WorkspaceAccess) async throws -> (channels: Int, members: Int, messages: Int) {
-        try database.query { tx in try tx.workspaces.contents(workspaceId: access.workspaceId) }
+        try await database.queryOffLoop { tx in try tx.workspaces.contents(workspaceId: access.workspaceId) }
     }
 
     /// Deletes the workspace with its rooms, memberships, invitations and log (owner).
