@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import HTTPTypes
 import HummingbirdTesting
 import Testing
@@ -45,9 +44,7 @@ struct InvitationAdminTests {
             try await owner.get("/w/\(wid)/members")
             let resent = try await owner.post("/w/\(wid)/invitations/\(id)/resend")
             #expect(resent.status == .ok && resent.text.contains("The invitation to guest@example.com works for 7 more days."))
-            let expires = try await app.services.database.read { db in
-                try Date.fetchOne(db, sql: "SELECT expires_at FROM invites WHERE id = ?", arguments: [id])!
-            }
+            let expires = try #require(try app.services.database.query { tx in try tx.invitations.invite(id: id) }).expiresAt
             #expect(abs(expires.timeIntervalSince(app.clock.wallClock.now()) - 7 * 86_400) < 1)
 
             // Revoke: the link is a 404, the list forgets it; another workspace's id is a 404 too.

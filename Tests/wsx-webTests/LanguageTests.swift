@@ -1,10 +1,15 @@
 import Foundation
-import GRDB
 import Testing
 @testable import wsx_web
 
 @Suite("Language")
 struct LanguageTests {
+    /// The language kept on the account with `email` (nil: none chosen).
+    static func storedLanguage(_ app: TestSession, _ email: String) async throws -> String? {
+        let id = try await app.userId(email)
+        return try app.database.query { tx in try tx.accounts.user(id: id)?.lang }
+    }
+
     @Test("the UI follows Accept-Language, English when neither language is asked for",
           arguments: [("ko-KR,ko;q=0.9", "로그인", "ko"), ("en-US", "Log in", "en"), ("fr-FR", "Log in", "en")])
     func followsAcceptLanguage(header: String, heading: String, lang: String) async throws {
@@ -34,7 +39,7 @@ struct LanguageTests {
             let browser = try await app.signedInBrowser(email: "l@example.com", password: "password1")
             try await browser.get("/workspaces")
             try await browser.post("/lang", [("lang", "ko"), ("next", "/workspaces")])
-            #expect(try await app.database.writer.read { db in try User.fetchOne(db)!.lang } == "ko")
+            #expect(try await Self.storedLanguage(app, "l@example.com") == "ko")
             let elsewhere = app.browser(acceptLanguage: "en-US")
             try await elsewhere.logIn(email: "l@example.com", password: "password1")
             #expect(try await elsewhere.get("/workspaces").text.contains("첫 워크스페이스를 만드세요"))
@@ -62,7 +67,7 @@ struct LanguageBeforeAccountTests {
             try await browser.get("/login")
             try await browser.post("/lang", [("lang", "en"), ("next", "/login")])
             try await browser.signUp(email: "early@example.com", nickname: "Early", password: "password1")
-            #expect(try await app.database.writer.read { db in try User.fetchOne(db)!.lang } == "en")
+            #expect(try await LanguageTests.storedLanguage(app, "early@example.com") == "en")
             let korean = app.browser(acceptLanguage: "ko-KR")
             try await korean.logIn(email: "early@example.com", password: "password1")
             #expect(try await korean.get("/workspaces").text.contains(#"<html lang="en">"#))
@@ -77,12 +82,12 @@ struct LanguageBeforeAccountTests {
             try await browser.get("/login")
             try await browser.post("/lang", [("lang", "ko")])
             try await browser.logIn(email: "later@example.com", password: "password1")
-            #expect(try await app.database.writer.read { db in try User.fetchOne(db)!.lang } == "ko")
+            #expect(try await LanguageTests.storedLanguage(app, "later@example.com") == "ko")
             let other = app.browser()
             try await other.get("/login")
             try await other.post("/lang", [("lang", "en")])
             try await other.logIn(email: "later@example.com", password: "password1")
-            #expect(try await app.database.writer.read { db in try User.fetchOne(db)!.lang } == "ko")
+            #expect(try await LanguageTests.storedLanguage(app, "later@example.com") == "ko")
         }
     }
 }

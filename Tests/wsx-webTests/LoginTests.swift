@@ -1,10 +1,16 @@
 import Foundation
-import GRDB
 import Testing
 @testable import wsx_web
 
 @Suite("Login, logout and sessions")
 struct LoginTests {
+    /// The expiry kept for the session of `browser`'s cookie.
+    static func storedExpiry(_ app: TestSession, _ browser: TestBrowser) throws -> Date {
+        let token = try #require(browser.cookies[CookiePolicy.session])
+        let session = try app.database.query { tx in try tx.sessions.session(tokenHash: SecretToken.hash(token)) }
+        return try #require(session).expiresAt
+    }
+
     @Test("logging out ends the session in the database, and its cookie no longer signs in")
     func logoutDeletesSession() async throws {
         try await TestApp().run { app in
@@ -15,7 +21,7 @@ struct LoginTests {
             #expect(response.status == .seeOther)
             #expect(response.location == "/login")
             #expect(browser.setCookieHeader(named: CookiePolicy.session)?.contains("Max-Age=0") == true)
-            #expect(try await app.database.writer.read { db in try Session.fetchCount(db) } == 0)
+            #expect(try await app.count("SELECT COUNT(*) FROM sessions") == 0)
 
             let login = try await browser.get("/login")
             #expect(login.text.contains("You are logged out."))
@@ -39,7 +45,7 @@ struct LoginTests {
             }
             #expect(wrongPassword.text.contains(#"value="a@example.com""#))
             #expect(unknownEmail.text.contains(#"value="nobody@example.com""#))
-            #expect(try await app.database.writer.read { db in try Session.fetchCount(db) } == 1)
+            #expect(try await app.count("SELECT COUNT(*) FROM sessions") == 1)
         }
     }
 
@@ -105,13 +111,13 @@ struct LoginTests {
     func sessionsSlide() async throws {
         try await TestApp().run { app in
             let browser = try await app.signedInBrowser()
-            let firstExpiry = try await app.database.writer.read { db in try Session.fetchOne(db)!.expiresAt }
+            let firstExpiry = try Self.storedExpiry(app, browser)
 
             app.clock.advance(by: 2 * 60 * 60)
             let page = try await browser.get("/workspaces")
             #expect(page.status == .ok)
             #expect(browser.setCookieHeader(named: CookiePolicy.session)?.contains("Max-Age=2592000") == true)
-            let slid = try await app.database.writer.read { db in try Session.fetchOne(db)!.expiresAt }
+            let slid = try Self.storedExpiry(app, browser)
             #expect(slid.timeIntervalSince(firstExpiry) == 2 * 60 * 60)
 
             app.clock.advance(by: 30 * 24 * 60 * 60 + 1)

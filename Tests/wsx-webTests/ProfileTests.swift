@@ -1,10 +1,15 @@
 import Foundation
-import GRDB
 import Testing
 @testable import wsx_web
 
 @Suite("Profile and password")
 struct ProfileTests {
+    /// The first account made (the one these tests sign up before any other), as stored.
+    static func firstAccount(_ app: TestSession) async throws -> User {
+        let id = Int64(try await app.count("SELECT MIN(id) FROM users"))
+        return try #require(try app.database.query { tx in try tx.accounts.user(id: id) })
+    }
+
     @Test("editing the profile saves nickname and phone, trimmed, and says so")
     func editProfile() async throws {
         try await TestApp().run { app in
@@ -17,7 +22,7 @@ struct ProfileTests {
             #expect(page.text.contains("Profile saved."))
             #expect(page.text.contains(#"value="새 이름""#))
             #expect(page.text.contains(#"class="viewer-name">새 이름</a>"#))
-            let user = try await app.database.writer.read { db in try User.fetchOne(db)! }
+            let user = try await Self.firstAccount(app)
             #expect(user.nickname == "새 이름")
             #expect(user.phone == "+82 10-1234-5678")
             // The notice shows once.
@@ -35,7 +40,7 @@ struct ProfileTests {
             #expect(response.text.contains("Nickname must be 1 to 30 characters."))
             #expect(response.text.contains("Phone may contain digits"))
             #expect(response.text.contains(#"value="call me &lt;maybe&gt;""#))
-            #expect(try await app.database.writer.read { db in try User.fetchOne(db)!.nickname } == "Keep")
+            #expect(try await Self.firstAccount(app).nickname == "Keep")
         }
     }
 
@@ -45,7 +50,7 @@ struct ProfileTests {
             let here = try await app.signedInBrowser(email: "p@example.com", password: "first password")
             let elsewhere = app.browser()
             #expect(try await elsewhere.logIn(email: "p@example.com", password: "first password").status == .seeOther)
-            #expect(try await app.database.writer.read { db in try Session.fetchCount(db) } == 2)
+            #expect(try await app.count("SELECT COUNT(*) FROM sessions") == 2)
 
             try await here.get("/profile")
             let wrong = try await here.post("/profile/password", [("current_password", "not it at all"),
@@ -53,7 +58,7 @@ struct ProfileTests {
                                                                  ("password_confirm", "second password")])
             #expect(wrong.status == .unprocessableContent)
             #expect(wrong.text.contains("The current password is incorrect."))
-            #expect(try await app.database.writer.read { db in try Session.fetchCount(db) } == 2)
+            #expect(try await app.count("SELECT COUNT(*) FROM sessions") == 2)
 
             let changed = try await here.post("/profile/password", [("current_password", "first password"),
                                                                    ("password", "second password"),
@@ -61,7 +66,7 @@ struct ProfileTests {
             #expect(changed.status == .seeOther)
             #expect(try await here.get("/profile").text.contains("Password changed."))
             #expect(try await elsewhere.get("/workspaces").location?.hasPrefix("/login") == true)
-            #expect(try await app.database.writer.read { db in try Session.fetchCount(db) } == 1)
+            #expect(try await app.count("SELECT COUNT(*) FROM sessions") == 1)
 
             #expect(try await app.browser().logIn(email: "p@example.com", password: "first password").status == .unauthorized)
             #expect(try await app.browser().logIn(email: "p@example.com", password: "second password").status == .seeOther)
@@ -72,7 +77,7 @@ struct ProfileTests {
     func userPages() async throws {
         try await TestApp().run { app in
             let browser = try await app.signedInBrowser(nickname: "Me")
-            let myId = try await app.database.writer.read { db in try User.fetchOne(db)!.id! }
+            let myId = try #require(try await Self.firstAccount(app).id)
             let mine = try await browser.get("/users/\(myId)")
             #expect(mine.status == .ok)
             #expect(mine.text.contains(#"<h1>Me<span class="presence" data-presence="\#(myId)" hidden></span></h1>"#))

@@ -1,11 +1,16 @@
 import Foundation
-import GRDB
 import HTTPTypes
 import Testing
 @testable import wsx_web
 
 @Suite("CSRF, headers and error pages")
 struct SecurityTests {
+    /// The nickname of the first account made (the only one where it is asked), as stored.
+    static func firstNickname(_ app: TestSession) async throws -> String? {
+        let id = Int64(try await app.count("SELECT MIN(id) FROM users"))
+        return try app.database.query { tx in try tx.accounts.user(id: id)?.nickname }
+    }
+
     @Test("a POST without the right CSRF token is refused with a 403 page and changes nothing")
     func csrfIsRequired() async throws {
         try await TestApp().run { app in
@@ -17,7 +22,7 @@ struct SecurityTests {
                 #expect(response.status == .forbidden)
                 #expect(response.text.contains("The security token is missing or has expired."))
             }
-            #expect(try await app.database.writer.read { db in try User.fetchCount(db) } == 0)
+            #expect(try await app.count("SELECT COUNT(*) FROM users") == 0)
 
             let member = try await app.signedInBrowser(nickname: "Unchanged")
             try await member.get("/profile")
@@ -27,8 +32,8 @@ struct SecurityTests {
             #expect(forged.status == .forbidden)
             let logout = try await member.post("/logout", csrf: .none)
             #expect(logout.status == .forbidden)
-            #expect(try await app.database.writer.read { db in try User.fetchOne(db)!.nickname } == "Unchanged")
-            #expect(try await app.database.writer.read { db in try Session.fetchCount(db) } == 1)
+            #expect(try await Self.firstNickname(app) == "Unchanged")
+            #expect(try await app.count("SELECT COUNT(*) FROM sessions") == 1)
         }
     }
 
@@ -41,7 +46,7 @@ struct SecurityTests {
             let response = try await member.post("/profile", [("nickname", "After"), ("phone", "")], csrf: .none,
                                                  headers: [CSRFMiddleware.headerName: token])
             #expect(response.status == .seeOther)
-            #expect(try await app.database.writer.read { db in try User.fetchOne(db)!.nickname } == "After")
+            #expect(try await Self.firstNickname(app) == "After")
         }
     }
 
@@ -144,6 +149,8 @@ struct SecurityTests {
     }
 }
 
+/// What is refused for its size, and how stored tokens are kept. The database's own settings (WAL,
+/// foreign keys) are SQLite's test: `SQLite/LimitsSQLiteTests.swift`.
 @Suite("Limits and storage")
 struct LimitsTests {
     @Test("a form body over 1 MB is refused with a 413 page and nothing is stored")
@@ -156,18 +163,7 @@ struct LimitsTests {
                                                               ("password", "password1"), ("password_confirm", "password1")])
             #expect(response.status == .contentTooLarge)
             #expect(response.text.contains("What you sent is larger than allowed."))
-            #expect(try await app.database.writer.read { db in try User.fetchCount(db) } == 0)
-        }
-    }
-
-    @Test("the database runs in WAL mode with foreign keys on")
-    func walMode() async throws {
-        try await TestApp().run { app in
-            let (mode, foreignKeys) = try await app.database.writer.read { db in
-                (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA foreign_keys"))
-            }
-            #expect(mode == "wal")
-            #expect(foreignKeys == 1)
+            #expect(try await app.count("SELECT COUNT(*) FROM users") == 0)
         }
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Testing
 @testable import wsx_web
 
@@ -25,15 +24,16 @@ struct SignupTests {
             #expect(page.text.contains("Create your first workspace"))
             #expect(page.text.contains(">민아</a>"))
 
-            let (user, sessions) = try await app.database.writer.read { db in
-                (try User.fetchOne(db), try Session.fetchAll(db))
+            let first = Int64(try await app.count("SELECT MIN(id) FROM users"))
+            let (user, tokenHashes) = try app.database.query { tx in
+                (try tx.accounts.user(id: first), try tx.inspection.rows("SELECT token_hash FROM sessions ORDER BY id", []).map { $0[0] })
             }
             #expect(user?.email == "Mina@Example.com")
             #expect(user?.passwordHash.hasPrefix("$2b$04$") == true)
             #expect(user?.passwordHash.contains("s3cret-pass") == false)
             // Only a hash of the cookie's token is stored.
             let token = try #require(browser.cookies[CookiePolicy.session])
-            #expect(sessions.map(\.tokenHash) == [SecretToken.hash(token)])
+            #expect(tokenHashes == [SecretToken.hash(token)])
         }
     }
 
@@ -51,7 +51,7 @@ struct SignupTests {
             #expect(response.text.contains(#"value="Other Kim""#))
             #expect(response.text.contains(#"value="010-1234-5678""#))
             #expect(second.cookies[CookiePolicy.session] == nil)
-            let count = try await app.database.writer.read { db in try User.fetchCount(db) }
+            let count = try await app.count("SELECT COUNT(*) FROM users")
             #expect(count == 1)
         }
     }
@@ -72,7 +72,7 @@ struct SignupTests {
             #expect(response.status == .unprocessableContent)
             #expect(response.text.contains(message))
             #expect(response.text.contains(#"class="field-error""#))
-            let count = try await app.database.writer.read { db in try User.fetchCount(db) }
+            let count = try await app.count("SELECT COUNT(*) FROM users")
             #expect(count == 0)
         }
     }
@@ -85,9 +85,9 @@ struct SignupTests {
             #expect(response.status == .seeOther)
             let thirty = String(repeating: "가", count: 30)
             #expect(try await app.browser().signUp(email: "long@example.com", nickname: thirty, password: "password1").status == .seeOther)
-            let nicknames = try await app.database.writer.read { db in
-                try String.fetchAll(db, sql: "SELECT nickname FROM users ORDER BY id")
-            }
+            let nicknames = try app.database.query { tx in
+                try tx.inspection.rows("SELECT nickname FROM users ORDER BY id", [])
+            }.map { $0[0] }
             #expect(nicknames == ["한글", thirty])
             #expect(nicknames[0].unicodeScalars.count == 2)
         }
@@ -119,7 +119,7 @@ struct SignupTests {
                 return try await group.reduce(0, +)
             }
             #expect(outcomes == 1)
-            #expect(try await app.database.writer.read { db in try User.fetchCount(db) } == 1)
+            #expect(try await app.count("SELECT COUNT(*) FROM users") == 1)
         }
     }
 }

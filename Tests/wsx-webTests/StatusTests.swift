@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import HummingbirdTesting
 import Testing
 @testable import wsx_web
@@ -32,13 +31,14 @@ struct StatusTests {
             let dm = try await b.get("/w/\(wid)/dm/\(alice)")
             #expect(dm.text.contains(shown))
 
-            let events = try await app.database.writer.read { db in
-                try Row.fetchAll(db, sql: "SELECT room_id, user_id, payload FROM events WHERE type = 'status.changed' ORDER BY id")
+            // Each row: room_id, user_id, payload, as text.
+            let events = try app.database.query { tx in
+                try tx.inspection.rows("SELECT room_id, user_id, payload FROM events WHERE type = 'status.changed' ORDER BY id", [])
             }
             let payload = #"{"status":"🌴 휴가 중 <월요일까지>","userId":\#(alice)}"#
-            #expect(events.map { $0["payload"] as String } == [payload, payload])
-            #expect(events.first?["room_id"] == general)
-            #expect(events.last?["user_id"] == alice)
+            #expect(events.map { $0[2] } == [payload, payload])
+            #expect(events.first?[0] == "\(general)")
+            #expect(events.last?[1] == "\(alice)")
         }
     }
 
@@ -53,8 +53,8 @@ struct StatusTests {
             #expect(cleared.status == .seeOther)
             #expect(try await app.count("SELECT COUNT(*) FROM user_statuses") == 0)
             #expect(try await b.get("/w/\(wid)/members").text.contains(#"<span class="user-status" data-status="\#(alice)"></span>"#))
-            let last: String? = try await app.database.writer.read { db in
-                try String.fetchOne(db, sql: "SELECT payload FROM events WHERE type = 'status.changed' ORDER BY id DESC LIMIT 1")
+            let last: String? = try app.database.query { tx in
+                try tx.inspection.rows("SELECT payload FROM events WHERE type = 'status.changed' ORDER BY id DESC LIMIT 1", []).first?[0]
             }
             #expect(last == #"{"userId":\#(alice)}"#)
         }

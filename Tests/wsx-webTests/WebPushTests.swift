@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import GRDB
 import HummingbirdTesting
 import Testing
 @testable import wsx_web

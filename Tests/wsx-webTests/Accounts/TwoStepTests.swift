@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import GRDB
 import HummingbirdTesting
 import Testing
 @testable import wsx_web
@@ -34,9 +33,8 @@ struct TwoStepTests {
 
     /// The current code of the account's secret.
     static func code(_ app: TestSession, _ email: String, offset: Int64 = 0) async throws -> String {
-        let text = try #require(try await app.database.read { db in
-            try String.fetchOne(db, sql: "SELECT totp_secret FROM users WHERE email = ?", arguments: [email])
-        })
+        let userId = try await app.userId(email)
+        let text = try #require(try app.database.query { tx in try tx.twoStep.state(userId: userId)?.secret })
         return TOTP.code(secret: try #require(Base32.decode(text)), step: TOTP.step(at: app.clock.wallClock.now()) + offset)
     }
 
@@ -87,7 +85,7 @@ struct TwoStepTests {
             try await third.get("/login/2fa")
             #expect(try await third.post("/login/2fa", [("code", codes[3])]).status == .unauthorized)
             #expect(try await app.count("SELECT COUNT(*) FROM recovery_codes WHERE used_at IS NULL") == 9)
-            let log = try await app.database.read { db in try String.fetchAll(db, sql: "SELECT action FROM security_log ORDER BY id") }
+            let log = try app.database.query { tx in try tx.inspection.rows("SELECT action FROM security_log ORDER BY id", []) }.map { $0[0] }
             #expect(log.contains("two_step_on") && log.contains("two_step_failed") && log.contains("recovery_code_used"))
         }
     }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Testing
 @testable import wsx_web
 
@@ -47,7 +46,7 @@ struct SessionLifetimeTests {
             let copy = app.browser()
             copy.setCookie(CookiePolicy.session, oldToken)
             #expect(try await copy.get("/workspaces").location?.hasPrefix("/login") == true)
-            #expect(try await app.database.writer.read { db in try Session.fetchCount(db) } == 1)
+            #expect(try await app.count("SELECT COUNT(*) FROM sessions") == 1)
             // And the old CSRF token does not pass.
             #expect(try await browser.post("/profile", [("nickname", "X"), ("phone", "")], csrf: .value(oldCSRF)).status == .forbidden)
         }

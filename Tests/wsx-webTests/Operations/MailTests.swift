@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import HTTPTypes
 import HummingbirdTesting
 @testable import Mail
@@ -27,10 +26,11 @@ struct MailTests {
         }
     }
 
+    /// The messages of the mail of `kind` in the queue, oldest first.
     static func queued(_ app: TestSession, kind: String) async throws -> [String] {
-        try await app.services.database.read { db in
-            try String.fetchAll(db, sql: "SELECT message FROM mail_outbox WHERE kind = ? ORDER BY id", arguments: [kind])
-        }
+        try app.services.database.query { tx in
+            try tx.inspection.rows("SELECT message FROM mail_outbox WHERE kind = ? ORDER BY id", [kind])
+        }.map { $0[0] }
     }
 
     /// The text of a base64 MIME part of `message` with this content type.
@@ -103,8 +103,10 @@ struct MailTests {
     }
 
     @Test("retries back off four times as long each time, at most six hours apart")
-    func backoff() {
-        let sender = MailSender(outbox: MailOutbox(database: try! AppDatabase(DatabaseQueue()), clock: .system),
+    func backoff() throws {
+        let folder = try makeEmptyFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sender = MailSender(outbox: MailOutbox(database: try AppDatabase.open(dataDirectory: folder.path), clock: .system),
                                 client: SMTPClient(settings: SMTPSettings(host: "localhost", port: 25, security: .startTLSWhenOffered)),
                                 sender: "a@example.com", retryDelay: .seconds(30), clock: .system, logger: .init(label: "test"))
         #expect([1, 2, 3, 4, 5, 6].map(sender.delay(after:)) == [30, 120, 480, 1920, 7680, 21_600])

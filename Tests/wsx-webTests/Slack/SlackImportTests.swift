@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Mail
 import SlackFormat
 import Testing
@@ -35,12 +34,12 @@ struct SlackImportTests {
             let wid = summary.workspaceId
 
             // People: matched by e-mail, made without a password and invited, or kept as authors only.
-            let members = try app.database.read { db in
-                try String.fetchAll(db, sql: """
-                    SELECT users.email || ':' || role FROM workspace_members JOIN users ON users.id = user_id
+            let members = try app.database.query { tx in
+                try tx.inspection.rows("""
+                    SELECT users.email, role FROM workspace_members JOIN users ON users.id = user_id
                     WHERE workspace_id = ? ORDER BY users.email
-                    """, arguments: [wid])
-            }
+                    """, [wid])
+            }.map { "\($0[0]):\($0[1])" }
             #expect(members == ["bob@example.com:member", "jiho@example.com:member", "mina@example.com:owner", "sujin@example.com:member"])
             #expect(try await app.count("SELECT COUNT(*) FROM users WHERE password_hash = '' AND email LIKE '%.slack.invalid'") == 3)
             #expect(try await app.count("SELECT COUNT(*) FROM invites WHERE workspace_id = ? AND used_at IS NULL", [wid]) == 2)
@@ -75,29 +74,30 @@ struct SlackImportTests {
             #expect(page.contains("2 &lt; 3 &amp;&amp; 5 &gt; 4"))
             #expect(page.contains("Deploy Bot") && page.contains("oldtimer") && page.contains("<strong>v1.2.3</strong>"))
             #expect(page.contains("📎 설계안.pdf — 내보낸 파일에 들어 있지 않습니다"))
-            let photo = try #require(try app.database.read { db in
-                try Row.fetchOne(db, sql: "SELECT id, mime, has_thumbnail FROM files WHERE original_name = 'whiteboard.jpg'")
+            let photo = try #require(try app.database.query { tx in
+                try tx.inspection.rows("SELECT id, mime FROM files WHERE original_name = 'whiteboard.jpg'", []).first
             })
-            #expect(photo["mime"] as String == "image/jpeg" && photo["has_thumbnail"] as Bool)
-            let download = try await mina.get(Paths.file(photo["id"], "whiteboard.jpg"))
+            let photoId = try #require(Int64(photo[0]))
+            #expect(photo[1] == "image/jpeg")
+            #expect(try await app.count("SELECT COUNT(*) FROM files WHERE id = ? AND has_thumbnail = 1", [photoId]) == 1)
+            let download = try await mina.get(Paths.file(photoId, "whiteboard.jpg"))
             #expect(download.status == .ok && Data(buffer: download.body) == Fixture.data("photo.jpg"))
-            #expect(try await bob.get(Paths.file(photo["id"], "whiteboard.jpg")).status == .ok)
+            #expect(try await bob.get(Paths.file(photoId, "whiteboard.jpg")).status == .ok)
 
             // Times and edits: the messages keep Slack's, in order.
-            let first = try #require(try app.database.read { db in
-                try Row.fetchOne(db, sql: "SELECT id, created_at FROM messages WHERE room_id = ? ORDER BY id LIMIT 1", arguments: [general])
-            })
-            #expect(abs((first["created_at"] as Date).timeIntervalSince1970 - 1_709_512_212.418929) < 0.002)
+            let firstId = Int64(try await app.count("SELECT MIN(id) FROM messages WHERE room_id = ?", [general]))
+            let first = try #require(try app.database.query { tx in try tx.messages.message(id: firstId) })
+            #expect(abs(first.createdAt.timeIntervalSince1970 - 1_709_512_212.418929) < 0.002)
             #expect(try await app.count("SELECT COUNT(*) FROM messages WHERE body = 'Meeting moved to 3pm' AND edited_at IS NOT NULL") == 1)
-            #expect(try await app.count("SELECT COUNT(*) FROM pins WHERE message_id = ?", [first["id"] as Int64]) == 1)
+            #expect(try await app.count("SELECT COUNT(*) FROM pins WHERE message_id = ?", [firstId]) == 1)
 
             // The thread: two replies, one also in the room; reactions with standard emoji, toned too.
             let root = Int64(try await app.count("SELECT id FROM messages WHERE body LIKE 'Release checklist%'"))
             #expect(try await app.count("SELECT COUNT(*) FROM messages WHERE thread_root_id = ?", [root]) == 2)
             #expect(try await app.count("SELECT COUNT(*) FROM messages WHERE thread_root_id = ? AND in_timeline = 1", [root]) == 1)
-            let reactions = try app.database.read { db in
-                try String.fetchAll(db, sql: "SELECT emoji || users.nickname FROM reactions JOIN users ON users.id = user_id ORDER BY reactions.id")
-            }
+            let reactions = try app.database.query { tx in
+                try tx.inspection.rows("SELECT emoji, users.nickname FROM reactions JOIN users ON users.id = user_id ORDER BY reactions.id", [])
+            }.map { $0[0] + $0[1] }
             #expect(Set(reactions) == ["👍민아", "👍이지호", "🎉민아", "👍🏼Bob", "❤️민아"])
             let thread = try await mina.get("/w/\(wid)/m/\(root)/thread").text
             #expect(thread.contains(#"<span class="mention" data-user="\#(try await app.userId("bob@example.com"))">@Bob</span> 확인했어요 <del>잠깐만</del>"#))
@@ -202,11 +202,12 @@ struct SlackImportTests {
             #expect(summary.mailed && summary.invited == 2)
             _ = try await SlackFixture.importer(app, mail: composer)
                 .run(.init(archive: zip, workspaceName: "Acme", ownerEmail: "mina@example.com"))
-            let mails = try app.database.read { db in
-                try Row.fetchAll(db, sql: "SELECT kind, recipient, message FROM mail_outbox ORDER BY recipient")
+            // Each row: kind, recipient, message.
+            let mails = try app.database.query { tx in
+                try tx.inspection.rows("SELECT kind, recipient, message FROM mail_outbox ORDER BY recipient", [])
             }
-            #expect(mails.map { $0["recipient"] as String } == ["jiho@example.com", "sujin@example.com"])
-            #expect(mails.allSatisfy { ($0["kind"] as String) == "invitation" && ($0["message"] as String).contains("To: ") })
+            #expect(mails.map { $0[1] } == ["jiho@example.com", "sujin@example.com"])
+            #expect(mails.allSatisfy { $0[0] == "invitation" && $0[2].contains("To: ") })
         }
     }
 
@@ -218,10 +219,10 @@ struct SlackImportTests {
         try await TestApp().run { app in
             _ = try await Self.accounts(app)
             let summary = try await SlackFixture.importAcme(app, zip)
-            let invite = try #require(try app.database.read { db in
-                try Row.fetchOne(db, sql: "SELECT token_nonce FROM invites WHERE email = 'jiho@example.com'")
+            let nonce = try #require(try app.database.query { tx in
+                try tx.inspection.rows("SELECT token_nonce FROM invites WHERE email = 'jiho@example.com'", []).first?[0]
             })
-            let path = Paths.invite(app.services.serverKey.code("invite", invite["token_nonce"] as String))
+            let path = Paths.invite(app.services.serverKey.code("invite", nonce))
             let jiho = app.browser(acceptLanguage: "ko-KR,ko;q=0.9")
             let page = try await jiho.get(path)
             #expect(page.status == .ok && page.text.contains(#"id="claim-form""#) && page.text.contains("이지호"))

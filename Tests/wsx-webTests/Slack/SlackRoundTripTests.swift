@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import SlackFormat
 import Testing
 @testable import wsx_web
@@ -95,9 +94,9 @@ struct SlackRoundTripTests {
             #expect(!archive.has("groups.json") && !archive.has("dms.json") && !archive.has("mpims.json"))
             #expect(archive.dayFiles(of: "leadership").isEmpty && archive.dayFiles(of: "D01MINABOB").isEmpty)
             #expect(try archive.users().contains { $0.profile?.email == "sujin@example.com" })
-            let details = try app.database.read { db in
-                try String.fetchAll(db, sql: "SELECT detail FROM audit_log WHERE action = 'workspace.export'")
-            }
+            let details = try app.database.query { tx in
+                try tx.inspection.rows("SELECT detail FROM audit_log WHERE action = 'workspace.export'", [])
+            }.map { $0[0] }
             #expect(details == ["public channels"])
         }
     }
