@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Testing
 @testable import wsx_web
 
@@ -140,8 +139,8 @@ struct ChannelTests {
             let cid = try await owner.createChannel(in: wid, "before")
             try await owner.get("/w/\(wid)/c/\(cid)/settings")
             try await owner.post("/w/\(wid)/c/\(cid)/settings", [("name", "after"), ("description", "")])
-            let payload = try await app.database.writer.read { db in
-                try String.fetchOne(db, sql: "SELECT payload FROM events WHERE type = 'room.updated' AND room_id = ?", arguments: [cid])
+            let payload = try app.database.query { tx in
+                try tx.inspection.rows("SELECT payload FROM events WHERE type = 'room.updated' AND room_id = ?", [cid]).first?.first
             }
             #expect(payload?.contains(#""name":"after""#) == true)
         }

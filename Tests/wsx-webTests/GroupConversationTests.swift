@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import HummingbirdTesting
 import Testing
 @testable import wsx_web
@@ -30,15 +29,11 @@ struct GroupConversationTests {
     }
 
     static func members(_ app: TestSession, _ rid: Int64) async throws -> [Int64] {
-        try await app.database.writer.read { db in
-            try Int64.fetchAll(db, sql: "SELECT user_id FROM room_members WHERE room_id = ? ORDER BY user_id", arguments: [rid])
-        }
+        try app.database.query { tx in try tx.rooms.memberIds(roomId: rid).sorted() }
     }
 
     static func key(_ app: TestSession, _ rid: Int64) async throws -> String? {
-        try await app.database.writer.read { db in
-            try String.fetchOne(db, sql: "SELECT dm_key FROM rooms WHERE id = ?", arguments: [rid])
-        }
+        try app.database.query { tx in try tx.rooms.room(id: rid)?.dmKey }
     }
 
     @Test("starting: the picker lists the others; the same people (in any order, by anyone of them) find the same group")
@@ -112,8 +107,8 @@ struct GroupConversationTests {
             let answer = try await MessagingTests.say(b, path, "확인했습니다")
             let mid = try await app.count("SELECT MAX(id) FROM messages")
             #expect(answer.location == "\(path)#m-\(mid)")
-            let payload = try await app.database.writer.read { db in
-                try String.fetchOne(db, sql: "SELECT payload FROM events WHERE type = 'message.created' AND message_id = ?", arguments: [mid])
+            let payload = try app.database.query { tx in
+                try tx.inspection.rows("SELECT payload FROM events WHERE type = 'message.created' AND message_id = ?", [mid]).first?.first
             }
             #expect(payload?.contains(#""roomKind":"group""#) == true)
             #expect(payload?.contains(#""url":"\#(path)""#) == true)
@@ -182,15 +177,14 @@ struct GroupConversationTests {
                                                           ("member", String(try await app.userId("c@example.com")))])
             #expect(three.location != path)
             // Five more people fill it to nine; the next is refused and nothing changes.
-            let extra: [Int64] = try await app.database.writer.write { db in
-                try (1...6).map { n in
-                    try db.execute(sql: """
-                        INSERT INTO users (email, email_key, nickname, password_hash, created_at, updated_at)
-                        VALUES (?, ?, ?, 'x', '2026-11-01 00:00:00.000', '2026-11-01 00:00:00.000')
-                        """, arguments: ["p\(n)@example.com", "p\(n)@example.com", "Person \(n)"])
-                    let id = db.lastInsertedRowID
-                    try db.execute(sql: "INSERT INTO workspace_members VALUES (?, ?, 'member', '2026-11-01 00:00:00.000')",
-                                   arguments: [wid, id])
+            let extra: [Int64] = try await app.database.write { tx in
+                let joined = Date(timeIntervalSince1970: 1_793_491_200) // 2026-11-01 00:00:00 UTC
+                return try (1...6).map { n in
+                    let person = try tx.accounts.insert(User(email: "p\(n)@example.com", emailKey: "p\(n)@example.com",
+                                                             nickname: "Person \(n)", phone: nil, passwordHash: "x", lang: nil,
+                                                             createdAt: joined, updatedAt: joined))
+                    let id = person.id!
+                    try tx.workspaces.addMember(workspaceId: wid, userId: id, role: .member, joinedAt: joined)
                     return id
                 }
             }
@@ -239,56 +233,6 @@ struct GroupConversationTests {
             _ = try await a.confirm("/w/\(wid)/members/\(carol)/remove")
             #expect(try await !Self.members(app, rid).contains(carol))
             #expect(try await Self.key(app, rid)?.contains(String(carol)) == false)
-        }
-    }
-}
-
-/// Migration 020 rebuilds `rooms` to allow groups: every room, its messages and members stay,
-/// and ids of deleted rooms are not given out again.
-@Suite("Group conversations: older databases")
-struct GroupConversationMigrationTests {
-    @Test("rooms, their messages and members survive the rebuild; the id sequence is kept")
-    func rebuildKeepsEverything() throws {
-        let queue = try DatabaseQueue()
-        try AppDatabase.migrator.migrate(queue, upTo: "019-archived-channels")
-        let t = "2026-11-01 10:00:00.000"
-        try queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO users (id, email, email_key, nickname, password_hash, created_at, updated_at)
-                    VALUES (1, 'a@x', 'a@x', 'A', 'h', '\(t)', '\(t)'), (2, 'b@x', 'b@x', 'B', 'h', '\(t)', '\(t)');
-                INSERT INTO workspaces (id, name, name_key, owner_id, created_at, updated_at) VALUES (1, 'W', 'w', 1, '\(t)', '\(t)');
-                INSERT INTO workspace_members VALUES (1, 1, 'owner', '\(t)'), (1, 2, 'member', '\(t)');
-                INSERT INTO rooms (id, workspace_id, kind, name, name_key, is_default, dm_key, created_at, updated_at,
-                                   visibility, archived_at)
-                    VALUES (1, 1, 'channel', 'general', 'general', 1, NULL, '\(t)', '\(t)', 'public', NULL),
-                           (2, 1, 'dm', '', '', 0, '1:2', '\(t)', '\(t)', 'public', NULL),
-                           (3, 1, 'channel', 'old', 'old', 0, NULL, '\(t)', '\(t)', 'private', '\(t)'),
-                           (9, 1, 'channel', 'gone', 'gone', 0, NULL, '\(t)', '\(t)', 'public', NULL);
-                DELETE FROM rooms WHERE id = 9;
-                INSERT INTO room_members (room_id, user_id, joined_at, last_read_message_id)
-                    VALUES (1, 1, '\(t)', 0), (1, 2, '\(t)', 0), (2, 1, '\(t)', 0), (2, 2, '\(t)', 0);
-                INSERT INTO messages (id, room_id, author_id, body, body_html, created_at)
-                    VALUES (1, 1, 1, 'hello', 'hello', '\(t)'), (2, 2, 2, 'psst', 'psst', '\(t)');
-                """)
-        }
-        try AppDatabase.migrator.migrate(queue)
-        try queue.write { db in
-            #expect(try String.fetchAll(db, sql: "SELECT kind || ':' || visibility || ':' || (archived_at IS NOT NULL) FROM rooms ORDER BY id")
-                    == ["channel:public:0", "dm:public:0", "channel:private:1"])
-            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM messages") == 2)
-            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM room_members") == 4)
-            #expect(try Int.fetchOne(db, sql: "SELECT unread_count FROM room_members WHERE room_id = 2 AND user_id = 1") == 1)
-            // Still one DM per pair, one channel per name.
-            #expect(throws: DatabaseError.self) {
-                try db.execute(sql: "INSERT INTO rooms (workspace_id, kind, dm_key, created_at, updated_at) VALUES (1, 'dm', '1:2', '\(t)', '\(t)')")
-            }
-            try db.execute(sql: "INSERT INTO rooms (workspace_id, kind, dm_key, created_at, updated_at) VALUES (1, 'group', '1:2', '\(t)', '\(t)')")
-            #expect(db.lastInsertedRowID == 10)
-            // Deleting a room still takes its messages with it.
-            try db.execute(sql: "DELETE FROM rooms WHERE id = 2")
-            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM messages") == 1)
-            #expect(try db.indexes(on: "rooms").map(\.name).sorted()
-                    == ["rooms_channel_name", "rooms_dm_pair", "rooms_group_members", "rooms_one_default"])
         }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Hummingbird
 import HummingbirdTesting
 import LocalTestSite
@@ -59,10 +58,8 @@ struct LinkPreviewTests {
         }
     }
 
-    static func preview(_ app: TestSession, _ mid: Int) async throws -> Row? {
-        try await app.database.writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM link_previews WHERE message_id = ?", arguments: [mid])
-        }
+    static func preview(_ app: TestSession, _ mid: Int) async throws -> LinkPreview? {
+        try app.database.query { tx in try tx.linkPreviews.previews(among: [Int64(mid)])[Int64(mid)] }
     }
 
     @Test("the first link's card comes under the message for every reader, with its picture as our file, live")
@@ -76,10 +73,10 @@ struct LinkPreviewTests {
                 let mid = try await app.count("SELECT MAX(id) FROM messages")
                 #expect(await eventually(timeout: .seconds(60)) { (try? await Self.preview(app, mid)) != nil })
                 let row = try #require(try await Self.preview(app, mid))
-                #expect(row["url"] == "\(site)/article")
-                #expect(row["title"] == "3분기 워크숍 & 회의 안내")
-                #expect(row["site_name"] == "사내 위키")
-                let fileId: Int64 = try #require(row["image_file_id"])
+                #expect(row.url == "\(site)/article")
+                #expect(row.title == "3분기 워크숍 & 회의 안내")
+                #expect(row.siteName == "사내 위키")
+                let fileId: Int64 = try #require(row.imageFileId)
                 for reader in [a, b] {
                     let page = try await reader.get(path)
                     #expect(page.text.contains(#"<div class="link-preview" data-preview="\#(mid)">"#))
@@ -95,11 +92,11 @@ struct LinkPreviewTests {
                 let stranger = try await app.signedInBrowser(email: "s@example.com", nickname: "Stranger")
                 #expect(try await stranger.get("/files/\(fileId)/thumb").status == .notFound)
                 // The card went to the room as an event, without any session's token in it.
-                let event = try await app.database.writer.read { db in
-                    try Row.fetchOne(db, sql: "SELECT room_id, payload FROM events WHERE type = 'message.preview'")
+                let event = try app.database.query { tx in
+                    try tx.inspection.rows("SELECT room_id, payload FROM events WHERE type = 'message.preview'", []).first
                 }
-                #expect(event?["room_id"] == Int64(general))
-                let payload: String = try #require(event?["payload"])
+                #expect(event?[0] == String(general))
+                let payload: String = try #require(event?[1])
                 #expect(payload.contains(#""messageId":\#(mid)"#) && payload.contains("link-preview") && !payload.contains("_csrf"))
             }
         }
@@ -146,7 +143,7 @@ struct LinkPreviewTests {
                 let mid = try await app.count("SELECT MAX(id) FROM messages")
                 #expect(await eventually(timeout: .seconds(60)) { (try? await Self.preview(app, mid)) != nil })
                 let row = try #require(try await Self.preview(app, mid))
-                #expect((row["image_file_id"] as Int64?) == nil)
+                #expect(row.imageFileId == nil)
                 #expect(try await app.count("SELECT COUNT(*) FROM files") == 0)
             }
         }
@@ -157,7 +154,7 @@ struct LinkPreviewTests {
         try await Self.withSite { site, hits in
             try await TestApp { $0.linkPreviews = true }.run { app in
                 let (a, _, wid, general) = try await MessagingTests.team(app)
-                let room = try #require(try await app.database.writer.read { db in try Room.fetchOne(db, key: general) })
+                let room = try #require(try app.database.query { tx in try tx.rooms.room(id: general) })
                 let written = try await app.services.messages.post(in: room, authorId: try await app.userId("a@example.com"),
                                                                    text: "\(site)/article")
                 await app.services.linkPreviews.schedule(written, in: room)?.value
@@ -167,7 +164,7 @@ struct LinkPreviewTests {
             }
             try await TestApp().run { app in
                 let (_, _, _, general) = try await MessagingTests.team(app)
-                let room = try #require(try await app.database.writer.read { db in try Room.fetchOne(db, key: general) })
+                let room = try #require(try app.database.query { tx in try tx.rooms.room(id: general) })
                 let written = try await app.services.messages.post(in: room, authorId: try await app.userId("a@example.com"),
                                                                    text: "\(site)/article")
                 #expect(app.services.linkPreviews.schedule(written, in: room) == nil)

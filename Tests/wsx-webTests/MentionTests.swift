@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import HummingbirdTesting
 import Testing
 @testable import wsx_web
@@ -128,8 +127,8 @@ struct MentionTests {
             try await MessagingTests.say(a, path, "@Bob님 확인 부탁드려요")
             let first = try await app.count("SELECT MAX(id) FROM messages")
             #expect(try await app.count("SELECT COUNT(*) FROM mentions WHERE user_id = ? AND message_id = ?", [bob, first]) == 1)
-            let payload = try await app.database.writer.read { db in
-                try String.fetchOne(db, sql: "SELECT payload FROM events WHERE type = 'message.created' ORDER BY id DESC LIMIT 1")
+            let payload = try app.database.query { tx in
+                try tx.inspection.rows("SELECT payload FROM events WHERE type = 'message.created' ORDER BY id DESC LIMIT 1", []).first?.first
             }
             #expect(payload?.contains(#""mentions":[\#(bob)]"#) == true)
 
@@ -205,17 +204,15 @@ struct MentionTests {
     func largeRoomsAsk() async throws {
         try await TestApp().run { app in
             let (a, _, wid, general) = try await MessagingTests.team(app)
-            try await app.database.writer.write { db in
+            try await app.database.write { tx in
+                let now = Date()
                 for n in 1...50 {
-                    try db.execute(sql: """
-                        INSERT INTO users (email, email_key, nickname, password_hash, created_at, updated_at)
-                        VALUES (?, ?, ?, 'x', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)
-                        """, arguments: ["crowd\(n)@example.com", "crowd\(n)@example.com", "Crowd \(n)"])
-                    let id = db.lastInsertedRowID
-                    try db.execute(sql: "INSERT INTO workspace_members (workspace_id, user_id, role, joined_at) VALUES (?, ?, 'member', CURRENT_TIMESTAMP)",
-                                   arguments: [wid, id])
-                    try db.execute(sql: "INSERT INTO room_members (room_id, user_id, joined_at, last_read_message_id) VALUES (?, ?, CURRENT_TIMESTAMP, 0)",
-                                   arguments: [general, id])
+                    let person = try tx.accounts.insert(User(email: "crowd\(n)@example.com", emailKey: "crowd\(n)@example.com",
+                                                             nickname: "Crowd \(n)", phone: nil, passwordHash: "x", lang: nil,
+                                                             createdAt: now, updatedAt: now))
+                    let id = person.id!
+                    try tx.workspaces.addMember(workspaceId: wid, userId: id, role: .member, joinedAt: now)
+                    try tx.rooms.addMember(roomId: general, userId: id, joinedAt: now, lastReadMessageId: 0)
                 }
             }
             let path = "/w/\(wid)/c/\(general)"

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import HummingbirdTesting
 import Testing
 @testable import wsx_web
@@ -55,7 +54,7 @@ struct MessagingTests {
             let alice = try await app.userId("a@example.com")
             #expect(page.text.contains(#"<a class="message-author" href="/users/\#(alice)">Alice</a>"#))
             #expect(page.shown.contains(#"<li class="day-separator""#))
-            #expect(try await app.database.writer.read { db in try String.fetchOne(db, sql: "SELECT body FROM messages") }
+            #expect(try app.database.query { tx in try tx.inspection.rows("SELECT body FROM messages", []).first?.first }
                     == "안녕하세요 <b>team</b>\nsecond line")
         }
     }
@@ -73,8 +72,8 @@ struct MessagingTests {
             let html = try #require(reply["html"]?.string)
             #expect(html.contains(#"rel="noopener noreferrer nofollow""#))
             #expect(!html.contains("_csrf"))   // viewer-neutral: no per-session values
-            let payload = try await app.database.writer.read { db in
-                try String.fetchOne(db, sql: "SELECT payload FROM events WHERE type = 'message.created'")
+            let payload = try app.database.query { tx in
+                try tx.inspection.rows("SELECT payload FROM events WHERE type = 'message.created'", []).first?.first
             }
             let event = try JSONDecoder().decode([String: AnyCodable].self, from: Data(try #require(payload).utf8))
             #expect(event["html"]?.string == html)
@@ -175,7 +174,7 @@ struct MessagingTests {
             #expect(try await app.count("SELECT COUNT(*) FROM events WHERE type = 'room.read' AND user_id = ?", [bId]) == 1)
             let unreadJSON = try await b.get("/w/\(wid)/unread")
             #expect(unreadJSON.text.contains(#"{"counts":{"#) && unreadJSON.text.contains(#""\#(general)":0"#))
-            let latest = try await app.database.writer.read { db in try app.services.events.latestId(db) }
+            let latest = try app.database.query { tx in try tx.events.latestId() }
             #expect(unreadJSON.text.hasSuffix(#","eventId":\#(latest)}"#))
         }
     }
@@ -188,9 +187,9 @@ struct MessagingTests {
             try await app.addMember(email: "c@example.com", to: wid, by: a)
             let people = [try await app.userId("a@example.com"), try await app.userId("b@example.com"),
                           try await app.userId("c@example.com")]
-            let room = try #require(try await app.database.writer.read { db in try Room.fetchOne(db, key: general) })
-            let owner = try await app.database.writer.read { db in
-                try WorkspaceAccess.find(db, workspaceId: wid, userId: people[0])
+            let room = try #require(try app.database.query { tx in try tx.rooms.room(id: general) })
+            let owner = try app.database.query { tx in
+                try WorkspaceAccess.find(tx, workspaceId: wid, userId: people[0])
             }
             let messages = app.services.messages
             // A room counts its timeline (not replies kept in their thread, not a deleted root's
@@ -213,8 +212,9 @@ struct MessagingTests {
             for step in 0..<60 {
                 // Every third post answers an earlier message of the room, some also in the room.
                 let author = people[(step * 7 + step / 4) % 3]
-                let roots = try await app.database.writer.read { db in
-                    try Int64.fetchAll(db, sql: "SELECT id FROM messages WHERE thread_root_id IS NULL AND deleted_at IS NULL")
+                let roots = try app.database.query { tx in
+                    try tx.inspection.rows("SELECT id FROM messages WHERE thread_root_id IS NULL AND deleted_at IS NULL", [])
+                        .map { Int64($0[0])! }
                 }
                 let thread = step % 3 == 2 && !roots.isEmpty
                     ? ThreadPlacement(rootId: roots[step % roots.count], alsoInRoom: step % 2 == 0) : nil
@@ -231,7 +231,8 @@ struct MessagingTests {
             try await app.addMember(email: "d@example.com", to: wid, by: a)
             let dId = try await app.userId("d@example.com")
             #expect(try await messages.unreadCounts(workspaceId: wid, userId: dId)[general] == 0)
-            try await app.database.writer.write { db in try db.execute(sql: "DELETE FROM users WHERE id = ?", arguments: [people[2]]) }
+            let gone = people[2]
+            try await app.database.write { tx in try tx.accounts.delete(userId: gone) }
             #expect(try await mismatches() == 0)
             #expect(try await messages.unreadCounts(workspaceId: wid, userId: people[1])[general] == unreadForB)
         }
@@ -384,9 +385,8 @@ struct MessagingTests {
     }
 
     static func publishMarker(_ app: TestSession, to user: Int64) async throws {
-        let outbox = app.database.outbox
-        _ = try await app.database.writer.write { db in
-            try outbox.publish(OutgoingEvent(.userUpdated, to: .user(user), payload: ["marker": true]), in: db)
+        _ = try await app.database.write { tx in
+            try tx.publish(OutgoingEvent(.userUpdated, to: .user(user), payload: ["marker": true]))
         }
     }
 }

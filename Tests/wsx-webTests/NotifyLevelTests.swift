@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Testing
 @testable import wsx_web
 
@@ -82,9 +81,7 @@ struct NotifyLevelTests {
             }
             let channel = try await mate.get("/w/\(wid)/c/\(cid)").text
             let dm = try #require(channel.firstMatch(of: /data-unread="(\d+)">2<\/span>/).flatMap { Int64($0.1) })
-            #expect(try await app.database.writer.read { db in
-                try String.fetchOne(db, sql: "SELECT kind FROM rooms WHERE id = ?", arguments: [dm])
-            } == "dm")
+            #expect(try app.database.query { tx in try tx.rooms.room(id: dm)?.kind } == Room.Kind.dm)
             #expect(channel.contains(#"<span class="menu-badge" id="menu-unread"><span class="menu-badge-count">2</span>"#))
             // In the DM itself nothing else is unread: no badge on the button.
             let inside = try await mate.get("/w/\(wid)/dm/\(ownerId)").text
@@ -150,9 +147,9 @@ struct NotifyLevelTests {
             #expect(Int64(general.1) != cid)
 
             let m = try await app.userId("m@example.com")
-            let payloads = try await app.database.writer.read { db in
-                try String.fetchAll(db, sql: "SELECT payload FROM events WHERE type = 'notify.changed' AND user_id = ? ORDER BY id",
-                                    arguments: [m])
+            let payloads = try app.database.query { tx in
+                try tx.inspection.rows("SELECT payload FROM events WHERE type = 'notify.changed' AND user_id = ? ORDER BY id", [m])
+                    .map { $0[0] }
             }
             #expect(payloads.count == 2)
             #expect(payloads.first?.contains(#""level":"mute""#) == true)

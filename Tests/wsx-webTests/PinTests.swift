@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import HTTPTypes
 import HummingbirdTesting
 import Testing
@@ -16,10 +15,17 @@ struct PinTests {
         return try await browser.post("/w/\(wid)/m/\(mid)/\(action)", headers: headers)
     }
 
-    static func events(_ app: TestSession, _ type: String) async throws -> [Row] {
-        try await app.database.writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT room_id, user_id, payload FROM events WHERE type = ? ORDER BY id", arguments: [type])
-        }
+    /// A stored event: its room and user (nil when it has none) and payload.
+    struct StoredEvent {
+        let roomId: Int64?
+        let userId: Int64?
+        let payload: String
+    }
+
+    static func events(_ app: TestSession, _ type: String) async throws -> [StoredEvent] {
+        try app.database.query { tx in
+            try tx.inspection.rows("SELECT room_id, user_id, payload FROM events WHERE type = ? ORDER BY id", [type])
+        }.map { StoredEvent(roomId: Int64($0[0]), userId: Int64($0[1]), payload: $0[2]) }
     }
 
     @Test("a pin is the room's: everyone sees it marked and counted in the header, listed on the room's pins page")
@@ -66,8 +72,8 @@ struct PinTests {
             #expect(try await Self.mark(b, wid, mid, "pin", json: true).text == expected)
             let events = try await Self.events(app, "pins.changed")
             #expect(events.count == 1)
-            #expect(events.first?["payload"] == expected)
-            #expect(events.first?["room_id"] == general)
+            #expect(events.first?.payload == expected)
+            #expect(events.first?.roomId == general)
 
             // Deleting a pinned message takes its pin and tells the room the count went down.
             try await a.get(path)
@@ -75,7 +81,7 @@ struct PinTests {
             #expect(try await app.count("SELECT COUNT(*) FROM pins") == 0)
             let after = try await Self.events(app, "pins.changed")
             #expect(after.count == 2)
-            #expect(after.last?["payload"] == #"{"count":0,"messageId":\#(mid),"pinned":false,"roomId":\#(general),"workspaceId":\#(wid)}"#)
+            #expect(after.last?.payload == #"{"count":0,"messageId":\#(mid),"pinned":false,"roomId":\#(general),"workspaceId":\#(wid)}"#)
         }
     }
 
@@ -106,7 +112,7 @@ struct PinTests {
             let bobId = try await app.userId("b@example.com")
             let events = try await Self.events(app, "saved.changed")
             #expect(events.count == 2)
-            #expect(events.allSatisfy { $0["user_id"] == bobId && $0["room_id"] == nil as Int64? })
+            #expect(events.allSatisfy { $0.userId == bobId && $0.roomId == nil })
 
             // Unsaved from the Saved view, the form comes back to it.
             let removed = try await Self.mark(b, wid, mid, "unsave", from: "/w/\(wid)/saved")

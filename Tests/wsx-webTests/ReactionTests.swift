@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import HummingbirdTesting
 import Testing
 @testable import wsx_web
@@ -78,7 +77,7 @@ struct ReactionTests {
             let (_, b, wid, path, mid) = try await Self.posted(app)
             try await b.get(path)
             #expect(try await Self.react(b, wid, mid, "❤").status == .seeOther)
-            let stored = try await app.database.writer.read { db in try String.fetchOne(db, sql: "SELECT emoji FROM reactions") }
+            let stored = try app.database.query { tx in try tx.inspection.rows("SELECT emoji FROM reactions", []).first?.first }
             #expect(stored == "❤️")
             // The fully-qualified form toggles the same reaction off.
             try await Self.react(b, wid, mid, "❤️")
@@ -121,10 +120,9 @@ struct ReactionTests {
                          "😶", "😏", "😒", "🙄", "😬", "🤥", "😌", "😔", "😪", "🤤", "😴", "😷", "🤒", "🤕", "🤢", "🤮"]
             #expect(Set(fifty).count == 50 && fifty.allSatisfy { catalog.entry(for: $0) != nil })
             let alice = try await app.userId("a@example.com")
-            try await app.database.writer.write { db in
+            try await app.database.write { tx in
                 for emoji in fifty {
-                    try db.execute(sql: "INSERT INTO reactions (message_id, user_id, emoji, created_at) VALUES (?, ?, ?, ?)",
-                                   arguments: [mid, alice, emoji, Date()])
+                    try tx.reactions.add(messageId: mid, emoji: emoji, userId: alice, at: Date())
                 }
             }
             try await b.get(path)
@@ -151,12 +149,12 @@ struct ReactionTests {
             let general = path.split(separator: "/").last!
             let expected = #"{"messageId":\#(mid),"reactions":[{"emoji":"🙏","names":["Alice","Bob"],"userIds":[\#(alice),\#(bob)]}],"roomId":\#(general),"workspaceId":\#(wid)}"#
             #expect(answer.text == expected)
-            let events = try await app.database.writer.read { db in
-                try Row.fetchAll(db, sql: "SELECT room_id, payload FROM events WHERE type = 'reactions.changed' ORDER BY id")
+            let events = try app.database.query { tx in
+                try tx.inspection.rows("SELECT room_id, payload FROM events WHERE type = 'reactions.changed' ORDER BY id", [])
             }
             #expect(events.count == 2)
-            #expect(events.last?["payload"] == expected)
-            #expect(events.last?["room_id"] == Int64(general))
+            #expect(events.last?[1] == expected)
+            #expect(events.last?[0] == String(general))
         }
     }
 

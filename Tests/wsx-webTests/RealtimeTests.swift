@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import HummingbirdTesting
 import Testing
 @testable import wsx_web
@@ -9,9 +8,8 @@ import Testing
 struct RealtimeTests {
     /// Publishes `events` in one transaction, as a feature's change would.
     static func publish(_ app: TestSession, _ events: OutgoingEvent...) async throws {
-        let outbox = app.database.outbox
-        try await app.database.writer.write { db in
-            for event in events { try outbox.publish(event, in: db) }
+        try await app.database.write { tx in
+            for event in events { try tx.publish(event) }
         }
     }
 
@@ -20,9 +18,7 @@ struct RealtimeTests {
     }
 
     static func userId(_ app: TestSession, _ email: String) async throws -> Int64 {
-        try await app.database.writer.read { db in
-            try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE email = ?", arguments: [email])!
-        }
+        Int64(try await app.count("SELECT id FROM users WHERE email = ?", [email]))
     }
 
     static func headers(_ browser: TestBrowser, lastEventId: String? = nil) -> [String: String] {
@@ -202,7 +198,7 @@ struct RealtimeTests {
             let filler = String(repeating: "가", count: 30_000)   // 90 KB each
             for index in 1...12 { try await Self.publish(app, Self.note("\(index) \(filler)", to: .user(me), type: .userUpdated)) }
             let log = app.services.events
-            let through = try app.database.read { try log.latestId($0) }
+            let through = try log.latestId()
             let first = try log.replay(after: start, through: through, userId: me, rooms: [])
             #expect(first.count == 3, "90 KB rows: the third passes 256 KB and closes the page")
             let tiny = try log.replay(after: start, through: through, userId: me, rooms: [], maxBytes: 1)
@@ -236,11 +232,10 @@ struct RealtimeTests {
                                 let events = (0..<batch).map { offset in
                                     OutgoingEvent(.userUpdated, to: .user(me), payload: ["w": writer, "n": sequence + offset])
                                 }
-                                let outbox = app.database.outbox
-                                try await app.database.writer.write { db in
-                                    for event in events { try outbox.publish(event, in: db) }
+                                try await app.database.write { tx in
+                                    for event in events { try tx.publish(event) }
                                     // Noise for someone else, in the same transactions.
-                                    try outbox.publish(OutgoingEvent(.userUpdated, to: .user(other), payload: ["x": 1]), in: db)
+                                    try tx.publish(OutgoingEvent(.userUpdated, to: .user(other), payload: ["x": 1]))
                                 }
                                 sequence += batch
                             }
@@ -406,16 +401,15 @@ struct RealtimeTests {
     func rolledBackChangesPublishNothing() async throws {
         try await TestApp().run { app in
             struct Refused: Error {}
-            let before = try await app.database.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM events")! }
-            let outbox = app.database.outbox
+            let before = try await app.count("SELECT COUNT(*) FROM events")
             await #expect(throws: Refused.self) {
-                try await app.database.writer.write { db in
-                    try outbox.publish(Self.note("never", to: .user(1), type: .userUpdated), in: db)
+                try await app.database.write { tx in
+                    try tx.publish(Self.note("never", to: .user(1), type: .userUpdated))
                     throw Refused()
                 }
             }
             try await Self.publish(app, Self.note("kept", to: .user(1), type: .userUpdated))
-            let rows = try await app.database.writer.read { db in try String.fetchAll(db, sql: "SELECT payload FROM events") }
+            let rows = try app.database.query { tx in try tx.inspection.rows("SELECT payload FROM events", []).map { $0[0] } }
             #expect(rows.count == before + 1)
             #expect(rows.last == #"{"note":"kept"}"#)
             #expect(await eventually { app.services.hub.latestEventId == Int64(before + 1) })

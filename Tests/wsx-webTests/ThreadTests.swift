@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import HTTPTypes
 import HummingbirdTesting
 import Testing
@@ -30,8 +29,8 @@ struct ThreadTests {
     }
 
     static func payloads(_ app: TestSession, _ type: String) async throws -> [String] {
-        try await app.database.writer.read { db in
-            try String.fetchAll(db, sql: "SELECT payload FROM events WHERE type = ? ORDER BY id", arguments: [type])
+        try app.database.query { tx in
+            try tx.inspection.rows("SELECT payload FROM events WHERE type = ? ORDER BY id", [type]).map { $0[0] }
         }
     }
 
@@ -148,7 +147,7 @@ struct ThreadTests {
             try await app.addMember(email: "d@example.com", to: wid, by: a)
             try await Self.reply(b, wid, root, "@민아님 이것 좀 봐 주세요")
             let people = try await ["a", "b", "c", "d"].asyncMap { try await app.userId("\($0)@example.com") }
-            let followers = try await app.database.writer.read { db in try ThreadRecords.followers(db, rootId: root) }
+            let followers = try app.database.query { tx in try tx.threads.followers(rootId: root) }
             #expect(Set(followers) == Set(people.prefix(3)))
             #expect(try await Self.payloads(app, "message.created").last?.contains(#""followers":\#(people.prefix(3).sorted())"#
                 .replacingOccurrences(of: " ", with: "")) == true)

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import HTTPTypes
 import HummingbirdTesting
 import Testing
@@ -24,6 +23,18 @@ struct UploadTests {
         return names.sorted()
     }
 
+    /// Every stored file, by id (each is attached to a message in these tests).
+    static func storedFiles(_ app: TestSession) async throws -> [StoredFile] {
+        try app.database.query { tx in
+            let messages = try tx.inspection.rows("SELECT id FROM messages", []).map { row in Int64(row[0])! }
+            let attached = try tx.files.attachments(messageIds: messages).values.joined()
+            let byId = Dictionary(uniqueKeysWithValues: attached.map { file in (file.id!, file) })
+            return try tx.inspection.rows("SELECT id FROM files ORDER BY id", []).map { row in
+                try #require(byId[Int64(row[0])!], "file \(row[0]) is in no message")
+            }
+        }
+    }
+
     @Test("an image and a Korean-named PDF attach to a message; the image gets an upright thumbnail; downloads are safe")
     func attachAndDownload() async throws {
         try await TestApp().run { app in
@@ -34,7 +45,7 @@ struct UploadTests {
                 .init(filename: decomposedName, data: Fixture.data("doc.pdf"), contentType: "application/pdf"),
             ])
             #expect(response.status == .seeOther)
-            let files = try await app.database.writer.read { db in try StoredFile.order(Column("id")).fetchAll(db) }
+            let files = try await Self.storedFiles(app)
             #expect(files.map(\.originalName) == ["photo.jpg", "회의록.pdf"])
             #expect(files.map(\.mime) == ["image/jpeg", "application/pdf"])
             #expect(files[0].width == 400 && files[0].height == 600)   // EXIF orientation 6: shown portrait
@@ -154,7 +165,7 @@ struct UploadTests {
             }
             #expect(try await app.count("SELECT COUNT(*) FROM files") == 2)
             #expect(Self.diskFiles(app, "files").count == 1)
-            let ids = try await app.database.writer.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM messages") }
+            let ids = try app.database.query { tx in try tx.inspection.rows("SELECT id FROM messages", []).map { row in Int64(row[0])! } }
             try await a.get(path)
             try await a.post("/w/\(wid)/m/\(ids[0])/delete", [("confirm", "yes")])
             // The other message still shows the same bytes.
@@ -182,7 +193,7 @@ struct UploadTests {
             let cid = try await a.createChannel(in: wid, "secret")
             try await a.get("/w/\(wid)/c/\(cid)")
             try await a.postMultipart("/w/\(wid)/c/\(cid)/messages", [], files: [.init(filename: "d.pdf", data: Fixture.data("doc.pdf"))])
-            let file = try #require(try await app.database.writer.read { db in try StoredFile.fetchOne(db) })
+            let file = try #require(try await Self.storedFiles(app).first)
             #expect(try await a.get(file.url).status == .ok)
             #expect(try await b.get(file.url).status == .notFound)   // in the workspace, not in the channel
             let stranger = try await app.signedInBrowser(email: "s@example.com")
@@ -264,7 +275,7 @@ struct UploadTests {
                 .init(filename: "report.pdf", data: Fixture.data("archive.zip"), contentType: "application/pdf"),
                 .init(filename: "notes.zip", data: Fixture.data("doc.pdf"), contentType: "application/zip"),
             ])
-            let files = try await app.database.writer.read { db in try StoredFile.order(Column("id")).fetchAll(db) }
+            let files = try await Self.storedFiles(app)
             #expect(files.map(\.mime) == ["application/zip", "application/pdf"])
             let zip = try await b.get(files[0].url)
             #expect(zip.headers[.contentDisposition]?.hasPrefix("attachment;") == true)
@@ -291,7 +302,7 @@ struct UploadTests {
             #expect(response.status == .seeOther)
             try await a.postMultipart(path + "/messages", [("content", "소리")],
                                       files: [.init(filename: "tone.mp3", data: Fixture.data("files/tone.mp3"))])
-            let files = try await app.database.writer.read { db in try StoredFile.order(Column("id")).fetchAll(db) }
+            let files = try await Self.storedFiles(app)
             #expect(files.map(\.mime) == ["application/hwp+zip", "application/x-hwp",
                                           "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
                                           "video/mp4", "video/quicktime", "audio/mpeg"])

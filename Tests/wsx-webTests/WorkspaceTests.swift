@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import HTTPTypes
 import Hummingbird
 import Testing
@@ -21,9 +20,9 @@ struct WorkspaceTests {
             #expect(home.text.contains(">general</span>"))
             let me = try await app.userId("o@example.com")
             #expect(try await app.count("SELECT coin_balance FROM users WHERE id = ?", [me]) == 0)
-            let ledger = try await app.database.writer.read { db in
-                try Row.fetchAll(db, sql: "SELECT delta, balance_after, reason FROM coin_ledger WHERE user_id = ? ORDER BY id", arguments: [me])
-                    .map { "\($0["delta"] as Int) \($0["balance_after"] as Int) \($0["reason"] as String)" }
+            let ledger = try app.database.query { tx in
+                try tx.inspection.rows("SELECT delta, balance_after, reason FROM coin_ledger WHERE user_id = ? ORDER BY id", [me])
+                    .map { $0.joined(separator: " ") }
             }
             #expect(ledger == ["10 10 signup", "-10 0 workspace_created"])
             #expect(try await app.count("SELECT COUNT(*) FROM workspace_members WHERE workspace_id = ? AND user_id = ? AND role = 'owner'", [wid, me]) == 1)
@@ -119,7 +118,7 @@ struct WorkspaceTests {
             let saved = try await owner.post("/w/\(wid)/settings", [("name", "New name"), ("description", "About us")])
             #expect(saved.location == "/w/\(wid)/settings")
             #expect(try await owner.get("/w/\(wid)/settings").text.contains("Workspace saved."))
-            #expect(try await app.database.writer.read { db in try Workspace.fetchOne(db, key: wid)!.name } == "New name")
+            #expect(try app.database.query { tx in try tx.workspaces.workspace(id: wid)!.name } == "New name")
 
             let before = try await app.workspaceSnapshot()
             try await member.get("/w/\(wid)/settings")

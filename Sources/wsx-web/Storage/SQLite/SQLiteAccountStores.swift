@@ -77,6 +77,10 @@ struct SQLiteAccountStore: AccountStore {
         try db.execute(sql: "UPDATE users SET deactivated_at = ?, updated_at = ? WHERE id = ?", arguments: [now, now, userId])
     }
 
+    func delete(userId: Int64) throws {
+        try db.execute(sql: "DELETE FROM users WHERE id = ?", arguments: [userId])
+    }
+
     func reactivate(userId: Int64, at now: Date) throws {
         try db.execute(sql: "UPDATE users SET deactivated_at = NULL, updated_at = ? WHERE id = ?", arguments: [now, userId])
     }

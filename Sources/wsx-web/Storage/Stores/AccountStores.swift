@@ -37,6 +37,10 @@ protocol AccountStore {
     func mailDigest(userId: Int64) throws -> Bool?
     /// Deactivates the account at `now`.
     func deactivate(userId: Int64, at now: Date) throws
+    /// Deletes the account for good: its sessions, memberships, follows and other rows of its
+    /// own go with it; what it wrote and uploaded stays, without an author. Refused while it owns
+    /// a workspace or a channel.
+    func delete(userId: Int64) throws
     /// Lets a deactivated account sign in again (changed at `now`).
     func reactivate(userId: Int64, at now: Date) throws
     /// Makes the account a server administrator, or not (changed at `now`).
