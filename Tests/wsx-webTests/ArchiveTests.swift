@@ -79,7 +79,7 @@ struct ArchiveTests {
             #expect(!(try await b.get(channel)).text.contains("/unarchive"))
             #expect(try await a.post(channel + "/unarchive").status == .seeOther)
             #expect(try await MessagingTests.say(b, channel, "다시 시작").status == .seeOther)
-            let general = try await app.count("SELECT id FROM rooms WHERE workspace_id = ? AND is_default = 1", [wid])
+            let general = try await app.count("SELECT id FROM rooms WHERE workspace_id = ? AND is_default = TRUE", [wid])
             try await a.get("/w/\(wid)/c/\(general)/settings")
             #expect(try await a.post("/w/\(wid)/c/\(general)/archive", [("confirm", "yes")]).status == .conflict)
             #expect(try await app.count("SELECT COUNT(*) FROM audit_log WHERE action IN ('channel.archive', 'channel.unarchive')") == 2)

@@ -1,4 +1,6 @@
 import Foundation
+import HTTPTypes
+import HummingbirdTesting
 import Testing
 @testable import wsx_web
 
@@ -77,7 +79,7 @@ struct ChannelTests {
     func leavingRules() async throws {
         try await TestApp().run { app in
             let (owner, member, wid) = try await Self.team(app)
-            let general = try await app.count("SELECT id FROM rooms WHERE is_default = 1")
+            let general = try await app.count("SELECT id FROM rooms WHERE is_default = TRUE")
             let before = try await app.workspaceSnapshot()
             #expect(try await member.confirm("/w/\(wid)/c/\(general)/leave").status == .conflict)
             #expect(try await app.workspaceSnapshot() == before)
@@ -118,7 +120,7 @@ struct ChannelTests {
             // The workspace owner manages every channel, and deleting asks first.
             // It counts that channel's messages, not the workspace's: one here, two elsewhere.
             _ = try await MessagingTests.say(member, "/w/\(wid)/c/\(mine)", "the only one here")
-            let general = Int64(try await app.count("SELECT id FROM rooms WHERE workspace_id = ? AND is_default = 1", [wid]))
+            let general = Int64(try await app.count("SELECT id FROM rooms WHERE workspace_id = ? AND is_default = TRUE", [wid]))
             for text in ["elsewhere 1", "elsewhere 2"] { _ = try await MessagingTests.say(owner, "/w/\(wid)/c/\(general)", text) }
             let ask = try await owner.post("/w/\(wid)/c/\(mine)/delete")
             #expect(ask.text.contains("Delete the channel “renamed”?"))

@@ -1,4 +1,6 @@
 import Foundation
+import HTTPTypes
+import HummingbirdTesting
 import Testing
 import Views
 @testable import wsx_web
@@ -16,7 +18,7 @@ struct MembersTests {
             #expect(try await app.count("SELECT COUNT(*) FROM workspace_members") == 1)
             try await app.addMember(email: "friend@example.com", to: wid, by: owner)
             let f = try await app.userId("friend@example.com")
-            #expect(try await app.count("SELECT COUNT(*) FROM room_members JOIN rooms ON rooms.id = room_id WHERE is_default = 1 AND user_id = ?", [f]) == 1)
+            #expect(try await app.count("SELECT COUNT(*) FROM room_members JOIN rooms ON rooms.id = room_id WHERE is_default = TRUE AND user_id = ?", [f]) == 1)
             let again = try await owner.invite("friend@example.com", to: wid)
             #expect(again.status == .unprocessableContent)
             #expect(again.text.contains("This person is already a member of this workspace."))

@@ -1,8 +1,9 @@
 import Foundation
+import HTTPTypes
 import HummingbirdTesting
 import Testing
-@testable import wsx_web
 import Views
+@testable import wsx_web
 
 /// Mentions: matching the room's nicknames the way Koreans write them, the groups, who is
 /// recorded as mentioned and told, the Mentions view, and the question before telling a large
@@ -68,7 +69,7 @@ struct MentionTests {
             let wid = try await owner.createWorkspace("팀")
             _ = try await app.signedInBrowser(email: "m@example.com", nickname: "김민아")
             try await app.addMember(email: "m@example.com", to: wid, by: owner)
-            let general = Int64(try await app.count("SELECT id FROM rooms WHERE workspace_id = ? AND is_default = 1", [wid]))
+            let general = Int64(try await app.count("SELECT id FROM rooms WHERE workspace_id = ? AND is_default = TRUE", [wid]))
             let path = "/w/\(wid)/c/\(general)"
             let mina = try await app.userId("m@example.com")
             try await MessagingTests.say(owner, path, "@민아님 회의록 확인 부탁드려요")

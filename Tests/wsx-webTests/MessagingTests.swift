@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import HummingbirdTesting
 import Testing
 @testable import wsx_web
@@ -11,7 +12,7 @@ struct MessagingTests {
         let wid = try await a.createWorkspace("Chat")
         let b = try await app.signedInBrowser(email: "b@example.com", nickname: "Bob")
         try await app.addMember(email: "b@example.com", to: wid, by: a)
-        let general = Int64(try await app.count("SELECT id FROM rooms WHERE workspace_id = ? AND is_default = 1", [wid]))
+        let general = Int64(try await app.count("SELECT id FROM rooms WHERE workspace_id = ? AND is_default = TRUE", [wid]))
         return (a, b, wid, general)
     }
 
@@ -200,7 +201,7 @@ struct MessagingTests {
                         SELECT COUNT(*) FROM messages WHERE messages.room_id = room_members.room_id
                         AND messages.id > room_members.last_read_message_id
                         AND (messages.author_id IS NULL OR messages.author_id <> room_members.user_id)
-                        AND messages.in_timeline = 1 AND messages.deleted_at IS NULL)
+                        AND messages.in_timeline = TRUE AND messages.deleted_at IS NULL)
                     """) + app.count("""
                     SELECT COUNT(*) FROM thread_follows WHERE unread_count <> (
                         SELECT COUNT(*) FROM messages WHERE messages.thread_root_id = thread_follows.root_id

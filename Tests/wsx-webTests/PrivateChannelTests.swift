@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import HummingbirdTesting
 import Testing
 @testable import wsx_web
@@ -86,7 +87,7 @@ struct PrivateChannelTests {
             #expect(deleted.status == .seeOther)
             #expect(try await app.count("SELECT COUNT(*) FROM rooms WHERE id = ?", [cid]) == 0)
             // Only its members were told.
-            let general = try await app.count("SELECT id FROM rooms WHERE workspace_id = ? AND is_default = 1", [wid])
+            let general = try await app.count("SELECT id FROM rooms WHERE workspace_id = ? AND is_default = TRUE", [wid])
             #expect(try await app.count("SELECT COUNT(*) FROM events WHERE type = 'room.deleted' AND room_id = ?", [general]) == 0)
         }
     }
@@ -116,7 +117,7 @@ struct PrivateChannelTests {
             #expect(try await a.get(channel).status == .notFound)
             #expect(try await c.get(channel).status == .ok)
             // The default channel is everyone's.
-            let general = try await app.count("SELECT id FROM rooms WHERE workspace_id = ? AND is_default = 1", [wid])
+            let general = try await app.count("SELECT id FROM rooms WHERE workspace_id = ? AND is_default = TRUE", [wid])
             try await a.get("/w/\(wid)/c/\(general)/settings")
             #expect(try await a.post("/w/\(wid)/c/\(general)/visibility", [("visibility", "private")]).status == .conflict)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import HummingbirdTesting
 import Testing
 @testable import wsx_web
 
@@ -48,7 +49,7 @@ struct ReadingRecordsTests {
     func prefetchIsNotAView() async throws {
         try await TestApp().run { app in
             let (_, mate, wid, cid) = try await NotifyLevelTests.team(app)
-            let general = Int64(try await app.count("SELECT id FROM rooms WHERE workspace_id = ? AND is_default = 1", [wid]))
+            let general = Int64(try await app.count("SELECT id FROM rooms WHERE workspace_id = ? AND is_default = TRUE", [wid]))
             try await mate.get("/w/\(wid)/c/\(general)")
             try await mate.get("/w/\(wid)/c/\(cid)", headers: [HTTPField.Name("Sec-Purpose")!: "prefetch"])
             #expect(try await mate.get("/").location == "/w/\(wid)/c/\(general)")

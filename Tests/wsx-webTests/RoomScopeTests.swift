@@ -13,7 +13,7 @@ struct RoomScopeTests {
     func everyKindEveryRoute() async throws {
         try await TestApp().run { app in
             let (a, b, _, _, wid, rid) = try await GroupConversationTests.setUp(app)
-            let general = Int64(try await app.count("SELECT id FROM rooms WHERE workspace_id = ? AND is_default = 1", [wid]))
+            let general = Int64(try await app.count("SELECT id FROM rooms WHERE workspace_id = ? AND is_default = TRUE", [wid]))
             let alice = try await app.userId("a@example.com")
             let rooms = ["/w/\(wid)/c/\(general)", "/w/\(wid)/dm/\(alice)", "/w/\(wid)/g/\(rid)"]
             for path in rooms {
@@ -48,7 +48,7 @@ struct RoomScopeTests {
         try await TestApp().run { app in
             let (a, _, _, d, wid, rid) = try await GroupConversationTests.setUp(app)
             let outsider = try await app.signedInBrowser(email: "e@example.com", nickname: "Eve")
-            let general = Int64(try await app.count("SELECT id FROM rooms WHERE workspace_id = ? AND is_default = 1", [wid]))
+            let general = Int64(try await app.count("SELECT id FROM rooms WHERE workspace_id = ? AND is_default = TRUE", [wid]))
             let bob = try await app.userId("b@example.com")
             let routes = ["", "/pins", "/messages", "/read", "/notify", "/typing"]
             func status(_ browser: TestBrowser, _ path: String) async throws -> HTTPResponse.Status {

@@ -1,5 +1,8 @@
 import Foundation
 import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
 import Testing
 @testable import wsx_web
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import NIOCore
 import Testing
 @testable import wsx_web
 

@@ -46,6 +46,36 @@ struct SourceRulesTests {
         #expect(package.contains(#"swiftSettings + [.enableUpcomingFeature("MemberImportVisibility")]"#))
     }
 
+    @Test("the suites go through the stores: only the SQLite store's own tests (Tests/wsx-webTests/SQLite/) import GRDB")
+    func testsGoThroughStores() throws {
+        let tests = Self.root.appendingPathComponent("Tests/wsx-webTests")
+        let files = try #require(FileManager.default.enumerator(at: tests, includingPropertiesForKeys: nil))
+        var read = 0, sqliteOwn = 0
+        var importing: [String] = []
+        for case let file as URL in files where file.pathExtension == "swift" {
+            read += 1
+            if file.pathComponents.contains("SQLite") { sqliteOwn += 1; continue }
+            if try String(contentsOf: file, encoding: .utf8).split(separator: "\n").contains(where: { $0.hasPrefix("import GRDB") }) {
+                importing.append(file.lastPathComponent)
+            }
+        }
+        #expect(read >= 80, "read \(read) test files")
+        #expect(sqliteOwn >= 4, "read \(sqliteOwn) files in SQLite/")
+        #expect(importing.isEmpty, "use the stores (tx.…) or app.count: \(importing)")
+        let package = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        #expect(package.components(separatedBy: #"swiftSettings + [.enableUpcomingFeature("MemberImportVisibility")]"#).count == 3,
+                "the server and its suite both see only the members of what they import")
+        // What the suite asks of the data is SQL every backend takes.
+        let sqliteOnly = #/sqlite_sequence|sqlite_master|\browid\b|json_extract|json_set|PRAGMA|datetime\(|strftime\(|INSERT OR|instr\(|\sMATCH\s/#
+        var sqliteSQL: [String] = []
+        for case let file as URL in try #require(FileManager.default.enumerator(at: tests, includingPropertiesForKeys: nil))
+        where file.pathExtension == "swift" && !file.pathComponents.contains("SQLite") && file.lastPathComponent != "SourceRulesTests.swift" {
+            let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            for (number, line) in lines.enumerated() where line.contains(sqliteOnly) { sqliteSQL.append("\(file.lastPathComponent):\(number + 1)") }
+        }
+        #expect(sqliteSQL.isEmpty, "SQLite-only SQL outside Tests/wsx-webTests/SQLite/: \(sqliteSQL)")
+    }
+
     @Test("SQL a second backend can take: ON CONFLICT clauses, never SQLite's INSERT OR; LIKE, never instr")
     func portableConflicts() throws {
         let migrations = try FileManager.default.contentsOfDirectory(atPath: Self.sources.appendingPathComponent("Storage").path)

@@ -1,4 +1,7 @@
 import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
 import Testing
 @testable import wsx_web
 

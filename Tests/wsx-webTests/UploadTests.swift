@@ -1,7 +1,9 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import NIOFoundationEssentialsCompat
 import Testing
+import Uploads
 @testable import wsx_web
 
 @Suite("Uploads and downloads")

@@ -1,7 +1,9 @@
 import Crypto
 import Foundation
+import HTTPTypes
 import HummingbirdTesting
 import Testing
+import Views
 @testable import wsx_web
 
 /// Web Push's pieces: the sealed body a browser opens (RFC 8291), the VAPID header a push

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdTesting
 import Testing
 @testable import wsx_web
 
@@ -28,7 +29,7 @@ struct WorkspaceTests {
             #expect(try await app.count("SELECT COUNT(*) FROM workspace_members WHERE workspace_id = ? AND user_id = ? AND role = 'owner'", [wid, me]) == 1)
             #expect(try await app.count("""
                 SELECT COUNT(*) FROM rooms JOIN room_members ON room_members.room_id = rooms.id
-                WHERE rooms.workspace_id = ? AND rooms.is_default = 1 AND rooms.owner_id = ? AND rooms.name = 'general' AND room_members.user_id = ?
+                WHERE rooms.workspace_id = ? AND rooms.is_default = TRUE AND rooms.owner_id = ? AND rooms.name = 'general' AND room_members.user_id = ?
                 """, [wid, me, me]) == 1)
         }
     }
@@ -177,7 +178,7 @@ struct WorkspaceTests {
             #expect(try await app.count("SELECT owner_id FROM workspaces") == Int(o))
             try await owner.confirm("/w/\(wid)/transfer", [("owner_id", "\(h)")])
             #expect(try await app.count("SELECT owner_id FROM workspaces") == Int(h))
-            #expect(try await app.count("SELECT owner_id FROM rooms WHERE is_default = 1") == Int(h))
+            #expect(try await app.count("SELECT owner_id FROM rooms WHERE is_default = TRUE") == Int(h))
             #expect(try await app.count("SELECT COUNT(*) FROM workspace_members WHERE user_id = ? AND role = 'member'", [o]) == 1)
             #expect(try await heir.get("/w/\(wid)/audit").status == .ok)
 

@@ -37,6 +37,8 @@ struct AppConfig: Sendable {
     var signupCoins = 10
     /// Coins a new workspace costs (`--workspace-price`).
     var workspacePrice = 10
+    /// How often one person's "typing" signal in one room reaches the others at most.
+    var typingInterval: Duration = .seconds(3)
     var logLevel: Logger.Level = .info
     /// Mail (`--smtp-url`, …); nil: no mail is sent, invitation links are shown to the inviter
     /// and password resets are the operator's to issue.

@@ -39,8 +39,8 @@ struct AppServices: Sendable {
     let threads: ThreadService
     let saved: SavedMessages
     let statuses: StatusService
-    /// One "typing" signal per person and room every three seconds.
-    let typing = TypingThrottle(interval: .seconds(3))
+    /// One "typing" signal per person and room every `AppConfig.typingInterval`.
+    let typing: TypingThrottle
     let directRooms: DirectRooms
     let groups: GroupRooms
     let lastRooms: LastRooms
@@ -167,6 +167,7 @@ struct AppServices: Sendable {
                                     catalog: try EmojiCatalog.embedded(EmbeddedFiles.files(in: "Public")))
         pins = PinService(database: database, clock: clock)
         saved = SavedMessages(database: database, clock: clock)
+        typing = TypingThrottle(interval: config.typingInterval)
         statuses = StatusService(database: database, clock: clock, catalog: reactions.catalog)
         directRooms = DirectRooms(database: database, clock: clock)
         groups = GroupRooms(database: database, clock: clock)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Assets
+import Glibc
 import Foundation
 import Logging
 import Mail

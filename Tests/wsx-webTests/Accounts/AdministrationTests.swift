@@ -43,7 +43,7 @@ struct AdministrationTests {
             let wid = try await admin.createWorkspace("Company")
             let leaver = try await app.signedInBrowser(email: "leaver@example.com", nickname: "떠나는사람", password: "leaver password")
             try await app.addMember(email: "leaver@example.com", to: wid, by: admin)
-            let general = try await app.count("SELECT id FROM rooms WHERE workspace_id = ? AND is_default = 1", [wid])
+            let general = try await app.count("SELECT id FROM rooms WHERE workspace_id = ? AND is_default = TRUE", [wid])
             #expect(try await MessagingTests.say(leaver, "/w/\(wid)/c/\(general)", "인수인계 문서 남깁니다").status == .seeOther)
             let uid = try await app.userId("leaver@example.com")
 
@@ -98,7 +98,7 @@ struct AdministrationTests {
             #expect(try await admin.post("/admin/users/\(me)/deactivate").status == .conflict)
             #expect(try await admin.post("/admin/users/\(other)/promote").status == .seeOther)
             #expect(try await admin.post("/admin/users/\(me)/demote").status == .seeOther)
-            #expect(try await app.count("SELECT COUNT(*) FROM users WHERE is_admin = 1") == 1)
+            #expect(try await app.count("SELECT COUNT(*) FROM users WHERE is_admin = TRUE") == 1)
             // No longer an administrator: the pages are gone for them.
             #expect(try await admin.get("/admin").status == .notFound)
             let service = app.services.administration

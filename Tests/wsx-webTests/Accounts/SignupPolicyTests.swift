@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HTTPTypes
 import HummingbirdTesting
 import Testing
 @testable import wsx_web

@@ -1,4 +1,5 @@
 import Foundation
+import HummingbirdTesting
 import NIOCore
 import Testing
 @testable import wsx_web

@@ -1,4 +1,7 @@
+import CoreFoundation
 import Foundation
+import HTTPTypes
+import HummingbirdTesting
 import Testing
 import Uploads
 @testable import wsx_web

@@ -1,7 +1,9 @@
+import ArgumentParser
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import Testing
+import Uploads
 @testable import wsx_web
 
 /// Per-account limits on posting, uploading and searching: past them a 429 with `Retry-After`,

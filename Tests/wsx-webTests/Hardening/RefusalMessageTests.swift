@@ -1,5 +1,8 @@
 import Foundation
+import HTTPTypes
+import HummingbirdTesting
 import Testing
+import Uploads
 @testable import wsx_web
 
 /// Class: errors that mislead. A refusal names what was really wrong, in the words of the

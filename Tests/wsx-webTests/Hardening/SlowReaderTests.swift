@@ -1,10 +1,12 @@
 import Foundation
 import HTTPTypes
+import HummingbirdTesting
 import Logging
 import NIOCore
 import NIOEmbedded
 import NIOHTTPTypes
 import Testing
+import Uploads
 @testable import wsx_web
 
 /// Class: a client that asks and never reads. Its answers wait `--write-timeout` at most, then

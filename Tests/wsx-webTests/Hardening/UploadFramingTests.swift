@@ -1,6 +1,8 @@
 import Foundation
+import HummingbirdTesting
 import NIOCore
 import Testing
+import Uploads
 @testable import wsx_web
 
 /// Class: a body's size decided by its framing. Every body byte counts toward the limit,

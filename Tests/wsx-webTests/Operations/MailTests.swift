@@ -1,11 +1,13 @@
+import ArgumentParser
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
-@testable import Mail
+import Logging
 import NIOCore
 import Synchronization
 import Testing
 import Views
+@testable import Mail
 @testable import wsx_web
 
 /// Mail without a mail server: the messages as they are written (MIME, encoded Korean words,

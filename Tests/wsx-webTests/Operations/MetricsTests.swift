@@ -1,7 +1,9 @@
+import ArgumentParser
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import Logging
+import NIOCore
 import Synchronization
 import Testing
 @testable import wsx_web

@@ -2,8 +2,10 @@ import Foundation
 import GRDB
 import HTTPTypes
 import HummingbirdTesting
+import NIOFoundationEssentialsCompat
 import Synchronization
 import Testing
+import Uploads
 @testable import wsx_web
 
 /// Backups taken while the server runs, and restores: every post acknowledged before the backup

@@ -1,7 +1,11 @@
 import Foundation
+import HTTPTypes
+import HummingbirdTesting
 import Mail
+import NIOFoundationEssentialsCompat
 import SlackFormat
 import Testing
+import Views
 @testable import wsx_web
 
 /// `wsx-web import slack` on the fixture (Tests/Fixtures/slack-export): who becomes what,
@@ -47,7 +51,7 @@ struct SlackImportTests {
 
             // Conversations: the default channel is Slack's general one; a private channel, an archived one,
             // a group, a DM, and a DM with someone no longer there kept closed.
-            let general = try await Self.room(app, "SELECT id FROM rooms WHERE is_default = 1 AND workspace_id = \(wid)")
+            let general = try await Self.room(app, "SELECT id FROM rooms WHERE is_default = TRUE AND workspace_id = \(wid)")
             let dev = try await Self.room(app, "SELECT id FROM rooms WHERE name = '개발' AND workspace_id = \(wid)")
             #expect(try await app.count("SELECT COUNT(*) FROM rooms WHERE id = ? AND name = 'general' AND description = '회사 전체 공지'", [general]) == 1)
             #expect(try await app.count("SELECT COUNT(*) FROM rooms WHERE name = 'leadership' AND visibility = 'private'") == 1)
@@ -79,7 +83,7 @@ struct SlackImportTests {
             })
             let photoId = try #require(Int64(photo[0]))
             #expect(photo[1] == "image/jpeg")
-            #expect(try await app.count("SELECT COUNT(*) FROM files WHERE id = ? AND has_thumbnail = 1", [photoId]) == 1)
+            #expect(try await app.count("SELECT COUNT(*) FROM files WHERE id = ? AND has_thumbnail = TRUE", [photoId]) == 1)
             let download = try await mina.get(Paths.file(photoId, "whiteboard.jpg"))
             #expect(download.status == .ok && Data(buffer: download.body) == Fixture.data("photo.jpg"))
             #expect(try await bob.get(Paths.file(photoId, "whiteboard.jpg")).status == .ok)
@@ -94,7 +98,7 @@ struct SlackImportTests {
             // The thread: two replies, one also in the room; reactions with standard emoji, toned too.
             let root = Int64(try await app.count("SELECT id FROM messages WHERE body LIKE 'Release checklist%'"))
             #expect(try await app.count("SELECT COUNT(*) FROM messages WHERE thread_root_id = ?", [root]) == 2)
-            #expect(try await app.count("SELECT COUNT(*) FROM messages WHERE thread_root_id = ? AND in_timeline = 1", [root]) == 1)
+            #expect(try await app.count("SELECT COUNT(*) FROM messages WHERE thread_root_id = ? AND in_timeline = TRUE", [root]) == 1)
             let reactions = try app.database.query { tx in
                 try tx.inspection.rows("SELECT emoji, users.nickname FROM reactions JOIN users ON users.id = user_id ORDER BY reactions.id", [])
             }.map { $0[0] + $0[1] }

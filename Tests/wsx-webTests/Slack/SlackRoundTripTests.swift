@@ -1,4 +1,6 @@
 import Foundation
+import HTTPTypes
+import HummingbirdTesting
 import SlackFormat
 import Testing
 @testable import wsx_web
@@ -24,7 +26,7 @@ struct SlackRoundTripTests {
             #expect(try await SlackFixture.counts(app, workspace: wid) == imported)
 
             // Something written here after the import goes out with ids of its own.
-            let general = Int64(try await app.count("SELECT id FROM rooms WHERE is_default = 1 AND workspace_id = ?", [wid]))
+            let general = Int64(try await app.count("SELECT id FROM rooms WHERE is_default = TRUE AND workspace_id = ?", [wid]))
             try await mina.get("/w/\(wid)/c/\(general)")
             #expect(try await mina.post("/w/\(wid)/c/\(general)/messages", [("content", "새 글: **wsx**에서 씀 @Bob")]).status == .seeOther)
             let withNative = try await SlackFixture.counts(app, workspace: wid)

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import Testing
 @testable import wsx_web
 
 /// A wsx server for one test: its own temporary data folder, fast bcrypt, a clock the test can
@@ -78,8 +79,10 @@ struct TestSession: Sendable {
     /// Marks the address of the account as confirmed, as following the mailed link does (the
     /// link itself is tested with mail in `AccountControlTests`).
     func confirmAddress(_ email: String) async throws {
-        try await database.writer.write { db in
-            try db.execute(sql: "UPDATE users SET email_confirmed_at = created_at WHERE email_key = ?", arguments: [email.lowercased()])
+        let key = email.lowercased()
+        try await database.write { tx in
+            let user = try #require(try tx.accounts.user(emailKey: key))
+            try tx.accounts.confirmEmail(userId: user.id!, at: user.createdAt)
         }
     }
 
