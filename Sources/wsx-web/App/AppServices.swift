@@ -162,7 +162,9 @@ struct AppServices: Sendable {
         messages = MessageService(database: database, clock: clock, markers: markers,
                                   online: { roomId in await hub.onlineMembers(ofRoom: roomId) },
                                   fragment: { lists.neutral($0, workspaceId: $1) },
-                                  threadFragment: { lists.threadLine($0, workspaceId: $1) })
+                                  threadFragment: { lists.threadLine($0, workspaceId: $1) },
+                                  drafts: DraftFragments(draw: { lists.unkeptNeutral($0, workspaceId: $1) },
+                                                         keep: { lists.keep($0, for: $1) }))
         reactions = ReactionService(database: database, clock: clock,
                                     catalog: try EmojiCatalog.embedded(EmbeddedFiles.files(in: "Public")))
         pins = PinService(database: database, clock: clock)

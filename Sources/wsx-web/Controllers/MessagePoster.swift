@@ -79,7 +79,7 @@ struct MessagePoster: Sendable {
             let into = try await destination.room()
             var thread = destination.thread
             if let placement = thread { thread = ThreadPlacement(rootId: placement.rootId, alsoInRoom: submission.alsoInRoom) }
-            let posted = try await messages.post(in: into, authorId: context.userId, text: content, files: prepared,
+            let posted = try await messages.post(in: into, authorId: context.userId, author: context.user, text: content, files: prepared,
                                                  clientId: submission.clientId, thread: thread)
             if !posted.isRepeat { metrics.posts.increment() }
             // Its link's card comes later, by itself.

@@ -55,14 +55,26 @@ struct MessageListRenderer: Sendable {
         rendered(row, workspaceId: workspaceId).whole
     }
 
+    /// The same fragment rendered afresh and not kept: a post's, drawn before its write with
+    /// stand-in ids (`PostDraft`).
+    func unkeptNeutral(_ row: MessageRow, workspaceId: Int64) -> String {
+        render(row, workspaceId: workspaceId).whole
+    }
+
+    /// Keeps `html` as the fragment of `row`, so pages and events reuse it.
+    func keep(_ html: String, for row: MessageRow) {
+        cache.keep(RenderedMessage(html, marker: Self.actionsMarker), for: row)
+    }
+
     /// The cached fragment, also split at the actions marker so pages splice in controls
     /// without searching the bytes again.
     private func rendered(_ row: MessageRow, workspaceId: Int64) -> RenderedMessage {
-        cache.fragment(for: row) {
-            RenderedMessage(pages.renderer.neutralFragment(.message, page: view(row, workspaceId: workspaceId,
-                                                                                actionsHtml: Self.actionsMarker)),
-                            marker: Self.actionsMarker)
-        }
+        cache.fragment(for: row) { render(row, workspaceId: workspaceId) }
+    }
+
+    private func render(_ row: MessageRow, workspaceId: Int64) -> RenderedMessage {
+        RenderedMessage(pages.renderer.neutralFragment(.message, page: view(row, workspaceId: workspaceId, actionsHtml: Self.actionsMarker)),
+                        marker: Self.actionsMarker)
     }
 
     /// The line under a thread's root, the same for every reader.
@@ -423,6 +435,16 @@ final class FragmentCache: Sendable {
         let key = Key(MessageStamp(row))
         if let hit = kept(key) { return hit }
         let html = render()
+        keep(html, for: key)
+        return html
+    }
+
+    /// Keeps `html` as the fragment of `row`, rendered elsewhere (a post's, before its write).
+    func keep(_ html: RenderedMessage, for row: MessageRow) {
+        keep(html, for: Key(MessageStamp(row)))
+    }
+
+    private func keep(_ html: RenderedMessage, for key: Key) {
         state.withLock { state in
             state.counter += 1
             state.entries[key] = (html, state.counter)
@@ -431,7 +453,6 @@ final class FragmentCache: Sendable {
                 state.entries = state.entries.filter { $0.value.order > cutoff }
             }
         }
-        return html
     }
 
     /// Everything a message's fragment shows that can change. Its files cannot: they are stored

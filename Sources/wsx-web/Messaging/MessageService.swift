@@ -8,6 +8,8 @@ struct MessageService: Sendable {
     let clock: WallClock
     /// Renders a message's viewer-neutral HTML (the same bytes for every reader).
     let fragment: @Sendable (MessageRow, _ workspaceId: Int64) -> String
+    /// Draws a post's fragment before its write (`PostDraft`), and keeps it once filled in.
+    let drafts: DraftFragments
     /// Renders the line under a thread's root (replies, last reply, repliers), viewer-neutral too.
     let threadFragment: @Sendable (ThreadSummary, _ workspaceId: Int64) -> String
     /// Unread counts and read markers, as last read.
@@ -28,8 +30,10 @@ struct MessageService: Sendable {
 
     init(database: AppDatabase, clock: WallClock, markers: ReadMarkers, online: @escaping @Sendable (Int64) async -> Set<Int64> = { _ in [] },
          fragment: @escaping @Sendable (MessageRow, Int64) -> String,
-         threadFragment: @escaping @Sendable (ThreadSummary, Int64) -> String = { _, _ in "" }) {
+         threadFragment: @escaping @Sendable (ThreadSummary, Int64) -> String = { _, _ in "" },
+         drafts: DraftFragments = .none) {
         (self.database, self.clock, self.markers, self.fragment, self.online) = (database, clock, markers, fragment, online)
+        self.drafts = drafts
         self.threadFragment = threadFragment
         keptPages = VersionedCache("message pages", of: database, clock: clock, capacity: 1024)
         receipts = ReadReceipts(database: database, clock: clock)
@@ -91,16 +95,23 @@ struct MessageService: Sendable {
     /// or empty text without files; nothing is stored then. With a `clientId` the author posted
     /// before, nothing is written: the answer is that message (`isRepeat`). With a `thread`, the
     /// message is a reply there: its followers learn of it, and the root's line changes.
-    func post(in room: Room, authorId: Int64, text rawText: String, files: [PreparedFile] = [],
+    /// With its `author` (as the request's session read them), its fragment is drawn before the
+    /// writer's turn (`PostDraft`).
+    func post(in room: Room, authorId: Int64, author: User? = nil, text rawText: String, files: [PreparedFile] = [],
               clientId: String? = nil, thread: ThreadPlacement? = nil) async throws -> WrittenMessage {
         let text = try Self.checked(rawText, allowEmpty: !files.isEmpty)
         let now = clock.now(), fragment = self.fragment, threadFragment = self.threadFragment
         let rendered = try await render(text, roomId: room.id!)
         let present = rendered.groups.contains(.here) ? await online(room.id!) : []
         let inTimeline = thread?.alsoInRoom ?? true
+        let draft = author.flatMap { author -> (PostDraft, String)? in
+            let draft = PostDraft(roomId: room.id!, author: author, text: text, html: rendered.html, at: now, thread: thread, files: files)
+            guard let draw = drafts.draw, !draft.standInsAppear else { return nil }
+            return (draft, draw(draft.row, room.workspaceId))
+        }
         // Posts arriving together share a transaction (each in its own savepoint), written one
         // after another, so a repeat sees the first post even when both arrive together.
-        return try await database.writeTogether { tx in
+        let written = try await database.writeTogether { tx in
             if try tx.rooms.isArchived(roomId: room.id!) { throw AppError.conflict("error_channel_archived") }
             if let thread { try tx.threads.requireRoot(id: thread.rootId, roomId: room.id!) }
             if let clientId, let earlier = try tx.messages.posted(authorId: authorId, clientId: clientId) {
@@ -110,7 +121,8 @@ struct MessageService: Sendable {
             let messageId = try tx.messages.insert(roomId: room.id!, authorId: authorId, text: text, html: rendered.html, at: now,
                                                    clientId: clientId, thread: thread)
             try tx.search.index(messageId: messageId, roomId: room.id!, text: rendered.plain)
-            try tx.messages.attach(fileIds: tx.files.insert(files, uploader: authorId, at: now).map { $0.id! }, to: messageId)
+            let stored = try tx.files.insert(files, uploader: authorId, at: now)
+            try tx.messages.attach(fileIds: stored.map { $0.id! }, to: messageId)
             // Writing is reading: the author's marker moves past their own message (a reply kept
             // in its thread says nothing of what they read in the room).
             if inTimeline {
@@ -122,8 +134,13 @@ struct MessageService: Sendable {
                 try tx.threads.follow(rootId: thread.rootId, roomId: room.id!, replyId: messageId, authorId: authorId,
                                       mentioned: mentioned)
             } ?? []
-            let row = try tx.messages.row(id: messageId, hasFiles: !files.isEmpty)
-            let html = fragment(row, room.workspaceId)
+            let row: MessageRow, html: String
+            if let (draft, drawn) = draft {
+                (row, html) = (draft.stored(id: messageId, files: stored), PostDraft.filled(drawn, id: messageId, files: stored))
+            } else {
+                row = try tx.messages.row(id: messageId, hasFiles: !files.isEmpty)
+                html = fragment(row, room.workspaceId)
+            }
             var event = OutgoingEvent(.messageCreated, to: .room(room.id!),
                                       json: MessagePayload(row, room: room, html: html, mentions: mentioned, followers: followers).json)
             event.messageId = messageId
@@ -133,6 +150,8 @@ struct MessageService: Sendable {
             }
             return WrittenMessage(row: row, html: html)
         }
+        if draft != nil, !written.isRepeat { drafts.keep?(written.html, written.row) }
+        return written
     }
 
     /// Replaces the text of the author's own message.

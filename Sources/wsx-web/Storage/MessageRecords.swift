@@ -56,6 +56,15 @@ struct MessageRow: Sendable, FetchableRecord, Decodable {
         case authorDeactivated = "author_deactivated"
     }
 
+    init(id: Int64, roomId: Int64, authorId: Int64?, authorNickname: String?, authorAvatarId: Int64?, body: String,
+         bodyHtml: String, createdAt: Date, editedAt: Date?, threadRootId: Int64?, inTimeline: Bool, isDeleted: Bool,
+         authorDeactivated: Bool, attachments: [StoredFile]) {
+        (self.id, self.roomId, self.authorId, self.authorNickname, self.authorAvatarId) = (id, roomId, authorId, authorNickname, authorAvatarId)
+        (self.body, self.bodyHtml, self.createdAt, self.editedAt) = (body, bodyHtml, createdAt, editedAt)
+        (self.threadRootId, self.inTimeline, self.isDeleted, self.authorDeactivated) = (threadRootId, inTimeline, isDeleted, authorDeactivated)
+        self.attachments = attachments
+    }
+
     /// Read by position in `columns` order (the Decodable path showed in page profiles).
     init(row: Row) throws {
         (id, roomId, authorId, authorNickname, authorAvatarId) = (row[0], row[1], row[2], row[3], row[4])

@@ -28,6 +28,11 @@ enum Timestamps {
         return "\(parts.day) \(padded(parts.hour, 2)):\(padded(parts.minute, 2)):\(padded(parts.second, 2)).\(padded(fraction, 3))"
     }
 
+    /// `date` as it reads back once stored (`database`): to the nearest millisecond.
+    static func stored(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000 + 0.5).rounded(.down) / 1000)
+    }
+
     /// `2026-11-22`.
     static func utcDay(_ date: Date) -> String {
         UTCParts(date).day
