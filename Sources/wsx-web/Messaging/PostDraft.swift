@@ -26,11 +26,30 @@ struct PostDraft: Sendable {
                          })
     }
 
-    /// Whether a stand-in shows anywhere the poster wrote: then replacing it would change their words.
+    /// Whether the stand-ins' first digits show anywhere the poster wrote: then replacing them
+    /// could change their words.
     var standInsAppear: Bool {
         let written = [row.body, row.bodyHtml, row.authorNickname ?? ""] + row.attachments.map(\.originalName)
-        let standIns = ([Self.messageStandIn] + row.attachments.indices.map(Self.fileStandIn)).map(String.init)
-        return written.contains { text in standIns.contains { text.contains($0) } }
+        return written.contains { text in Self.standIn(in: Array(text.utf8), from: 0) != nil }
+    }
+
+    /// Every stand-in is these 17 digits and two more: 60 for the message, 61… for its files.
+    private static let sharedDigits = Array(String(messageStandIn / 100).utf8)
+
+    /// Where the next stand-in starts in `bytes` at or after `start`, and which it is (0 for the
+    /// message, 1… for its files).
+    private static func standIn(in bytes: [UInt8], from start: Int) -> (at: Int, which: Int)? {
+        let length = sharedDigits.count + 2, first = sharedDigits[0]
+        var index = start
+        while index + length <= bytes.count {
+            if bytes[index] == first, bytes[index ..< index + sharedDigits.count].elementsEqual(sharedDigits) {
+                let tens = Int(bytes[index + length - 2]) - 48, ones = Int(bytes[index + length - 1]) - 48
+                let which = tens * 10 + ones - Int(messageStandIn % 100)
+                if (0...9).contains(tens), (0...9).contains(ones), which >= 0 { return (index, which) }
+            }
+            index += 1
+        }
+        return nil
     }
 
     /// The row as stored: the message's id and its files as the insert gave them.
@@ -43,13 +62,21 @@ struct PostDraft: Sendable {
         return row
     }
 
-    /// `html`, drawn from this draft, with the real ids in place of the stand-ins.
+    /// `html`, drawn from this draft, with the real ids in place of the stand-ins: one pass over
+    /// its bytes, on the writer's turn.
     static func filled(_ html: String, id: Int64, files: [StoredFile]) -> String {
-        var html = html.replacingOccurrences(of: String(messageStandIn), with: String(id))
-        for (position, file) in files.enumerated() {
-            html = html.replacingOccurrences(of: String(fileStandIn(position)), with: String(file.id!))
+        let bytes = Array(html.utf8), length = sharedDigits.count + 2
+        var filled: [UInt8] = []
+        filled.reserveCapacity(bytes.count)
+        var copied = 0
+        while let found = standIn(in: bytes, from: copied) {
+            filled += bytes[copied ..< found.at]
+            let real = found.which == 0 ? id : files.indices.contains(found.which - 1) ? files[found.which - 1].id! : nil
+            if let real { filled += String(real).utf8 } else { filled += bytes[found.at ..< found.at + length] }
+            copied = found.at + length
         }
-        return html
+        filled += bytes[copied...]
+        return String(decoding: filled, as: UTF8.self)
     }
 }
 
