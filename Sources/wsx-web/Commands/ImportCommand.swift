@@ -1,11 +1,13 @@
 import ArgumentParser
 import Assets
-import Glibc
 import Foundation
 import Logging
 import Mail
 import Uploads
 import Views
+#if canImport(Glibc)
+import Glibc  // stat(): the owner of the data folder
+#endif
 
 /// `wsx-web import slack EXPORT.zip --workspace NAME --owner EMAIL`: a team's history from Slack.
 struct ImportCommand: AsyncParsableCommand {
