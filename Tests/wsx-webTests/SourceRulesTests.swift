@@ -39,6 +39,17 @@ struct SourceRulesTests {
         #expect(outside >= 150, "read \(outside) files outside Storage/")
         #expect(inside >= 40, "read \(inside) files in Storage/")
         #expect(importing.isEmpty, "only Storage/ imports GRDB: \(importing)")
+        // Inside it, only the SQLite store (Storage/SQLite/) sees GRDB: the protocols, the record
+        // types and the rest are every backend's common ground.
+        let storage = Self.sources.appendingPathComponent("Storage")
+        let seam = try #require(FileManager.default.enumerator(at: storage, includingPropertiesForKeys: nil))
+            .compactMap { $0 as? URL }
+            .filter { $0.pathExtension == "swift" && !$0.pathComponents.contains("SQLite") }
+        #expect(seam.count >= 20)
+        let seamImporting = try seam.filter { file in
+            try String(contentsOf: file, encoding: .utf8).split(separator: "\n").contains { $0.hasPrefix("import GRDB") }
+        }
+        #expect(seamImporting.isEmpty, "only Storage/SQLite/ imports GRDB: \(seamImporting.map(\.lastPathComponent))")
         // Without member import visibility, a file that does not import GRDB could still call
         // GRDB's methods on a connection it was handed (`db.execute`): the setting makes that a
         // compile error.
@@ -78,7 +89,7 @@ struct SourceRulesTests {
 
     @Test("SQL a second backend can take: ON CONFLICT clauses, never SQLite's INSERT OR; LIKE, never instr")
     func portableConflicts() throws {
-        let migrations = try FileManager.default.contentsOfDirectory(atPath: Self.sources.appendingPathComponent("Storage").path)
+        let migrations = try FileManager.default.contentsOfDirectory(atPath: Self.sources.appendingPathComponent("Storage/SQLite").path)
             .filter { $0.hasPrefix("Migrations") }
         // The migrations are SQLite's own history; the rule would pass vacuously without them.
         #expect(migrations.count >= 5)

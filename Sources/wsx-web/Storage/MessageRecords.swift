@@ -1,9 +1,7 @@
 import Foundation
-import GRDB
 
 /// A row of `messages`.
-struct Message: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
-    static let databaseTableName = "messages"
+struct Message: Codable, Sendable, Equatable {
 
     var id: Int64?
     var roomId: Int64
@@ -19,16 +17,14 @@ struct Message: Codable, Sendable, Equatable, FetchableRecord, MutablePersistabl
     /// Set on a thread's root deleted while it had replies: a placeholder without text or files.
     var deletedAt: Date?
 
-    enum CodingKeys: String, CodingKey, ColumnExpression {
+    enum CodingKeys: String, CodingKey {
         case id, roomId = "room_id", authorId = "author_id", body, bodyHtml = "body_html", createdAt = "created_at"
         case editedAt = "edited_at", threadRootId = "thread_root_id", inTimeline = "in_timeline", deletedAt = "deleted_at"
     }
-
-    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
 /// A message with its author's nickname, as lists show it.
-struct MessageRow: Sendable, FetchableRecord, Decodable {
+struct MessageRow: Sendable, Decodable {
     let id: Int64
     let roomId: Int64
     let authorId: Int64?
@@ -65,13 +61,6 @@ struct MessageRow: Sendable, FetchableRecord, Decodable {
         self.attachments = attachments
     }
 
-    /// Read by position in `columns` order (the Decodable path showed in page profiles).
-    init(row: Row) throws {
-        (id, roomId, authorId, authorNickname, authorAvatarId) = (row[0], row[1], row[2], row[3], row[4])
-        (body, bodyHtml, createdAt, editedAt) = (row[5], row[6], row[7], row[8])
-        (threadRootId, inTimeline, isDeleted, authorDeactivated) = (row[9], row[10], row[11], (row[12] as Bool?) ?? false)
-    }
-
     /// The columns every message query selects, in the order `init(row:)` reads them.
     static let columns = """
         messages.id, messages.room_id, messages.author_id, users.nickname AS author_nickname,
@@ -92,7 +81,7 @@ struct MessageRow: Sendable, FetchableRecord, Decodable {
 /// A message without its text and files: what a page needs to place it (day, unread line,
 /// controls) and to find its already rendered fragment. Reading these instead of whole rows
 /// spares a page the text and attachments of every message it has rendered before.
-struct MessageStamp: Sendable, FetchableRecord {
+struct MessageStamp: Sendable {
     let id: Int64
     let authorId: Int64?
     let authorNickname: String?
@@ -102,11 +91,6 @@ struct MessageStamp: Sendable, FetchableRecord {
     /// A deleted thread root's placeholder: listed, with no controls.
     let isDeleted: Bool
     let authorDeactivated: Bool
-
-    init(row: Row) throws {
-        (id, authorId, authorNickname, authorAvatarId, createdAt, editedAt) = (row[0], row[1], row[2], row[3], row[4], row[5])
-        (isDeleted, authorDeactivated) = (row[6], (row[7] as Bool?) ?? false)
-    }
 
     init(_ row: MessageRow) {
         (id, authorId, authorNickname, authorAvatarId) = (row.id, row.authorId, row.authorNickname, row.authorAvatarId)

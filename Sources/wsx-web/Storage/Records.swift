@@ -1,10 +1,8 @@
 import Foundation
-import GRDB
 import Views
 
 /// A row of `users`.
-struct User: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
-    static let databaseTableName = "users"
+struct User: Codable, Sendable, Equatable {
 
     var id: Int64?
     var email: String
@@ -32,7 +30,7 @@ struct User: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRe
 
     var isActive: Bool { deactivatedAt == nil }
 
-    enum CodingKeys: String, CodingKey, ColumnExpression {
+    enum CodingKeys: String, CodingKey {
         case id, email, emailKey = "email_key", nickname, phone, passwordHash = "password_hash", lang
         case coinBalance = "coin_balance", avatarFileId = "avatar_file_id", notifyDefault = "notify_default"
         case createdAt = "created_at", updatedAt = "updated_at"
@@ -40,17 +38,6 @@ struct User: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRe
         case twoStepEnabledAt = "totp_enabled_at"
     }
 
-    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
-
-    /// Read by column name without the Decodable machinery: every request reads its user.
-    init(row: Row) throws {
-        (id, email, emailKey, nickname, phone) = (row["id"], row["email"], row["email_key"], row["nickname"], row["phone"])
-        (passwordHash, lang, coinBalance, avatarFileId) = (row["password_hash"], row["lang"], row["coin_balance"], row["avatar_file_id"])
-        notifyDefault = row["notify_default"]
-        (createdAt, updatedAt) = (row["created_at"], row["updated_at"])
-        (isAdmin, deactivatedAt, emailConfirmedAt) = (row["is_admin"], row["deactivated_at"], row["email_confirmed_at"])
-        twoStepEnabledAt = row["totp_enabled_at"]
-    }
 
     init(id: Int64? = nil, email: String, emailKey: String, nickname: String, phone: String?, passwordHash: String,
          lang: String?, coinBalance: Int = 0, avatarFileId: Int64? = nil, createdAt: Date, updatedAt: Date) {
@@ -64,8 +51,7 @@ struct User: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRe
 }
 
 /// A row of `sessions`: one signed-in browser.
-struct Session: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
-    static let databaseTableName = "sessions"
+struct Session: Codable, Sendable, Equatable {
 
     var id: Int64?
     var tokenHash: String
@@ -76,18 +62,11 @@ struct Session: Codable, Sendable, Equatable, FetchableRecord, MutablePersistabl
     var refreshedAt: Date
     var expiresAt: Date
 
-    enum CodingKeys: String, CodingKey, ColumnExpression {
+    enum CodingKeys: String, CodingKey {
         case id, tokenHash = "token_hash", userId = "user_id", csrfToken = "csrf_token", userAgent = "user_agent"
         case createdAt = "created_at", refreshedAt = "refreshed_at", expiresAt = "expires_at"
     }
 
-    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
-
-    /// Read by column name without the Decodable machinery: every request reads its session.
-    init(row: Row) throws {
-        (id, tokenHash, userId, csrfToken, userAgent) = (row["id"], row["token_hash"], row["user_id"], row["csrf_token"], row["user_agent"])
-        (createdAt, refreshedAt, expiresAt) = (row["created_at"], row["refreshed_at"], row["expires_at"])
-    }
 
     init(id: Int64?, tokenHash: String, userId: Int64, csrfToken: String, userAgent: String?, createdAt: Date,
          refreshedAt: Date, expiresAt: Date) {
@@ -97,8 +76,7 @@ struct Session: Codable, Sendable, Equatable, FetchableRecord, MutablePersistabl
 }
 
 /// A row of `password_resets`: a one-time link an operator handed out.
-struct PasswordReset: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
-    static let databaseTableName = "password_resets"
+struct PasswordReset: Codable, Sendable {
 
     var id: Int64?
     var tokenHash: String
@@ -107,10 +85,8 @@ struct PasswordReset: Codable, Sendable, FetchableRecord, MutablePersistableReco
     var expiresAt: Date
     var usedAt: Date?
 
-    enum CodingKeys: String, CodingKey, ColumnExpression {
+    enum CodingKeys: String, CodingKey {
         case id, tokenHash = "token_hash", userId = "user_id", createdAt = "created_at", expiresAt = "expires_at"
         case usedAt = "used_at"
     }
-
-    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }

@@ -1,9 +1,7 @@
 import Foundation
-import GRDB
 
 /// A row of `workspaces`.
-struct Workspace: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
-    static let databaseTableName = "workspaces"
+struct Workspace: Codable, Sendable, Equatable {
 
     var id: Int64?
     var name: String
@@ -14,12 +12,10 @@ struct Workspace: Codable, Sendable, Equatable, FetchableRecord, MutablePersista
     var createdAt: Date
     var updatedAt: Date
 
-    enum CodingKeys: String, CodingKey, ColumnExpression {
+    enum CodingKeys: String, CodingKey {
         case id, name, nameKey = "name_key", description, ownerId = "owner_id", coverFileId = "cover_file_id"
         case createdAt = "created_at", updatedAt = "updated_at"
     }
-
-    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
 /// A person's role in a workspace.
@@ -28,22 +24,20 @@ enum WorkspaceRole: String, Codable, Sendable {
 }
 
 /// A row of `workspace_members`.
-struct WorkspaceMember: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "workspace_members"
+struct WorkspaceMember: Codable, Sendable, Equatable {
 
     var workspaceId: Int64
     var userId: Int64
     var role: WorkspaceRole
     var joinedAt: Date
 
-    enum CodingKeys: String, CodingKey, ColumnExpression {
+    enum CodingKeys: String, CodingKey {
         case workspaceId = "workspace_id", userId = "user_id", role, joinedAt = "joined_at"
     }
 }
 
 /// A row of `rooms`: a channel, a direct-message conversation, or a group conversation.
-struct Room: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
-    static let databaseTableName = "rooms"
+struct Room: Codable, Sendable, Equatable {
 
     enum Kind: String, Codable, Sendable {
         /// A named channel; a conversation of two (or one person's notes); a group conversation of 3 to 9.
@@ -74,42 +68,29 @@ struct Room: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRe
     var isPrivate: Bool { visibility == .private }
     var isArchived: Bool { archivedAt != nil }
 
-    /// Refuses a post to an archived room whose row the caller read earlier, reading its state
-    /// in the writer's transaction so an archive that just committed counts (changes to a
-    /// message go through `MessageService.writableMessage`, which reads the room there).
-    static func requireOpen(_ db: Database, roomId: Int64) throws {
-        let archived = try Bool.fetchOne(db.cachedStatement(sql: "SELECT archived_at IS NOT NULL FROM rooms WHERE id = ?"),
-                                         arguments: [roomId]) ?? false
-        if archived { throw AppError.conflict("error_channel_archived") }
-    }
-
-    enum CodingKeys: String, CodingKey, ColumnExpression {
+    enum CodingKeys: String, CodingKey {
         case id, workspaceId = "workspace_id", kind, name, nameKey = "name_key", description, ownerId = "owner_id"
         case isDefault = "is_default", dmKey = "dm_key", coverFileId = "cover_file_id", createdAt = "created_at"
         case updatedAt = "updated_at", visibility, archivedAt = "archived_at"
     }
-
-    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
 /// A row of `room_members`.
-struct RoomMember: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "room_members"
+struct RoomMember: Codable, Sendable, Equatable {
 
     var roomId: Int64
     var userId: Int64
     var joinedAt: Date
     var lastReadMessageId: Int64
 
-    enum CodingKeys: String, CodingKey, ColumnExpression {
+    enum CodingKeys: String, CodingKey {
         case roomId = "room_id", userId = "user_id", joinedAt = "joined_at", lastReadMessageId = "last_read_message_id"
     }
 }
 
 /// A row of `invites`: an invitation to a workspace, for an email address, until it is accepted,
 /// declined or expires.
-struct Invite: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
-    static let databaseTableName = "invites"
+struct Invite: Codable, Sendable {
 
     var id: Int64?
     var workspaceId: Int64
@@ -129,7 +110,7 @@ struct Invite: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
     /// Made by the import that made the address's account: the one way to its first password.
     var claimsAccount = false
 
-    enum CodingKeys: String, CodingKey, ColumnExpression {
+    enum CodingKeys: String, CodingKey {
         case id, workspaceId = "workspace_id", email, emailKey = "email_key", tokenHash = "token_hash"
         case tokenNonce = "token_nonce", invitedBy = "invited_by"
         case createdAt = "created_at", expiresAt = "expires_at", usedAt = "used_at", declinedAt = "declined_at"
@@ -140,13 +121,10 @@ struct Invite: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
     func isPending(at now: Date) -> Bool {
         usedAt == nil && declinedAt == nil && revokedAt == nil && expiresAt > now
     }
-
-    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
 /// A row of `audit_log`: who did what to whom in a workspace.
-struct AuditEntry: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
-    static let databaseTableName = "audit_log"
+struct AuditEntry: Codable, Sendable {
 
     var id: Int64?
     var workspaceId: Int64
@@ -157,17 +135,14 @@ struct AuditEntry: Codable, Sendable, FetchableRecord, MutablePersistableRecord 
     var detail: String
     var createdAt: Date
 
-    enum CodingKeys: String, CodingKey, ColumnExpression {
+    enum CodingKeys: String, CodingKey {
         case id, workspaceId = "workspace_id", actorId = "actor_id", action, targetUserId = "target_user_id"
         case targetRoomId = "target_room_id", detail, createdAt = "created_at"
     }
-
-    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
 /// A row of `coin_ledger`: one change of one balance, with its reason.
-struct CoinLedgerEntry: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
-    static let databaseTableName = "coin_ledger"
+struct CoinLedgerEntry: Codable, Sendable {
 
     var id: Int64?
     var userId: Int64
@@ -177,9 +152,7 @@ struct CoinLedgerEntry: Codable, Sendable, FetchableRecord, MutablePersistableRe
     var reference: String?
     var createdAt: Date
 
-    enum CodingKeys: String, CodingKey, ColumnExpression {
+    enum CodingKeys: String, CodingKey {
         case id, userId = "user_id", delta, balanceAfter = "balance_after", reason, reference, createdAt = "created_at"
     }
-
-    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
