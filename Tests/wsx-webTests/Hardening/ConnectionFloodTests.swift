@@ -7,7 +7,7 @@ import Testing
 /// open-file limit (`prlimit`) so a test can reach it: floods of half-open connections from
 /// several addresses, an account opening stream after stream, and connections past the limit
 /// itself. `/healthz` keeps answering, the process never dies, and it serves normally after.
-@Suite("Connection floods against the binary", .serialized)
+@Suite("Connection floods against the binary", .serialized, .timeLimit(.minutes(5)))
 struct ConnectionFloodTests {
     /// Opens `count` connections from `address`, each sending half a request head.
     static func flood(_ port: Int, from address: String, count: Int) async -> [RawClient] {

@@ -8,7 +8,7 @@ import Testing
 /// a body, crowd in from one address, or open stream after stream are bounded, each by its own
 /// limit, while everyone else keeps being served. (The server-wide cap is Hummingbird's
 /// listener's, which its in-process test server leaves out: `ConnectionFloodTests` run the binary.)
-@Suite("Connection limits", .serialized)
+@Suite("Connection limits", .serialized, .timeLimit(.minutes(5)))
 struct ConnectionLimitTests {
     /// Short limits, so the tests take seconds. (The test client's own connection is held to
     /// them too: a test that leaves it unused longer than the idle timeout cannot use it again.)

@@ -9,7 +9,7 @@ import Uploads
 /// Class: files readable by others. The data folder holds password hashes, sessions, secrets
 /// and uploads: it is 0700 and everything in it 0600, whoever creates it (the server, SQLite,
 /// libvips, the operator's commands), and a folder left by an older version is fixed at start.
-@Suite("File modes of the data folder")
+@Suite("File modes of the data folder", .timeLimit(.minutes(5)))
 struct FileModeTests {
     /// Paths under `root` (relative) whose mode lets anyone but the owner in, with that mode.
     static func open(_ root: String) -> [String] {

@@ -7,7 +7,7 @@ import Testing
 
 /// Class: secrets in logs. Paths and query strings carry one-time tokens (password resets,
 /// invitations); request logs name the route's template instead, at every level.
-@Suite("Secrets in logs")
+@Suite("Secrets in logs", .timeLimit(.minutes(5)))
 struct SecretsInLogsTests {
     @Test("request logs name route templates, never the tokens in paths or query strings, even at trace level")
     func noTokensInLogs() async throws {
@@ -44,7 +44,7 @@ struct SecretsInLogsTests {
 }
 
 /// The same for the binary as an operator runs it: what it writes to its output.
-@Suite("Secrets in logs: the binary", .serialized)
+@Suite("Secrets in logs: the binary", .serialized, .timeLimit(.minutes(5)))
 struct SecretsInBinaryLogsTests {
     @Test("the server's own log names /reset/{token}, never the token an operator printed")
     func binaryLog() async throws {

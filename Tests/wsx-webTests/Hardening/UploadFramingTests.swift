@@ -8,7 +8,7 @@ import Uploads
 /// Class: a body's size decided by its framing. Every body byte counts toward the limit,
 /// whether the body has a length, is chunked, or runs on after its closing boundary; past the
 /// limit the answer is a 413 (or the connection closes) and nothing is written.
-@Suite("Upload framing")
+@Suite("Upload framing", .timeLimit(.minutes(5)))
 struct UploadFramingTests {
     /// Sends `body` as one chunked POST to `path` and returns what came back once the server
     /// answered or closed.
