@@ -5,6 +5,9 @@ import HummingbirdTesting
 import Testing
 import Uploads
 @testable import wsx_web
+#if canImport(Glibc)
+import Glibc  // stat(): file modes
+#endif
 
 /// Class: files readable by others. The data folder holds password hashes, sessions, secrets
 /// and uploads: it is 0700 and everything in it 0600, whoever creates it (the server, SQLite,
