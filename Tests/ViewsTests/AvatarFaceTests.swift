@@ -14,6 +14,13 @@ struct AvatarFaceTests {
         #expect(AvatarFace.initials("bob") == "B")
         #expect(AvatarFace.initials("Ada Lovelace King") == "AL")
         #expect(AvatarFace.initials("  ") == "?")
+        #expect(AvatarFace.initials(" 김민아 ") == "민아")
+        #expect(AvatarFace.initials("김 민아") == "김민")
+        #expect(AvatarFace.initials("kim\tmina lee") == "KM")
+        #expect(AvatarFace.initials("Kim 민아") == "K민")
+        // Decomposed jamo and accented letters take the slower path, with the same rules.
+        #expect(AvatarFace.initials("김민아".decomposedStringWithCanonicalMapping) == "민아")
+        #expect(AvatarFace.initials("élodie durand") == "ÉD")
         #expect(AvatarFace.initial("김민아") == "민")
     }
 

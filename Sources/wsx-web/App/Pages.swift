@@ -54,8 +54,9 @@ struct Pages: Sendable {
         var chrome = try await chrome(request, context.visitor, place: place, preloaded: preloaded)
         chrome.isEmbedded = embedded
         let room = template == .room ? page as? RoomPage : nil
-        let content = room.map { spliced.room(renderer, $0, chrome: chrome) } ?? renderer.content(template, page: page, chrome: chrome)
-        return Self.html(spliced.document(renderer, title: title, contentHtml: content, chrome: chrome), status: status, headers: headers)
+        let content = room.map { spliced.room(renderer, $0, chrome: chrome) }
+            ?? SplicedPages.Content(renderer.content(template, page: page, chrome: chrome))
+        return Self.html(spliced.document(renderer, title: title, content: content, chrome: chrome), status: status, headers: headers)
     }
 
     /// The error page for `status` with a message in the visitor's language.
@@ -121,10 +122,14 @@ struct Pages: Sendable {
     }
 
     static func html(_ html: String, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        Self.html(ByteBuffer(string: html), status: status, headers: headers)
+    }
+
+    static func html(_ body: ByteBuffer, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
         var fields = headers
         fields[.contentType] = "text/html; charset=utf-8"
         fields[.cacheControl] = "no-store"
-        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(string: html)))
+        return Response(status: status, headers: fields, body: .init(byteBuffer: body))
     }
 
     /// A script's answer: `value` as compact JSON with sorted keys (as events carry it), never cached.

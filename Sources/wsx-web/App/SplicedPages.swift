@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import Views
 
 /// Rendered pages kept as the text around their one large part, so a page whose other inputs
@@ -23,26 +24,67 @@ final class SplicedPages: Sendable {
     struct Around: Sendable {
         let before: String
         let after: String
-
-        func around(_ middle: String) -> String {
-            var whole = ""
-            whole.reserveCapacity(before.utf8.count + middle.utf8.count + after.utf8.count)
-            whole += before
-            whole += middle
-            whole += after
-            return whole
-        }
     }
 
+    /// A page's content: its text in order, written once into the response (a channel page is
+    /// some 70 KB, and joining its parts into one String, then the layout around it, then
+    /// copying that into a buffer copied it three times).
+    struct Content: Sendable {
+        let pieces: [String]
+
+        init(_ pieces: String...) { self.pieces = pieces }
+        init(pieces: [String]) { self.pieces = pieces }
+    }
+
+    /// Hashes what tells two layouts apart cheaply (ids, counts, flags, the address, the token)
+    /// and leaves out the sidebar's names: hashing a String that is not ASCII normalises it, and
+    /// hashing every Korean name in the sidebar was 3–4% of a page's CPU. Equality still compares
+    /// every field, so two keys are the same only when all of the chrome is.
     struct LayoutKey: Hashable, Sendable {
         let chrome: Chrome
         let title: String
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(title.utf8.count)
+            hasher.combine(chrome.lang)
+            hasher.combine(chrome.csrfToken)
+            hasher.combine(chrome.path)
+            hasher.combine(chrome.viewer?.id)
+            hasher.combine(chrome.currentWorkspaceId)
+            hasher.combine(chrome.lastEventId)
+            hasher.combine(chrome.coinBalance)
+            hasher.combine(chrome.threadsUnread)
+            hasher.combine(chrome.mentionsUnread)
+            hasher.combine(chrome.flash?.utf8.count)
+            hasher.combine(chrome.workspaces.count)
+            hasher.combine(chrome.rooms.count)
+            for room in chrome.rooms {
+                hasher.combine(room.id)
+                hasher.combine(room.unread)
+                hasher.combine(room.mentions)
+                hasher.combine(room.isCurrent)
+            }
+        }
     }
 
+    /// Hashed by the room, the page's position and the session; equal only when the whole
+    /// skeleton is (see `LayoutKey`).
     struct RoomKey: Hashable, Sendable {
         let lang: Lang
         let csrfToken: String
         let page: RoomPage
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(lang)
+            hasher.combine(csrfToken)
+            hasher.combine(page.workspaceId)
+            hasher.combine(page.roomId)
+            hasher.combine(page.isMember)
+            hasher.combine(page.olderURL)
+            hasher.combine(page.newerURL)
+            hasher.combine(page.title.utf8.count)
+            hasher.combine(page.content.utf8.count)
+        }
     }
 
     /// At most `capacity` of each (about 10 KB of text apiece on a channel page, so a few MB).
@@ -51,21 +93,30 @@ final class SplicedPages: Sendable {
         rooms = BoundedMemo(capacity: capacity)
     }
 
-    /// The layout around `contentHtml`.
-    func document(_ renderer: PageRenderer, title: String, contentHtml: String, chrome: Chrome) -> String {
-        guard !renderer.watchesFolder else { return renderer.document(title: title, contentHtml: contentHtml, chrome: chrome) }
-        return layouts.value(for: LayoutKey(chrome: chrome, title: title)) {
+    /// The whole page: the layout around `content`, in one buffer.
+    func document(_ renderer: PageRenderer, title: String, content: Content, chrome: Chrome) -> ByteBuffer {
+        guard !renderer.watchesFolder else {
+            return Self.bytes([renderer.document(title: title, contentHtml: content.pieces.joined(), chrome: chrome)])
+        }
+        let layout = layouts.value(for: LayoutKey(chrome: chrome, title: title)) {
             split(renderer.document(title: title, contentHtml: slot, chrome: chrome))
-        }.around(contentHtml)
+        }
+        return Self.bytes([layout.before] + content.pieces + [layout.after])
+    }
+
+    private static func bytes(_ pieces: [String]) -> ByteBuffer {
+        var buffer = ByteBufferAllocator().buffer(capacity: pieces.reduce(0) { $0 + $1.utf8.count })
+        for piece in pieces { buffer.writeString(piece) }
+        return buffer
     }
 
     /// A room page's content. It is rendered with a chrome of the language and CSRF token alone,
     /// the only parts of the chrome its key holds (a template naming another renders nothing,
     /// which tests see at once).
-    func room(_ renderer: PageRenderer, _ page: RoomPage, chrome: Chrome) -> String {
+    func room(_ renderer: PageRenderer, _ page: RoomPage, chrome: Chrome) -> Content {
         let bare = Chrome(lang: chrome.lang, csrfToken: chrome.csrfToken, viewer: nil, path: "", cssURL: "",
                           scriptURLs: [], links: chrome.links)
-        guard !renderer.watchesFolder else { return renderer.content(.room, page: page, chrome: bare) }
+        guard !renderer.watchesFolder else { return Content(renderer.content(.room, page: page, chrome: bare)) }
         var skeleton = page
         skeleton.messagesHtml = slot
         skeleton.messageTemplatesHtml = templatesSlot
@@ -89,17 +140,9 @@ final class SplicedPages: Sendable {
             (self.outer, self.between) = (outer, between)
         }
 
-        func around(_ messages: String, templates: String) -> String {
-            guard let between else { return outer.around(messages) }
-            var whole = ""
-            whole.reserveCapacity(outer.before.utf8.count + messages.utf8.count + between.utf8.count + templates.utf8.count
-                + outer.after.utf8.count)
-            whole += outer.before
-            whole += messages
-            whole += between
-            whole += templates
-            whole += outer.after
-            return whole
+        func around(_ messages: String, templates: String) -> Content {
+            guard let between else { return Content(outer.before, messages, outer.after) }
+            return Content(outer.before, messages, between, templates, outer.after)
         }
     }
 

@@ -81,7 +81,7 @@ struct MessageRow: Sendable, Decodable {
 /// A message without its text and files: what a page needs to place it (day, unread line,
 /// controls) and to find its already rendered fragment. Reading these instead of whole rows
 /// spares a page the text and attachments of every message it has rendered before.
-struct MessageStamp: Sendable {
+struct MessageStamp: Sendable, Equatable {
     let id: Int64
     let authorId: Int64?
     let authorNickname: String?
