@@ -71,7 +71,7 @@ dist: deps
 	@ls -lh dist/wsx-web
 
 ## Benchmarks (release build): writes bench/RESULTS.md. See bench/README.md.
-BENCH_PACKAGES := wrk nginx-light libnginx-mod-nchan imagemagick libvips-tools curl
+BENCH_PACKAGES := wrk nginx-light libnginx-mod-nchan imagemagick libvips-tools curl linux-perf
 bench-deps: deps
 	@missing=""; for p in $(BENCH_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
