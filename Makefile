@@ -5,7 +5,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := run
 
-APT_PACKAGES := libsqlite3-dev libmagic-dev libvips-dev zlib1g-dev libbrotli-dev pkg-config chromium python3-venv fonts-noto-cjk fonts-noto-color-emoji nginx-light
+APT_PACKAGES := libsqlite3-dev libmagic-dev libvips-dev zlib1g-dev libbrotli-dev pkg-config chromium python3-venv fonts-noto-cjk fonts-noto-color-emoji nginx-light postgresql
 VENV := .venv
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DATA_DIR ?= ./data
@@ -22,6 +22,9 @@ deps:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	  case " $$missing " in *" nginx-light "*) \
 	    $(SUDO) systemctl disable --now nginx >/dev/null 2>&1 || true;; \
+	  esac; \
+	  case " $$missing " in *" postgresql "*) \
+	    $(SUDO) systemctl disable --now postgresql >/dev/null 2>&1 || true;; \
 	  esac; \
 	fi
 

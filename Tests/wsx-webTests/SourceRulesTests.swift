@@ -44,12 +44,23 @@ struct SourceRulesTests {
         let storage = Self.sources.appendingPathComponent("Storage")
         let seam = try #require(FileManager.default.enumerator(at: storage, includingPropertiesForKeys: nil))
             .compactMap { $0 as? URL }
-            .filter { $0.pathExtension == "swift" && !$0.pathComponents.contains("SQLite") }
+            .filter { $0.pathExtension == "swift" && !$0.pathComponents.contains("SQLite") && !$0.pathComponents.contains("Postgres") }
         #expect(seam.count >= 20)
         let seamImporting = try seam.filter { file in
             try String(contentsOf: file, encoding: .utf8).split(separator: "\n").contains { $0.hasPrefix("import GRDB") }
         }
         #expect(seamImporting.isEmpty, "only Storage/SQLite/ imports GRDB: \(seamImporting.map(\.lastPathComponent))")
+        // Likewise the PostgreSQL store is the one place that sees postgres-nio (commands reach it
+        // through `PostgresConnector` and `PostgresSchema`).
+        let everywhere = try #require(FileManager.default.enumerator(at: Self.sources, includingPropertiesForKeys: nil))
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+        let postgresOwn = everywhere.filter { $0.pathComponents.contains("Postgres") }
+        #expect(postgresOwn.count >= 3, "read \(postgresOwn.count) files in Storage/Postgres/")
+        let postgresElsewhere = try everywhere.filter { file in
+            try !file.pathComponents.contains("Postgres")
+                && String(contentsOf: file, encoding: .utf8).split(separator: "\n").contains { $0.hasPrefix("import PostgresNIO") }
+        }
+        #expect(postgresElsewhere.isEmpty, "only Storage/Postgres/ imports PostgresNIO: \(postgresElsewhere.map(\.lastPathComponent))")
         // Without member import visibility, a file that does not import GRDB could still call
         // GRDB's methods on a connection it was handed (`db.execute`): the setting makes that a
         // compile error.

@@ -6,7 +6,7 @@ import Mail
 import Uploads
 import Views
 #if canImport(Glibc)
-import Glibc  // stat(): the owner of the data folder
+import Glibc  // geteuid(): who runs the import
 #endif
 
 /// `wsx-web import slack EXPORT.zip --workspace NAME --owner EMAIL`: a team's history from Slack.
@@ -55,9 +55,9 @@ struct ImportCommand: AsyncParsableCommand {
             let directory = data.resolved
             // Files the import keeps are made readable by their maker alone, like uploads: made
             // by another user, the server could not serve them.
-            var folder = stat()
-            if stat(directory, &folder) == 0, folder.st_uid != geteuid() {
-                throw ValidationError("\(directory) belongs to another user (uid \(folder.st_uid)): run the import as that user, "
+            let folderOwner = (try? FileManager.default.attributesOfItem(atPath: directory))?[.ownerAccountID] as? NSNumber
+            if let folderOwner, folderOwner.uint32Value != geteuid() {
+                throw ValidationError("\(directory) belongs to another user (uid \(folderOwner)): run the import as that user, "
                                       + "e.g. runuser -u wsx -- wsx-web import slack …")
             }
             let database = try AppDatabase.open(dataDirectory: directory, events: .runningServer)

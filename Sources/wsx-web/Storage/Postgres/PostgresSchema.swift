@@ -1,0 +1,86 @@
+import Logging
+import PostgresNIO
+
+/// The PostgreSQL schema, as numbered steps recorded in `schema_migrations`, and the code that
+/// brings a database up to date: under an advisory lock (nodes starting together migrate one at a
+/// time), each missing step in one transaction, on a database whose encoding is UTF8 only, and
+/// never on a schema newer than this build knows.
+enum PostgresSchema {
+    /// The steps, oldest first. An identifier, once released, never changes.
+    static let steps: [(identifier: String, statements: [String])] = [
+        ("001-tables", tables),
+    ]
+
+    /// What `migrate` refuses, in words an operator can act on.
+    struct Refusal: Error, CustomStringConvertible, Equatable {
+        let description: String
+    }
+
+    /// The advisory lock every migration holds ("wsxschm" in ASCII).
+    static let lockKey: Int64 = 0x77_73_78_73_63_68_6D
+
+    /// Brings the database up to date; returns the identifiers of the steps it applied now.
+    @discardableResult
+    static func migrate(_ connection: PostgresConnection, logger: Logger) async throws -> [String] {
+        let encoding = try await connection.query(
+            "SELECT pg_encoding_to_char(encoding) FROM pg_database WHERE datname = current_database()", logger: logger)
+            .collect().first?.decode(String.self) ?? "unknown"
+        guard encoding == "UTF8" else {
+            throw Refusal(description: "the database's encoding is \(encoding); wsx keeps Korean text and needs UTF8 "
+                + "(createdb -E UTF8 -T template0 …)")
+        }
+        _ = try await connection.query("SELECT pg_advisory_lock(\(lockKey))", logger: logger).collect()
+        do {
+            let applied = try await applySteps(connection, logger: logger)
+            _ = try await connection.query("SELECT pg_advisory_unlock(\(lockKey))", logger: logger).collect()
+            return applied
+        } catch {
+            _ = try? await connection.query("SELECT pg_advisory_unlock(\(lockKey))", logger: logger).collect()
+            throw error
+        }
+    }
+
+    /// The identifiers recorded as applied, oldest first (empty on a new database).
+    static func applied(_ connection: PostgresConnection, logger: Logger) async throws -> [String] {
+        let exists = try await connection.query("SELECT to_regclass('schema_migrations') IS NOT NULL", logger: logger)
+            .collect().first?.decode(Bool.self) ?? false
+        guard exists else { return [] }
+        return try await connection.query("SELECT identifier FROM schema_migrations ORDER BY identifier", logger: logger)
+            .collect().map { try $0.decode(String.self) }
+    }
+
+    private static func applySteps(_ connection: PostgresConnection, logger: Logger) async throws -> [String] {
+        try await execute("""
+            CREATE TABLE IF NOT EXISTS schema_migrations (
+                identifier TEXT PRIMARY KEY,
+                applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+            )
+            """, on: connection, logger: logger)
+        let done = Set(try await applied(connection, logger: logger))
+        let known = Set(steps.map(\.identifier))
+        if let newer = done.subtracting(known).sorted().last {
+            throw Refusal(description: "the database's schema is newer than this wsx knows (step \(newer)); "
+                + "run the wsx version that migrated it, or a newer one")
+        }
+        var appliedNow: [String] = []
+        for step in steps where !done.contains(step.identifier) {
+            try await execute("BEGIN", on: connection, logger: logger)
+            do {
+                for statement in step.statements { try await execute(statement, on: connection, logger: logger) }
+                _ = try await connection.query("INSERT INTO schema_migrations (identifier) VALUES (\(step.identifier))", logger: logger)
+                    .collect()
+                try await execute("COMMIT", on: connection, logger: logger)
+            } catch {
+                try? await execute("ROLLBACK", on: connection, logger: logger)
+                throw error
+            }
+            logger.info("applied PostgreSQL schema step", metadata: ["step": "\(step.identifier)"])
+            appliedNow.append(step.identifier)
+        }
+        return appliedNow
+    }
+
+    private static func execute(_ sql: String, on connection: PostgresConnection, logger: Logger) async throws {
+        _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).collect()
+    }
+}

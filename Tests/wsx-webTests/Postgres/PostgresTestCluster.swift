@@ -1,0 +1,116 @@
+import Foundation
+import Logging
+import PostgresNIO
+@testable import wsx_web
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A throwaway PostgreSQL cluster for the suite: Debian's PostgreSQL (`make deps` installs it),
+/// `initdb` in a temporary folder as the `postgres` user (it refuses root), on a free loopback
+/// port, started once per test process on first use and stopped when the process exits. Each test
+/// gets a database of its own (`database()`), so tests run in parallel on one cluster.
+final class PostgresTestCluster: Sendable {
+    let port: Int
+    let folder: URL
+    let binaries: URL
+
+    /// The cluster the whole run shares (one per run, not per test: starting one takes a second).
+    static func shared() async throws -> PostgresTestCluster {
+        try await starting.value
+    }
+
+    private static let starting = Task { try PostgresTestCluster.start() }
+
+    private init(port: Int, folder: URL, binaries: URL) {
+        (self.port, self.folder, self.binaries) = (port, folder, binaries)
+    }
+
+    /// The address of a new, empty database on the cluster (UTF8 unless told otherwise).
+    func database(encoding: String = "UTF8") async throws -> PostgresAddress {
+        let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let admin = PostgresConnector(address: address(database: "postgres"), logger: Logger(label: "test.postgres"))
+        try await admin.withConnection { connection in
+            _ = try await connection.query(PostgresQuery(unsafeSQL:
+                "CREATE DATABASE \(name) ENCODING '\(encoding)' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0"),
+                logger: Logger(label: "test.postgres")).collect()
+        }
+        return address(database: name)
+    }
+
+    func address(database: String) -> PostgresAddress {
+        PostgresAddress(host: "127.0.0.1", port: port, user: "postgres", database: database)
+    }
+
+    private static func start() throws -> PostgresTestCluster {
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
+        guard let version = versions.compactMap(Int.init).max() else {
+            throw ClusterFailure("PostgreSQL is not installed (make deps installs Debian's postgresql)")
+        }
+        let binaries = URL(fileURLWithPath: "/usr/lib/postgresql/\(version)/bin")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wsx-pg-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        if getuid() == 0 { try run("/bin/chown", ["postgres", folder.path]) }
+        let port = try freePort()
+        try runAsOwner(binaries.appendingPathComponent("initdb").path,
+                       ["-D", folder.appendingPathComponent("data").path, "-E", "UTF8", "--locale=C.UTF-8", "-A", "trust",
+                        "-U", "postgres", "--no-sync"])
+        try runAsOwner(binaries.appendingPathComponent("pg_ctl").path,
+                       ["-D", folder.appendingPathComponent("data").path, "-w", "-l", folder.appendingPathComponent("log").path,
+                        "-o", "-p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200",
+                        "start"])
+        let cluster = PostgresTestCluster(port: port, folder: folder, binaries: binaries)
+        stopAtExit = (binaries.appendingPathComponent("pg_ctl").path, folder.path)
+        atexit {
+            guard let (pgCtl, folder) = PostgresTestCluster.stopAtExit else { return }
+            try? PostgresTestCluster.runAsOwner(pgCtl, ["-D", folder + "/data", "-m", "immediate", "stop"])
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+        return cluster
+    }
+
+    /// What the exit handler stops: pg_ctl and the cluster's folder.
+    nonisolated(unsafe) private static var stopAtExit: (String, String)?
+
+    /// Runs a PostgreSQL tool as the `postgres` user when the suite runs as root.
+    private static func runAsOwner(_ tool: String, _ arguments: [String]) throws {
+        if getuid() == 0 {
+            try run("/usr/sbin/runuser", ["-u", "postgres", "--", tool] + arguments)
+        } else {
+            try run(tool, arguments)
+        }
+    }
+
+    /// Runs a tool to its end (`ChildProcess`: Foundation's `Process` left `runuser` a zombie here
+    /// and never returned).
+    private static func run(_ tool: String, _ arguments: [String]) throws {
+        let child = try ChildProcess(tool, arguments, in: URL(fileURLWithPath: "/"))
+        guard child.waitUntilExit() == 0 else {
+            throw ClusterFailure("\(tool) \(arguments.joined(separator: " ")) failed: \(child.output)")
+        }
+    }
+
+    /// A port nothing listens on now: bound to 0, read, released.
+    private static func freePort() throws -> Int {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) }
+        }
+        guard bound == 0 else { throw ClusterFailure("cannot find a free port") }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    struct ClusterFailure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+}
