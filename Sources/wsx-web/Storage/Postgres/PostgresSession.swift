@@ -1,0 +1,36 @@
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// One PostgreSQL connection used synchronously, as the storage seam's transaction bodies are:
+/// each statement is sent and waited for on the calling thread. That thread is one of the
+/// store's own, never an event loop (`Storage/README.md`: why the bodies are synchronous), and
+/// one session is used by one thread at a time.
+final class PostgresSession: @unchecked Sendable {
+    let connection: PostgresConnection
+    let logger: Logger
+
+    init(_ connection: PostgresConnection, logger: Logger) {
+        (self.connection, self.logger) = (connection, logger)
+    }
+
+    /// Runs `query` and returns its rows.
+    @discardableResult
+    func run(_ query: PostgresQuery) throws -> [PostgresRow] {
+        precondition(!connection.eventLoop.inEventLoop, "a PostgreSQL statement must not be waited for on an event loop")
+        return try connection.query(query, logger: logger).wait().rows
+    }
+
+    /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try run("BEGIN")
+        do {
+            let value = try body()
+            try run("COMMIT")
+            return value
+        } catch {
+            _ = try? run("ROLLBACK")
+            throw error
+        }
+    }
+}
