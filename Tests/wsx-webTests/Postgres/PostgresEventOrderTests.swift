@@ -36,13 +36,6 @@ struct PostgresEventOrderTests {
         }
     }
 
-    /// Runs blocking statements on a thread of its own, as the store does, never on the pool.
-    private func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try body() }) }.start()
-        }
-    }
-
     private static func publish(in session: PostgresSession) throws -> Int64 {
         let id = try PostgresEventIds.next(in: session)
         try session.run("INSERT INTO events (id, type, room_id, payload, created_at) VALUES (\(id), 'test', 1, '{}', now())")
@@ -58,13 +51,13 @@ struct PostgresEventOrderTests {
         let address = try await migratedDatabase()
         try await withSessions(3, on: address) { sessions in
             let (a, b, reader) = (sessions[0], sessions[1], sessions[2])
-            let first = try await onThread {
+            let first = try await onOwnThread {
                 try a.run("BEGIN")
                 return try Self.publish(in: a)
             }
             let bTookItsId = Flag()
             let second = Task {
-                try await onThread {
+                try await onOwnThread {
                     try b.transaction {
                         let id = try Self.publish(in: b)
                         bTookItsId.set()
@@ -74,10 +67,10 @@ struct PostgresEventOrderTests {
             }
             try await Task.sleep(for: .milliseconds(300))
             #expect(!bTookItsId.isSet, "the second writer got an id while the first one's was uncommitted")
-            #expect(try await onThread { try Self.ids(reader) }.isEmpty)
-            try await onThread { try a.run("COMMIT") }
+            #expect(try await onOwnThread { try Self.ids(reader) }.isEmpty)
+            try await onOwnThread { try a.run("COMMIT") }
             #expect(try await second.value == first + 1)
-            #expect(try await onThread { try Self.ids(reader) } == [first, first + 1])
+            #expect(try await onOwnThread { try Self.ids(reader) } == [first, first + 1])
         }
     }
 
@@ -86,7 +79,7 @@ struct PostgresEventOrderTests {
         let address = try await migratedDatabase()
         try await withSessions(3, on: address) { sessions in
             let (a, b, reader) = (sessions[0], sessions[1], sessions[2])
-            let skipped = try await onThread { () throws -> (delivered: [Int64], afterwards: [Int64]) in
+            let skipped = try await onOwnThread { () throws -> (delivered: [Int64], afterwards: [Int64]) in
                 try reader.run("CREATE SEQUENCE demo_event_ids")
                 let insert: (PostgresSession) throws -> Void = { session in
                     try session.run("INSERT INTO events (id, type, room_id, payload, created_at) VALUES (nextval('demo_event_ids'), 'test', 1, '{}', now())")
@@ -110,7 +103,7 @@ struct PostgresEventOrderTests {
             let (writers, reader) = (Array(sessions[0..<2]), sessions[2])
             let perWriter = 150
             let finished = Flag()
-            async let delivered: (ids: [Int64], gaps: [String]) = onThread {
+            async let delivered: (ids: [Int64], gaps: [String]) = onOwnThread {
                 var last: Int64 = 0, seen: [Int64] = [], gaps: [String] = []
                 while true {
                     // Read after the writers are done once more, so the last pass sees everything.
@@ -125,7 +118,7 @@ struct PostgresEventOrderTests {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for writer in writers {
                     group.addTask {
-                        try await onThread {
+                        try await onOwnThread {
                             for _ in 0..<perWriter {
                                 // Holding the id a moment before committing gives the other node every
                                 // chance to commit a later one first.

@@ -114,3 +114,11 @@ final class PostgresTestCluster: Sendable {
         init(_ description: String) { self.description = description }
     }
 }
+
+/// Runs blocking PostgreSQL statements (`PostgresSession`) on a thread of their own, as the
+/// PostgreSQL store does: never on the cooperative pool or an event loop.
+func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
+}
