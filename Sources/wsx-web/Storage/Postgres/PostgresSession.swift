@@ -1,14 +1,18 @@
+import Foundation
 import Logging
 import NIOCore
 import PostgresNIO
 
 /// One PostgreSQL connection used synchronously, as the storage seam's transaction bodies are:
 /// each statement is sent and waited for on the calling thread. That thread is one of the
-/// store's own, never an event loop (`Storage/README.md`: why the bodies are synchronous), and
-/// one session is used by one thread at a time.
+/// store's own, never an event loop (`Storage/README.md`: why the bodies are synchronous).
+/// Transactions on one session take turns (a connection has one transaction at a time); `run`
+/// outside a transaction is for one thread at a time.
 final class PostgresSession: @unchecked Sendable {
     let connection: PostgresConnection
     let logger: Logger
+    /// Held for a whole transaction, so two threads' transactions never share the connection.
+    private let turn = NSLock()
 
     init(_ connection: PostgresConnection, logger: Logger) {
         (self.connection, self.logger) = (connection, logger)
@@ -23,6 +27,8 @@ final class PostgresSession: @unchecked Sendable {
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     func transaction<T>(_ body: () throws -> T) throws -> T {
+        turn.lock()
+        defer { turn.unlock() }
         try run("BEGIN")
         do {
             let value = try body()
