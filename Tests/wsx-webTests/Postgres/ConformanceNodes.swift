@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Logging
 import PostgresNIO
 import Testing
@@ -18,6 +19,9 @@ struct ConformanceNode<Stores>: Sendable {
     let transaction: @Sendable (_ body: @escaping @Sendable (Stores) throws -> Void) async throws -> Void
     /// Makes an account without coins; answers its id.
     let person: @Sendable (_ email: String) async throws -> Int64
+    /// Runs one SQL statement written for both backends (plain inserts a suite needs whose
+    /// stores are not its subject), so each backend's triggers see the same rows arrive.
+    let fixture: @Sendable (_ sql: String) async throws -> Void
     let close: @Sendable () async throws -> Void
 
     /// What `body` answers, in one transaction.
@@ -45,6 +49,8 @@ func withConformanceNodes<Stores>(_ backend: StorageBackend, count: Int = 1,
                 return try tx.accounts.insert(User(email: email, emailKey: email, nickname: "Person", phone: nil, passwordHash: "x",
                                                    lang: nil, createdAt: now, updatedAt: now)).id!
             }
+        }, fixture: { sql in
+            try await database.writer.write { db in try db.execute(sql: sql) }
         }, close: {})
         nodes = Array(repeating: node, count: count)
     case .postgres:
@@ -64,6 +70,8 @@ func withConformanceNodes<Stores>(_ backend: StorageBackend, count: Int = 1,
                         VALUES (\(email), \(email), 'Person', 'x', \(now), \(now)) RETURNING id
                         """)[0].decode(Int64.self)
                 }
+            }, fixture: { sql in
+                try await onOwnThread { _ = try session.run(PostgresQuery(unsafeSQL: sql)) }
             }, close: { try await connection.close() }))
         }
     }
