@@ -61,7 +61,13 @@ func withConformanceNodes<Stores>(_ backend: StorageBackend, count: Int = 1,
             if index == 0 { try await PostgresSchema.migrate(connection, logger: logger) }
             let session = PostgresSession(connection, logger: logger)
             nodes.append(ConformanceNode(transaction: { work in
-                try await onOwnThread { try session.transaction { try work(postgres(session)) } }
+                try await onOwnThread {
+                    do {
+                        try session.transaction { try work(postgres(session)) }
+                    } catch let error as PSQLError {
+                        throw PostgresFixtureFailure(sql: "a transaction's statement", detail: String(reflecting: error))
+                    }
+                }
             }, person: { email in
                 try await onOwnThread {
                     let now = Date()
@@ -71,7 +77,13 @@ func withConformanceNodes<Stores>(_ backend: StorageBackend, count: Int = 1,
                         """)[0].decode(Int64.self)
                 }
             }, fixture: { sql in
-                try await onOwnThread { _ = try session.run(PostgresQuery(unsafeSQL: sql)) }
+                try await onOwnThread {
+                    do {
+                        _ = try session.run(PostgresQuery(unsafeSQL: sql))
+                    } catch let error as PSQLError {
+                        throw PostgresFixtureFailure(sql: sql, detail: String(reflecting: error))
+                    }
+                }
             }, close: { try await connection.close() }))
         }
     }
@@ -79,9 +91,18 @@ func withConformanceNodes<Stores>(_ backend: StorageBackend, count: Int = 1,
         try await body(nodes)
     } catch {
         for node in nodes { try? await node.close() }
+        if let error = error as? PSQLError { throw PostgresFixtureFailure(sql: "a statement", detail: String(reflecting: error)) }
         throw error
     }
     for node in nodes { try await node.close() }
+}
+
+/// A fixture statement PostgreSQL refused, with the server's whole message (`PSQLError`'s own
+/// description hides it).
+struct PostgresFixtureFailure: Error, CustomStringConvertible {
+    let sql: String
+    let detail: String
+    var description: String { "\(detail)\n  in: \(sql)" }
 }
 
 /// A value handed out of a transaction's body.

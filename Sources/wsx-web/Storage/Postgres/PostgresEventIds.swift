@@ -1,3 +1,4 @@
+import Foundation
 import PostgresNIO
 
 /// Event ids on PostgreSQL, handed out in commit order.
@@ -17,5 +18,16 @@ enum PostgresEventIds {
             throw PostgresSchema.Refusal(description: "event_counter has no row: the database was not migrated by wsx")
         }
         return try row.decode(Int64.self)
+    }
+
+    /// Records `event` in the caller's open transaction under the next id, and answers the id.
+    static func record(_ event: OutgoingEvent, in session: PostgresSession, at now: Date) throws -> Int64 {
+        let id = try next(in: session)
+        let (roomId, userId) = event.audience.columns
+        try session.run("""
+            INSERT INTO events (id, type, room_id, user_id, payload, created_at, message_id)
+            VALUES (\(id), \(event.type.rawValue), \(roomId), \(userId), \(event.payload)::jsonb, \(now), \(event.messageId))
+            """)
+        return id
     }
 }

@@ -25,6 +25,17 @@ final class PostgresSession: @unchecked Sendable {
         return try connection.query(query, logger: logger).wait().rows
     }
 
+    /// Runs `sql`, whose parameters are numbered `$1`, `$2`, … in the order of `values` (for
+    /// SQL that names one value several times), and returns its rows. Labelled, so that an
+    /// interpolated literal meant for `run(_:)` (whose values are bound) can never be taken for
+    /// plain text here.
+    @discardableResult
+    func run(numbered sql: String, binding values: any PostgresEncodable...) throws -> [PostgresRow] {
+        var bindings = PostgresBindings(capacity: values.count)
+        for value in values { try bindings.append(value, context: .default) }
+        return try run(PostgresQuery(unsafeSQL: sql, binds: bindings))
+    }
+
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     func transaction<T>(_ body: () throws -> T) throws -> T {
         turn.lock()
