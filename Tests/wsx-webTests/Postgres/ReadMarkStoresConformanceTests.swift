@@ -10,55 +10,12 @@ import Views
 struct ReadMarkStoresConformanceTests {
     typealias Stores = (marks: any ReadMarkStore, notify: any NotifySettingStore, lastRooms: any LastRoomStore)
 
-    private func withNode(_ backend: StorageBackend, _ body: (ConformanceNode<Stores>, Team) async throws -> Void) async throws {
+    private func withNode(_ backend: StorageBackend, _ body: (ConformanceNode<Stores>, ConformanceTeam) async throws -> Void) async throws {
         try await withConformanceNodes(backend, sqlite: { ($0.readMarks, $0.notifySettings, $0.lastRooms) },
                                        postgres: { (PostgresReadMarkStore(session: $0), PostgresNotifySettingStore(session: $0),
                                                     PostgresLastRoomStore(session: $0)) }) { (nodes: [ConformanceNode<Stores>]) in
             let node = nodes[0]
-            let team = Team(mina: try await node.person("mina@example.com"), bob: try await node.person("bob@example.com"),
-                            carol: try await node.person("carol@example.com"))
-            for sql in team.rows { try await node.fixture(sql) }
-            try await body(node, team)
-        }
-    }
-
-    /// Workspace 10 (Mina's): #general (100, default) with all three, #random (101) with Mina and
-    /// Bob, a private #plans (102) with Mina alone. Workspace 11 (Carol's, joined first by her):
-    /// #lobby (110, default).
-    struct Team {
-        let mina: Int64, bob: Int64, carol: Int64
-
-        static let time = "'2026-11-01 09:00:00.000'"
-
-        var rows: [String] {
-            let t = Self.time
-            return [
-                "INSERT INTO workspaces (id, name, name_key, owner_id, created_at, updated_at) VALUES (10, '팀', '팀', \(mina), \(t), \(t))",
-                "INSERT INTO workspaces (id, name, name_key, owner_id, created_at, updated_at) VALUES (11, 'Other', 'other', \(carol), \(t), \(t))",
-                "INSERT INTO workspace_members (workspace_id, user_id, role, joined_at) VALUES (10, \(mina), 'owner', \(t))",
-                "INSERT INTO workspace_members (workspace_id, user_id, role, joined_at) VALUES (10, \(bob), 'member', \(t))",
-                "INSERT INTO workspace_members (workspace_id, user_id, role, joined_at) VALUES (10, \(carol), 'member', '2026-11-02 09:00:00.000')",
-                "INSERT INTO workspace_members (workspace_id, user_id, role, joined_at) VALUES (11, \(carol), 'owner', \(t))",
-                "INSERT INTO rooms (id, workspace_id, kind, name, name_key, is_default, created_at, updated_at) VALUES (100, 10, 'channel', 'general', 'general', TRUE, \(t), \(t))",
-                "INSERT INTO rooms (id, workspace_id, kind, name, name_key, is_default, created_at, updated_at) VALUES (101, 10, 'channel', 'random', 'random', FALSE, \(t), \(t))",
-                "INSERT INTO rooms (id, workspace_id, kind, name, name_key, is_default, visibility, created_at, updated_at) VALUES (102, 10, 'channel', 'plans', 'plans', FALSE, 'private', \(t), \(t))",
-                "INSERT INTO rooms (id, workspace_id, kind, name, name_key, is_default, created_at, updated_at) VALUES (110, 11, 'channel', 'lobby', 'lobby', TRUE, \(t), \(t))",
-                "INSERT INTO room_members (room_id, user_id, joined_at) VALUES (100, \(mina), \(t))",
-                "INSERT INTO room_members (room_id, user_id, joined_at) VALUES (100, \(bob), \(t))",
-                "INSERT INTO room_members (room_id, user_id, joined_at) VALUES (100, \(carol), \(t))",
-                "INSERT INTO room_members (room_id, user_id, joined_at) VALUES (101, \(mina), \(t))",
-                "INSERT INTO room_members (room_id, user_id, joined_at) VALUES (101, \(bob), \(t))",
-                "INSERT INTO room_members (room_id, user_id, joined_at) VALUES (102, \(mina), \(t))",
-                "INSERT INTO room_members (room_id, user_id, joined_at) VALUES (110, \(carol), \(t))",
-            ]
-        }
-
-        /// A message by `author` in `room` (a thread reply when `root` is given), with its id.
-        func post(_ id: Int64, in room: Int64, by author: Int64, root: Int64? = nil) -> String {
-            """
-            INSERT INTO messages (id, room_id, author_id, body, body_html, created_at, thread_root_id, in_timeline)
-            VALUES (\(id), \(room), \(author), 'm\(id)', '<p>m\(id)</p>', \(Self.time), \(root.map(String.init) ?? "NULL"), \(root == nil ? "TRUE" : "FALSE"))
-            """
+            try await body(node, try await ConformanceTeam.make(on: node))
         }
     }
 
@@ -106,7 +63,7 @@ struct ReadMarkStoresConformanceTests {
             #expect(carol.replies == 0 && carol.mentions == 0)
             #expect(try await node.answer { try $0.marks.threadUnread(userId: team.bob, workspaceId: 11) }.replies == 0)
 
-            try await node.fixture("UPDATE rooms SET archived_at = \(Team.time) WHERE id = 100")
+            try await node.fixture("UPDATE rooms SET archived_at = \(ConformanceTeam.time) WHERE id = 100")
             #expect(try await node.answer { try $0.marks.threadUnread(userId: team.bob, workspaceId: 10) }.replies == 0,
                     "an archived room's threads count nothing")
         }

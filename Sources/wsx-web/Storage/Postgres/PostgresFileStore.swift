@@ -107,6 +107,16 @@ struct PostgresFileStore: StoredFileStore {
         return Set(try session.run("SELECT DISTINCT sha256 FROM files").map { try $0.decode(String.self) })
     }
 
+    /// `rows` with their files.
+    func withAttachments(_ rows: [MessageRow]) throws -> [MessageRow] {
+        let files = try attachments(messageIds: rows.map(\.id))
+        return rows.map { row in
+            var row = row
+            row.attachments = files[row.id] ?? []
+            return row
+        }
+    }
+
     private static func file(_ row: PostgresRow) throws -> StoredFile {
         let cells = try row.decode((Int64, String, String, Int, String, Int?, Int?, Bool, Int64?, Date).self)
         return StoredFile(id: cells.0, sha256: cells.1, mime: cells.2, size: cells.3, originalName: cells.4, width: cells.5,
