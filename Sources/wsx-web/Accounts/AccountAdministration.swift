@@ -95,7 +95,7 @@ struct AccountAdministration: Sendable {
 
     /// Gives a workspace whose owner was deactivated to one of its active members.
     func handOver(workspaceId: Int64, to newOwnerId: Int64, by actor: Int64, address: String = "") async throws {
-        let now = clock.now(), membership = RoomMembership(outbox: database.outbox)
+        let now = clock.now(), membership = RoomMembership()
         try await database.write { tx in
             guard let workspace = try tx.workspaces.workspace(id: workspaceId) else { throw AppError.notFound }
             guard let owner = try tx.accounts.user(id: workspace.ownerId), !owner.isActive else {

@@ -99,7 +99,7 @@ struct GroupRooms: Sendable {
     /// Adds a workspace member to the group (who then reads its whole history). Adding someone
     /// already in it changes nothing; a tenth person is refused.
     func add(_ view: View, userId: Int64) async throws {
-        let now = clock.now(), membership = RoomMembership(outbox: database.outbox)
+        let now = clock.now(), membership = RoomMembership()
         try await database.write { tx in
             guard try tx.workspaces.isMember(workspaceId: view.room.workspaceId, userId: userId) else {
                 throw AppError.conflict("error_not_workspace_member")
@@ -118,7 +118,7 @@ struct GroupRooms: Sendable {
 
     /// Takes the viewer out of the group; its messages stay for the others.
     func leave(_ view: View) async throws {
-        let membership = RoomMembership(outbox: database.outbox)
+        let membership = RoomMembership()
         try await database.write { tx in
             try membership.remove(tx, room: view.room, users: [view.access.userId])
         }

@@ -19,7 +19,7 @@ struct ChannelService: Sendable {
         views = VersionedCache("channel views", of: database, clock: clock, capacity: 4096)
     }
 
-    private var membership: RoomMembership { RoomMembership(outbox: database.outbox) }
+    private var membership: RoomMembership { RoomMembership() }
 
     /// A channel as the browse page and sidebar list it.
     struct Listing: Sendable, Decodable {

@@ -55,7 +55,6 @@ enum WorkspaceIntegrityError: Error {
 
 /// Adds and removes room members, publishing the membership events the hub applies.
 struct RoomMembership: Sendable {
-    let outbox: EventOutbox
 
     /// Puts those of `users` not in the room yet into it. Joining starts with nothing unread:
     /// the marker starts at the room's newest message.

@@ -23,7 +23,7 @@ struct WorkspaceService: Sendable {
     }
 
     private var ledger: CoinLedger { CoinLedger(outbox: database.outbox) }
-    private var membership: RoomMembership { RoomMembership(outbox: database.outbox) }
+    private var membership: RoomMembership { RoomMembership() }
 
     func access(workspaceId: Int64, userId: Int64) async throws -> WorkspaceAccess {
         try await accesses.value(for: AccessKey(workspaceId: workspaceId, userId: userId), from: database, orQuery: { tx in

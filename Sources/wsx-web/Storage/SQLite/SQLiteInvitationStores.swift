@@ -147,39 +147,28 @@ struct SQLiteMembershipStore: MembershipStore {
     }
 
     func join(workspace: Workspace, user: User, at now: Date) throws {
-        let outbox = try writing()
+        let tx = try writing()
         try WorkspaceMember(workspaceId: workspace.id!, userId: user.id!, role: .member, joinedAt: now).insert(db)
-        let room = try workspace.defaultRoom(db)
-        try RoomMembership(outbox: outbox).add(db, room: room, users: [user.id!], at: now)
-        try DirectRooms.restore(db, workspaceId: workspace.id!, userId: user.id!, at: now, outbox: outbox)
-        try outbox.publish(OutgoingEvent(.workspaceMemberAdded, to: .room(room.id!),
-                                         payload: WorkspaceMemberPayload(workspaceId: workspace.id!, userId: user.id!,
-                                                                         nickname: user.nickname)), in: db)
+        try WorkspaceMembershipSteps.joined(tx, workspace: workspace, user: user, at: now)
     }
 
     func remove(workspace: Workspace, userId: Int64, at now: Date) throws {
-        let outbox = try writing()
+        let tx = try writing()
         let rooms = try Room.fetchAll(db, sql: """
             SELECT rooms.* FROM rooms JOIN room_members ON room_members.room_id = rooms.id
             WHERE rooms.workspace_id = ? AND room_members.user_id = ?
             """, arguments: [workspace.id!, userId])
-        let nickname = try String.fetchOne(db, sql: "SELECT nickname FROM users WHERE id = ?", arguments: [userId]) ?? ""
-        let payload = WorkspaceMemberPayload(workspaceId: workspace.id!, userId: userId, nickname: nickname)
-        try outbox.publish(OutgoingEvent(.workspaceMemberRemoved, to: .user(userId), payload: payload), in: db)
-        try outbox.publish(OutgoingEvent(.workspaceMemberRemoved, to: .room(try workspace.defaultRoom(db).id!),
-                                         payload: payload), in: db)
-        let membership = RoomMembership(outbox: outbox)
-        for room in rooms { try membership.remove(db, room: room, users: [userId]) }
+        try WorkspaceMembershipSteps.leaving(tx, workspace: workspace, userId: userId, rooms: rooms)
         // Channels they owned pass to the workspace owner.
         try db.execute(sql: "UPDATE rooms SET owner_id = ? WHERE workspace_id = ? AND owner_id = ? AND kind = 'channel'",
                        arguments: [workspace.ownerId, workspace.id!, userId])
         try WorkspaceMember.deleteOne(db, key: ["workspace_id": workspace.id!, "user_id": userId])
     }
 
-    /// The outbox, in a write; a read refuses a change, as `SQLiteTransaction.publish` does.
-    private func writing() throws -> EventOutbox {
+    /// This transaction, in a write; a read refuses a change, as `SQLiteTransaction.publish` does.
+    private func writing() throws -> SQLiteTransaction {
         guard let outbox else { throw DatabaseError(resultCode: .SQLITE_READONLY, message: "a membership changed in a read") }
-        return outbox
+        return SQLiteTransaction(db, outbox: outbox)
     }
 }
 

@@ -333,16 +333,6 @@ extension WorkspaceAccess {
     }
 }
 
-extension RoomMembership {
-    func add(_ db: Database, room: Room, users: [Int64], at now: Date) throws {
-        try add(SQLiteTransaction(db, outbox: outbox), room: room, users: users, at: now)
-    }
-
-    func remove(_ db: Database, room: Room, users: [Int64]) throws {
-        try remove(SQLiteTransaction(db, outbox: outbox), room: room, users: users)
-    }
-}
-
 extension GroupRooms {
     static func members(_ db: Database, of roomIds: some Collection<Int64>) throws -> [Int64: [Person]] {
         try SQLiteRoomStore(db: db).groupMembers(of: Array(roomIds))
@@ -356,6 +346,6 @@ extension GroupRooms {
 extension DirectRooms {
     static func restore(_ db: Database, workspaceId: Int64, userId: Int64, at now: Date, outbox: EventOutbox) throws {
         try restore(SQLiteTransaction(db, outbox: outbox), workspaceId: workspaceId, userId: userId, at: now,
-                    membership: RoomMembership(outbox: outbox))
+                    membership: RoomMembership())
     }
 }
