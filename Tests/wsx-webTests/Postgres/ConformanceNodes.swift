@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Logging
 import PostgresNIO
 import Testing
@@ -50,7 +49,7 @@ func withConformanceNodes<Stores>(_ backend: StorageBackend, count: Int = 1,
                                                    lang: nil, createdAt: now, updatedAt: now)).id!
             }
         }, fixture: { sql in
-            try await database.writer.write { db in try db.execute(sql: sql) }
+            try await database.executeFixture(sql)
         }, close: {})
         nodes = Array(repeating: node, count: count)
     case .postgres:
