@@ -20,47 +20,21 @@ enum RoomDirectory {
             WHERE rooms.workspace_id = ?
             ORDER BY rooms.kind = 'channel' DESC, rooms.is_default DESC, rooms.name_key, rooms.id
             """), arguments: [userId, workspaceId])
-        let partnerIds = rows.compactMap { row -> Int64? in
-            guard (row["kind"] as String) == "dm", let key: String = row["dm_key"] else { return nil }
-            return key.split(separator: ":").compactMap { Int64($0) }.first { $0 != userId } ?? userId
+        let entries = rows.map { row in
+            SidebarEntry(id: row["id"], kind: Room.Kind(rawValue: row["kind"]) ?? .channel, name: row["name"], dmKey: row["dm_key"],
+                         isPrivate: (row["visibility"] as String) == "private", isArchived: row["archived"], unread: row["unread"],
+                         ownNotify: (row["notify_level"] as String?).flatMap(NotifyLevel.init(rawValue:)),
+                         defaultNotify: NotifyLevel(rawValue: row["notify_default"] as String) ?? .standard,
+                         lastBody: row["last_body"], lastAt: row["last_at"])
         }
+        let partnerIds = SidebarEntries.partnerIds(entries, viewer: userId)
         let partners = partnerIds.isEmpty ? [:] : try Dictionary(
             uniqueKeysWithValues: Row.fetchAll(db, sql: """
                 SELECT id, nickname, avatar_file_id FROM users WHERE id IN (\(databaseQuestionMarks(count: partnerIds.count)))
                 """, arguments: StatementArguments(partnerIds))
-                .map { ($0["id"] as Int64, (nickname: $0["nickname"] as String, avatar: $0["avatar_file_id"] as Int64?)) })
-        let statuses = try StatusService.current(db, of: Set(partnerIds), at: Date())
-        let groups = try GroupRooms.members(db, of: rows.compactMap { row -> Int64? in
-            (row["kind"] as String) == Room.Kind.group.rawValue ? row["id"] : nil
-        })
-        return rows.map { row in
-            let id: Int64 = row["id"]
-            let kind = Room.Kind(rawValue: row["kind"]) ?? .channel
-            let isChannel = kind == .channel
-            var name: String = row["name"]
-            var url = Paths.channel(workspaceId, id)
-            var avatarURL: String?
-            var personId: Int64?
-            if kind == .dm, let key: String = row["dm_key"] {
-                let partner = key.split(separator: ":").compactMap { Int64($0) }.first { $0 != userId } ?? userId
-                name = partners[partner]?.nickname ?? ""
-                avatarURL = partners[partner]?.avatar.map { Paths.thumbnail($0) }
-                url = Paths.directMessages(workspaceId, partner)
-                personId = partner
-            }
-            let group = groups[id]
-            if let group {
-                name = GroupRooms.title(group, viewer: userId)
-                url = Paths.group(workspaceId, id)
-            }
-            let lastBody: String? = row["last_body"]
-            return RoomSummary(id: id, isChannel: isChannel, name: name, url: url, unread: row["unread"],
-                               lastSnippet: lastBody.map { MessageText.snippet($0, length: 80) }, lastAt: row["last_at"],
-                               avatarURL: avatarURL, personId: personId, status: personId.flatMap { statuses[$0]?.label },
-                               isPrivate: (row["visibility"] as String) == "private", isArchived: row["archived"],
-                               groupSize: group?.count, initial: AvatarFace.initial(name),
-                               ownNotify: (row["notify_level"] as String?).flatMap(NotifyLevel.init(rawValue:)),
-                               defaultNotify: NotifyLevel(rawValue: row["notify_default"] as String) ?? .standard)
-        }
+                .map { ($0["id"] as Int64, SidebarPartner(nickname: $0["nickname"], avatarFileId: $0["avatar_file_id"])) })
+        return SidebarEntries.summaries(entries, workspaceId: workspaceId, viewer: userId, partners: partners,
+                                        statuses: try StatusService.current(db, of: Set(partnerIds), at: Date()),
+                                        groups: try GroupRooms.members(db, of: SidebarEntries.groupIds(entries)))
     }
 }
