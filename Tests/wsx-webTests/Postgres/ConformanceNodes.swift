@@ -111,3 +111,11 @@ private final class ConformanceAnswer<T: Sendable>: @unchecked Sendable {
     func set(_ new: T) { lock.withLock { value = new } }
     func get() -> T? { lock.withLock { value } }
 }
+
+/// Runs `body` on `count` nodes whose transactions are the backend's whole `StoreTransaction`
+/// (a `PostgresTransaction` on PostgreSQL, publishing under commit-ordered ids), for suites of
+/// stores that work through the others.
+func withTransactionNodes(_ backend: StorageBackend, count: Int = 1,
+                          _ body: ([ConformanceNode<any StoreTransaction>]) async throws -> Void) async throws {
+    try await withConformanceNodes(backend, count: count, sqlite: { $0 }, postgres: { PostgresTransaction.writing($0, clock: .system) }, body)
+}
