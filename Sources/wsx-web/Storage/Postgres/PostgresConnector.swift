@@ -8,12 +8,13 @@ struct PostgresConnector: Sendable {
     let address: PostgresAddress
     let logger: Logger
 
-    /// A new connection; the caller closes it.
-    func connect() async throws -> PostgresConnection {
+    /// A new connection, named `application` in `pg_stat_activity`; the caller closes it.
+    func connect(as application: String = "wsx-web") async throws -> PostgresConnection {
         var configuration = PostgresConnection.Configuration(
             host: address.host, port: address.port, username: address.user, password: address.password,
             database: address.database, tls: try tls())
         configuration.options.connectTimeout = .seconds(10)
+        configuration.options.additionalStartupParameters = [("application_name", application)]
         do {
             return try await PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.any(),
                                                         configuration: configuration, id: 1, logger: logger)

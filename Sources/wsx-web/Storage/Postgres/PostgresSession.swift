@@ -37,10 +37,11 @@ final class PostgresSession: @unchecked Sendable {
     }
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
-    func transaction<T>(_ body: () throws -> T) throws -> T {
+    /// A `readOnly` one refuses every write.
+    func transaction<T>(readOnly: Bool = false, _ body: () throws -> T) throws -> T {
         turn.lock()
         defer { turn.unlock() }
-        try run("BEGIN")
+        try run(readOnly ? "BEGIN READ ONLY" : "BEGIN")
         do {
             let value = try body()
             try run("COMMIT")

@@ -1,0 +1,117 @@
+import Foundation
+import Logging
+import NIOPosix
+import PostgresNIO
+
+/// One node's way into a PostgreSQL database that several nodes share: a few sessions, each used
+/// by one transaction body at a time on a thread of the database's own (the bodies are
+/// synchronous, `Storage/README.md`), the schema brought up to date on open (under the
+/// schema's advisory lock, so nodes starting together migrate once), and a feed of every
+/// node's committed events (`PostgresEventFeed`).
+///
+/// A write that published events tells every node at its commit (`NOTIFY wsx_events`, sent
+/// inside the transaction, delivered by PostgreSQL when it commits); each node's feed then reads
+/// the events after the last one it delivered, so its own writes arrive the same way as the
+/// others'.
+final class PostgresBackend: Sendable {
+    /// The channel writes notify and feeds listen on.
+    static let eventChannel = "wsx_events"
+
+    let connector: PostgresConnector
+    let clock: WallClock
+    /// Every event committed by any node, in id order, once each.
+    let feed: PostgresEventFeed
+    private let sessions: SessionPool
+    private let threads: NIOThreadPool
+
+    private init(connector: PostgresConnector, clock: WallClock, sessions: [PostgresSession], feed: PostgresEventFeed) {
+        (self.connector, self.clock, self.feed) = (connector, clock, feed)
+        self.sessions = SessionPool(sessions)
+        threads = NIOThreadPool(numberOfThreads: sessions.count)
+        threads.start()
+    }
+
+    /// Connects `sessionCount` sessions to `address`, migrates the schema, and starts the feed
+    /// after the newest event there is now (events before it are replay's, not news).
+    static func open(address: PostgresAddress, logger: Logger, clock: WallClock = .system, sessionCount: Int = 4) async throws -> PostgresBackend {
+        let connector = PostgresConnector(address: address, logger: logger)
+        var sessions: [PostgresSession] = []
+        do {
+            for _ in 0..<max(1, sessionCount) { sessions.append(PostgresSession(try await connector.connect(), logger: logger)) }
+            try await PostgresSchema.migrate(sessions[0].connection, logger: logger)
+            let latest = try await sessions[0].connection.query("SELECT last_id FROM event_counter", logger: logger)
+                .collect().first?.decode(Int64.self) ?? 0
+            return PostgresBackend(connector: connector, clock: clock, sessions: sessions,
+                                    feed: PostgresEventFeed(connector: connector, channel: eventChannel, after: latest))
+        } catch {
+            for session in sessions { try? await session.connection.close() }
+            throw error
+        }
+    }
+
+    /// Runs `body` in one write transaction on a session of its own: its stores' changes and the
+    /// events it publishes commit together, or not at all when it throws.
+    func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+        let clock = self.clock
+        return try await onSession { session in
+            try session.transaction {
+                let tx = PostgresTransaction.writing(session, clock: clock)
+                let value = try body(tx)
+                if let last = tx.published?.events.last {
+                    try session.run("SELECT pg_notify(\(Self.eventChannel), \(String(last.id)))")
+                }
+                return value
+            }
+        }
+    }
+
+    /// Runs `body` in one read-only transaction on a session of its own.
+    func query<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+        let clock = self.clock
+        return try await onSession { session in
+            try session.transaction(readOnly: true) { try body(PostgresTransaction.reading(session, clock: clock)) }
+        }
+    }
+
+    /// Runs `work` on one of the database's threads with a session no other body holds.
+    private func onSession<T: Sendable>(_ work: @escaping @Sendable (PostgresSession) throws -> T) async throws -> T {
+        let sessions = self.sessions
+        return try await threads.runIfActive {
+            let session = sessions.take()
+            defer { sessions.give(session) }
+            return try work(session)
+        }
+    }
+
+    /// Ends the feed, the threads and the sessions.
+    func close() async {
+        feed.stop()
+        try? await threads.shutdownGracefully()
+        for session in sessions.all { try? await session.connection.close() }
+    }
+
+    /// The sessions, each lent to one body at a time.
+    private final class SessionPool: @unchecked Sendable {
+        let all: [PostgresSession]
+        private var free: [PostgresSession]
+        private let condition = NSCondition()
+
+        init(_ sessions: [PostgresSession]) {
+            (all, free) = (sessions, sessions)
+        }
+
+        func take() -> PostgresSession {
+            condition.lock()
+            defer { condition.unlock() }
+            while free.isEmpty { condition.wait() }
+            return free.removeLast()
+        }
+
+        func give(_ session: PostgresSession) {
+            condition.lock()
+            free.append(session)
+            condition.signal()
+            condition.unlock()
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Synchronization
+
+/// One stored event as a node's feed reads it from `events`.
+struct PostgresStoredEvent: Sendable, Equatable {
+    let id: Int64
+    let type: String
+    let roomId: Int64?
+    let userId: Int64?
+    let payload: String
+    let messageId: Int64?
+}
+
+/// Every event any node commits, delivered to this node in id order, each once.
+///
+/// A listening connection waits for `NOTIFY` on the events channel; on each, and whenever it
+/// (re)connects, it reads the events after the last one it delivered, in pages, and yields them.
+/// Ids are handed out in commit order (`PostgresEventIds`), so a read that sees id n sees every
+/// id below it: nothing is stepped over. A connection that drops is opened again after a short
+/// pause, and what was committed meanwhile is read from the table, so a node that lost its
+/// listener misses nothing and delivers nothing twice.
+final class PostgresEventFeed: Sendable {
+    /// Each read's events, never empty, in id order.
+    let events: AsyncStream<[PostgresStoredEvent]>
+    private let continuation: AsyncStream<[PostgresStoredEvent]>.Continuation
+    private let connector: PostgresConnector
+    private let channel: String
+    private let delivered: Atomic<Int64>
+    private let task = Mutex<Task<Void, Never>?>(nil)
+    /// How many times the listening connection was opened (for tests and logs).
+    private let connections = Atomic<Int>(0)
+    /// What the listening connection is called in `pg_stat_activity`.
+    static let applicationName = "wsx-web event feed"
+    /// Events one read takes at most.
+    static let pageSize = 500
+
+    init(connector: PostgresConnector, channel: String, after lastId: Int64) {
+        (events, continuation) = AsyncStream.makeStream(of: [PostgresStoredEvent].self, bufferingPolicy: .unbounded)
+        (self.connector, self.channel) = (connector, channel)
+        delivered = Atomic(lastId)
+    }
+
+    /// The id of the newest event delivered.
+    var lastDelivered: Int64 { delivered.load(ordering: .acquiring) }
+
+    /// How many listening connections were opened so far.
+    var connectionCount: Int { connections.load(ordering: .relaxed) }
+
+    /// Starts listening (once); runs until `stop()`.
+    func start() {
+        task.withLock { task in
+            guard task == nil else { return }
+            task = Task { [self] in await listen() }
+        }
+    }
+
+    /// Stops listening and ends `events`.
+    func stop() {
+        task.withLock { $0?.cancel() }
+        continuation.finish()
+    }
+
+    private func listen() async {
+        let logger = connector.logger
+        while !Task.isCancelled {
+            do {
+                let connection = try await connector.connect(as: Self.applicationName)
+                connections.add(1, ordering: .relaxed)
+                do {
+                    try await connection.listen(on: channel) { notifications in
+                        // Listening before reading: a commit between the two is read now or notified after.
+                        try await catchUp(connection)
+                        for try await _ in notifications {
+                            try await catchUp(connection)
+                        }
+                    }
+                } catch {
+                    if !Task.isCancelled { logger.warning("event feed lost its connection; listening again", metadata: ["error": "\(String(reflecting: error))"]) }
+                }
+                try? await connection.close()
+            } catch {
+                logger.warning("event feed cannot connect; trying again", metadata: ["error": "\(error)"])
+            }
+            try? await Task.sleep(for: .milliseconds(200))
+        }
+    }
+
+    /// Reads and yields every event after the last delivered, page by page.
+    private func catchUp(_ connection: PostgresConnection) async throws {
+        while true {
+            let after = lastDelivered
+            let rows = try await connection.query("""
+                SELECT id, type, room_id, user_id, payload::text, message_id FROM events
+                WHERE id > \(after) ORDER BY id LIMIT \(Self.pageSize)
+                """, logger: connector.logger).collect()
+            let page = try rows.map { row in
+                let (id, type, roomId, userId, payload, messageId) = try row.decode((Int64, String, Int64?, Int64?, String, Int64?).self)
+                return PostgresStoredEvent(id: id, type: type, roomId: roomId, userId: userId, payload: payload, messageId: messageId)
+            }
+            guard let last = page.last else { return }
+            delivered.store(last.id, ordering: .releasing)
+            continuation.yield(page)
+            if page.count < Self.pageSize { return }
+        }
+    }
+}

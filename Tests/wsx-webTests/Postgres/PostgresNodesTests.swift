@@ -1,0 +1,121 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Testing
+@testable import wsx_web
+
+/// Several nodes on one PostgreSQL database: every node's feed delivers every node's events, in
+/// commit order, each once, also after its listening connection dropped.
+@Suite("PostgreSQL nodes share their events", .timeLimit(.minutes(5)))
+struct PostgresNodesTests {
+    private static let logger = Logger(label: "test.postgres")
+
+    /// Opens `count` nodes on a new database, starts their feeds, and closes them afterwards.
+    private func withNodes(_ count: Int, _ body: ([PostgresBackend]) async throws -> Void) async throws {
+        let address = try await PostgresTestCluster.shared().database()
+        var nodes: [PostgresBackend] = []
+        do {
+            for _ in 0..<count { nodes.append(try await PostgresBackend.open(address: address, logger: Self.logger, sessionCount: 3)) }
+            for node in nodes { node.feed.start() }
+            try await body(nodes)
+        } catch {
+            for node in nodes { await node.close() }
+            throw error
+        }
+        for node in nodes { await node.close() }
+    }
+
+    /// What `feed` delivers until it has delivered `id`.
+    private func collect(_ feed: PostgresEventFeed, through id: Int64) async -> [PostgresStoredEvent] {
+        var got: [PostgresStoredEvent] = []
+        for await page in feed.events {
+            got += page
+            if let last = got.last, last.id >= id { break }
+        }
+        return got
+    }
+
+    /// A write on `node` that publishes `count` events to room `room`, tagged `tag`; answers their ids.
+    private func publish(on node: PostgresBackend, count: Int, room: Int64, tag: String) async throws -> [Int64] {
+        try await node.write { tx in
+            try (0..<count).map { index in
+                try tx.publish(OutgoingEvent(.typing, to: .room(room), payload: ["tag": tag, "n": String(index)]))
+            }
+        }
+    }
+
+    @Test("writers racing on two nodes: both feeds deliver the same gap-free sequence, in id order, each event once")
+    func racing() async throws {
+        try await withNodes(2) { nodes in
+            let ids = try await withThrowingTaskGroup(of: [Int64].self) { group in
+                for writer in 0..<6 {
+                    group.addTask {
+                        var ids: [Int64] = []
+                        for round in 0..<20 {
+                            ids += try await publish(on: nodes[writer % 2], count: 1 + round % 2, room: Int64(writer), tag: "w\(writer)r\(round)")
+                        }
+                        return ids
+                    }
+                }
+                return try await group.reduce(into: [Int64]()) { $0 += $1 }
+            }
+            #expect(ids.count == 6 * 30)
+            #expect(Set(ids) == Set(1...Int64(ids.count)), "gap-free ids")
+            let newest = Int64(ids.count)
+            async let first = collect(nodes[0].feed, through: newest)
+            async let second = collect(nodes[1].feed, through: newest)
+            let (a, b) = await (first, second)
+            #expect(a.map(\.id) == Array(1...newest))
+            #expect(a == b, "both nodes deliver the same events")
+            let typing = try #require(a.first)
+            #expect(typing.type == EventType.typing.rawValue && typing.userId == nil && typing.roomId != nil)
+            let fields = try JSONDecoder().decode([String: String].self, from: Data(typing.payload.utf8))
+            #expect(fields["tag"]?.hasPrefix("w") == true)
+        }
+    }
+
+    @Test("a node whose listening connection drops catches up from the table: nothing missed, nothing twice")
+    func reconnect() async throws {
+        try await withNodes(2) { nodes in
+            let early = try await publish(on: nodes[0], count: 3, room: 1, tag: "early")
+            let seen = await collect(nodes[1].feed, through: early.last!)
+            #expect(seen.map(\.id) == early)
+            #expect(nodes[1].feed.connectionCount == 1)
+
+            // Ends every node's listening connection, as a restarted server or a network cut would.
+            let ended = try await nodes[0].write { tx in
+                try tx.inspection.integer("""
+                    SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity
+                    WHERE datname = current_database() AND application_name = ?
+                    """, [PostgresEventFeed.applicationName])
+            }
+            #expect(ended == 2)
+            var later: [Int64] = []
+            for round in 0..<5 { later += try await publish(on: nodes[0], count: 2, room: 1, tag: "later\(round)") }
+            let after = await collect(nodes[1].feed, through: later.last!)
+            #expect(after.map(\.id) == later, "the events committed while it was away, each once")
+            #expect(nodes[1].feed.connectionCount >= 2, "it listened again")
+            #expect(nodes[1].feed.lastDelivered == later.last!)
+        }
+    }
+
+    @Test("a rolled-back write leaves no event and no gap; a read transaction cannot write")
+    func rollback() async throws {
+        try await withNodes(1) { nodes in
+            struct Abandoned: Error {}
+            await #expect(throws: Abandoned.self) {
+                _ = try await nodes[0].write { tx -> Int64 in
+                    _ = try tx.publish(OutgoingEvent(.typing, to: .room(1), payload: ["tag": "gone"]))
+                    throw Abandoned()
+                }
+            }
+            let kept = try await publish(on: nodes[0], count: 1, room: 1, tag: "kept")
+            #expect(kept == [1], "the abandoned id was never taken")
+            #expect(await collect(nodes[0].feed, through: 1).map(\.id) == [1])
+            await #expect(throws: (any Error).self) {
+                try await nodes[0].query { tx in try tx.accounts.setLanguage("ko", userId: 1) }
+            }
+            #expect(try await nodes[0].query { tx in try tx.events.latestId() } == 1)
+        }
+    }
+}
