@@ -99,6 +99,40 @@ struct PostgresNodesTests {
         }
     }
 
+    @Test("what another node's hub applies travels with the event: membership changes and the sessions it ends")
+    func delivery() async throws {
+        try await withNodes(2) { nodes in
+            let changes: [MembershipChange] = [.added(room: 7, users: [1, 2]), .removed(room: 7, users: [2]), .roomsDeleted(rooms: [7, 8])]
+            let ids = try await nodes[0].write { tx in
+                var ids = try changes.map { change in
+                    try tx.publish(OutgoingEvent(.roomMemberAdded, to: .room(7), payload: ["room": "7"], membership: change))
+                }
+                ids.append(try tx.publish(OutgoingEvent(.sessionRevoked, to: .user(3), payload: ["user": "3"], closesSessions: [41, 42])))
+                var plain = OutgoingEvent(.messageCreated, to: .room(7), payload: ["html": "<p>안녕</p>"])
+                plain.messageId = 99
+                ids.append(try tx.publish(plain))
+                return ids
+            }
+            let got = await collect(nodes[1].feed, through: ids.last!).map(\.committed)
+            #expect(got.map(\.id) == ids)
+            #expect(got.prefix(3).map(\.event.membership) == changes)
+            #expect(got[3].event.closesSessions == [41, 42] && got[3].event.audience == .user(3) && got[3].event.membership == nil)
+            #expect(got[4].event.messageId == 99 && got[4].event.closesSessions.isEmpty && got[4].event.type == .messageCreated)
+        }
+    }
+
+    @Test("a membership change reads back from its text; text that is not one is refused")
+    func membershipText() {
+        for change in [MembershipChange.added(room: 1, users: [2, 3]), .removed(room: 9, users: []), .roomsDeleted(rooms: [4, 5])] {
+            #expect(MembershipChange(text: change.text) == change)
+        }
+        #expect(MembershipChange.added(room: 1, users: [2, 3]).text == "added:1:2,3")
+        for text in ["", "added:1", "added:x:2", "removed:1:2,y", "deleted:1:2", "moved:1:2"] {
+            #expect(MembershipChange(text: text) == nil, "\(text)")
+        }
+        #expect(MembershipChange(text: "deleted:") == .roomsDeleted(rooms: []))
+    }
+
     @Test("a rolled-back write leaves no event and no gap; a read transaction cannot write")
     func rollback() async throws {
         try await withNodes(1) { nodes in

@@ -11,6 +11,18 @@ struct PostgresStoredEvent: Sendable, Equatable {
     let userId: Int64?
     let payload: String
     let messageId: Int64?
+    /// What the hub applies beside delivering it (`event_delivery`).
+    var membership: MembershipChange?
+    var closesSessions: [Int64] = []
+
+    /// The event as the hub takes it, as its writer published it.
+    var committed: CommittedEvent {
+        let audience: Audience = if let roomId { .room(roomId) } else { .user(userId ?? 0) }
+        var event = OutgoingEvent(EventType(rawValue: type), to: audience, json: payload, membership: membership,
+                                  closesSessions: closesSessions)
+        event.messageId = messageId
+        return CommittedEvent(id: id, event: event)
+    }
 }
 
 /// Every event any node commits, delivered to this node in id order, each once.
@@ -92,12 +104,17 @@ final class PostgresEventFeed: Sendable {
         while true {
             let after = lastDelivered
             let rows = try await connection.query("""
-                SELECT id, type, room_id, user_id, payload::text, message_id FROM events
-                WHERE id > \(after) ORDER BY id LIMIT \(Self.pageSize)
+                SELECT events.id, events.type, events.room_id, events.user_id, events.payload::text, events.message_id,
+                       event_delivery.membership, event_delivery.closes_sessions
+                FROM events LEFT JOIN event_delivery ON event_delivery.event_id = events.id
+                WHERE events.id > \(after) ORDER BY events.id LIMIT \(Self.pageSize)
                 """, logger: connector.logger).collect()
             let page = try rows.map { row in
-                let (id, type, roomId, userId, payload, messageId) = try row.decode((Int64, String, Int64?, Int64?, String, Int64?).self)
-                return PostgresStoredEvent(id: id, type: type, roomId: roomId, userId: userId, payload: payload, messageId: messageId)
+                let (id, type, roomId, userId, payload, messageId, membership, sessions) =
+                    try row.decode((Int64, String, Int64?, Int64?, String, Int64?, String?, String?).self)
+                return PostgresStoredEvent(id: id, type: type, roomId: roomId, userId: userId, payload: payload, messageId: messageId,
+                                           membership: membership.flatMap(MembershipChange.init(text:)),
+                                           closesSessions: (sessions ?? "").split(separator: ",").compactMap { Int64($0) })
             }
             guard let last = page.last else { return }
             delivered.store(last.id, ordering: .releasing)

@@ -28,6 +28,12 @@ enum PostgresEventIds {
             INSERT INTO events (id, type, room_id, user_id, payload, created_at, message_id)
             VALUES (\(id), \(event.type.rawValue), \(roomId), \(userId), \(event.payload)::jsonb, \(now), \(event.messageId))
             """)
+        if event.membership != nil || !event.closesSessions.isEmpty {
+            let sessions = event.closesSessions.isEmpty ? nil : event.closesSessions.map(String.init).joined(separator: ",")
+            try session.run("""
+                INSERT INTO event_delivery (event_id, membership, closes_sessions) VALUES (\(id), \(event.membership?.text), \(sessions))
+                """)
+        }
         return id
     }
 }

@@ -9,6 +9,17 @@ enum PostgresSchema {
     /// The steps, oldest first. An identifier, once released, never changes.
     static let steps: [(identifier: String, statements: [String])] = [
         ("001-tables", tables),
+        ("002-event-delivery", [
+            // What the hubs of other nodes need beside an event: the room membership it changes
+            // and the sessions it ends (SQLite's single process keeps both in memory).
+            """
+            CREATE TABLE event_delivery (
+                event_id BIGINT PRIMARY KEY REFERENCES events(id) ON DELETE CASCADE,
+                membership TEXT,
+                closes_sessions TEXT
+            )
+            """,
+        ]),
     ]
 
     /// What `migrate` refuses, in words an operator can act on.
