@@ -90,8 +90,10 @@ struct AppServices: Sendable {
     let logger: Logger
 
     /// Opens the database (migrating it) and loads templates and static files, failing with a
-    /// clear message when any of them is missing.
-    init(config: AppConfig, clock: WallClock = .system, logger: Logger) throws {
+    /// clear message when any of them is missing. With `postgres` (opened and migrated by the
+    /// caller, `serve --database`), the data is there and the data folder keeps what is the
+    /// node's own.
+    init(config: AppConfig, clock: WallClock = .system, logger: Logger, postgres: PostgresBackend? = nil) throws {
         self.config = config
         self.clock = clock
         self.logger = logger
@@ -99,8 +101,12 @@ struct AppServices: Sendable {
         try DataFolder.prepare(config.dataDirectory)
         folderLock = try DataFolderLock.acquire(dataDirectory: config.dataDirectory)
         readers = ReaderThreads(count: AppDatabase.readerCount)
-        database = try AppDatabase.open(dataDirectory: config.dataDirectory, clock: clock, synchronous: config.synchronous,
-                                        timingWritesInto: metrics.databaseWrites, readers: readers)
+        database = if let postgres {
+            AppDatabase(postgres: postgres, clock: clock)
+        } else {
+            try AppDatabase.open(dataDirectory: config.dataDirectory, clock: clock, synchronous: config.synchronous,
+                                 timingWritesInto: metrics.databaseWrites, readers: readers)
+        }
         let disk = DiskSpace(dataDirectory: config.dataDirectory, minimumFreeBytes: config.minimumFreeBytes)
         health = HealthCheck(database: database, disk: disk)
         let hasher = PasswordHasher(cost: config.bcryptCost)

@@ -5,11 +5,11 @@ import Logging
 import Uploads
 
 /// Builds the whole server from its configuration; `serve` runs it, tests drive it in-process.
-func buildApplication(config: AppConfig, clock: WallClock = .system,
+func buildApplication(config: AppConfig, clock: WallClock = .system, postgres: PostgresBackend? = nil,
                       onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in })
     throws -> some ApplicationProtocol {
     let logger = makeLogger(config)
-    let services = try AppServices(config: config, clock: clock, logger: logger)
+    let services = try AppServices(config: config, clock: clock, logger: logger, postgres: postgres)
     let router = buildRouter(services)
     return Application(
         router: router,

@@ -13,6 +13,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Port to listen on; 0 picks a free one (env WSX_PORT, default 8080).")
     var port: Int?
     @OptionGroup var data: DataDirectoryOption
+    @OptionGroup var databaseOption: DatabaseOption
     @OptionGroup var connections: ConnectionOptions
     @OptionGroup var signIns: SignInOptions
     @OptionGroup var rateLimits: RateLimitOptions
@@ -202,7 +203,14 @@ struct ServeCommand: AsyncParsableCommand {
         // A missing template or folder throws here; ArgumentParser prints its description
         // ("template login.mustache is missing") and exits non-zero.
         let format = config.logFormat
-        let app = try buildApplication(config: config) { port in
+        // On PostgreSQL the schema is brought up to date (under its advisory lock) before the
+        // node serves; the address is logged without its password.
+        var postgres: PostgresBackend?
+        if let address = try databaseOption.address() {
+            logger.notice("database: PostgreSQL at \(address)")
+            postgres = try await PostgresBackend.open(address: address, logger: logger)
+        }
+        let app = try buildApplication(config: config, postgres: postgres) { port in
             // One line on stdout that scripts and tests wait for, whatever the log level; with
             // `--log-format json` a JSON object like every other line.
             let text = "wsx-web listening on http://\(host):\(port)"

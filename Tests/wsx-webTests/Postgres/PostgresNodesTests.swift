@@ -133,6 +133,28 @@ struct PostgresNodesTests {
         #expect(MembershipChange(text: "deleted:") == .roomsDeleted(rooms: []))
     }
 
+    @Test("sessions cut off are replaced: a query fails at once while the database refuses, and works once it is back")
+    func cutOff() async throws {
+        try await withNodes(1) { nodes in
+            let cluster = try await PostgresTestCluster.shared()
+            let database = try await nodes[0].query { tx in try tx.inspection.rows("SELECT current_database()", [])[0][0] }
+            func admin(_ sql: String) async throws {
+                try await PostgresConnector(address: cluster.address(database: "postgres"), logger: Self.logger).withConnection { connection in
+                    _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Self.logger).collect()
+                }
+            }
+            try await admin("ALTER DATABASE \(database) ALLOW_CONNECTIONS false")
+            try await admin("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database)'")
+            try await Task.sleep(for: .milliseconds(200))
+            let started = ContinuousClock.now
+            await #expect(throws: (any Error).self) { _ = try await nodes[0].query { tx in try tx.events.latestId() } }
+            #expect(ContinuousClock.now - started < .seconds(15), "an error, not a hang")
+            try await admin("ALTER DATABASE \(database) ALLOW_CONNECTIONS true")
+            #expect(try await nodes[0].query { tx in try tx.events.latestId() } == 0, "a new connection took the old one's place")
+            _ = try await publish(on: nodes[0], count: 1, room: 1, tag: "back")
+        }
+    }
+
     @Test("a rolled-back write leaves no event and no gap; a read transaction cannot write")
     func rollback() async throws {
         try await withNodes(1) { nodes in

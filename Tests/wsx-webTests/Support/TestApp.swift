@@ -44,7 +44,23 @@ struct TestApp {
 
     /// Runs `body` against the app, in-process or over a real socket.
     func run<Value: Sendable>(_ setup: TestingSetup, _ body: @Sendable (TestSession) async throws -> Value) async throws -> Value {
-        let services = try AppServices(config: config, clock: clock.wallClock, logger: logs.logger())
+        var postgres: PostgresBackend?
+        if let postgresAddress {
+            postgres = try await PostgresBackend.open(address: postgresAddress, logger: logs.logger(), clock: clock.wallClock)
+        }
+        do {
+            let value = try await run(setup, postgres: postgres, body)
+            await postgres?.close()
+            return value
+        } catch {
+            await postgres?.close()
+            throw error
+        }
+    }
+
+    private func run<Value: Sendable>(_ setup: TestingSetup, postgres: PostgresBackend?,
+                                      _ body: @Sendable (TestSession) async throws -> Value) async throws -> Value {
+        let services = try AppServices(config: config, clock: clock.wallClock, logger: logs.logger(), postgres: postgres)
         let router = buildRouter(services)
         extraRoutes(router)
         let app = Application(router: router, server: httpServer(services, logger: logs.logger()),
@@ -56,6 +72,9 @@ struct TestApp {
             try await body(TestSession(client: client, services: services, clock: clock, logs: logs))
         }
     }
+
+    /// A PostgreSQL database to run on instead of SQLite in the data folder (`serve --database`).
+    var postgresAddress: PostgresAddress?
 
     /// Routes only tests add (after every middleware), e.g. one that fails on purpose.
     var extraRoutes: @Sendable (Router<AppRequestContext>) -> Void = { _ in }

@@ -26,7 +26,7 @@ final class PostgresBackend: Sendable {
 
     private init(connector: PostgresConnector, clock: WallClock, sessions: [PostgresSession], feed: PostgresEventFeed) {
         (self.connector, self.clock, self.feed) = (connector, clock, feed)
-        self.sessions = SessionPool(sessions)
+        self.sessions = SessionPool(sessions, connector: connector)
         threads = NIOThreadPool(numberOfThreads: sessions.count)
         threads.start()
     }
@@ -53,15 +53,26 @@ final class PostgresBackend: Sendable {
     /// events it publishes commit together, or not at all when it throws.
     func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
         let clock = self.clock
-        return try await onSession { session in
-            try session.transaction {
-                let tx = PostgresTransaction.writing(session, clock: clock)
-                let value = try body(tx)
-                if let last = tx.published?.events.last {
-                    try session.run("SELECT pg_notify(\(Self.eventChannel), \(String(last.id)))")
-                }
-                return value
-            }
+        return try await onSession { session in try Self.write(on: session, clock: clock, body) }
+    }
+
+    /// The same on the calling thread (an operator command; never an event loop of PostgreSQL's).
+    func writeNow<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
+        let session = try sessions.take()
+        defer { sessions.give(session) }
+        return try Self.write(on: session, clock: clock, body)
+    }
+
+    /// Every write tells every node as it commits (`NOTIFY`, delivered at the commit): with the
+    /// newest event id when it published events, so feeds read them, and in any case so every
+    /// node's caches count the change.
+    private static func write<T>(on session: PostgresSession, clock: WallClock, _ body: (any StoreTransaction) throws -> T) throws -> T {
+        try session.transaction {
+            let tx = PostgresTransaction.writing(session, clock: clock)
+            let value = try body(tx)
+            let last = tx.published?.events.last.map { String($0.id) } ?? ""
+            try session.run("SELECT pg_notify(\(Self.eventChannel), \(last))")
+            return value
         }
     }
 
@@ -73,11 +84,20 @@ final class PostgresBackend: Sendable {
         }
     }
 
+    /// The same on the calling thread: a request handler's read, as SQLite's reads run. The
+    /// sessions' input and output run on PostgreSQL's own event loops (`PostgresConnector.loops`),
+    /// never the caller's, so waiting here cannot stall them.
+    func queryNow<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
+        let session = try sessions.take()
+        defer { sessions.give(session) }
+        return try session.transaction(readOnly: true) { try body(PostgresTransaction.reading(session, clock: clock)) }
+    }
+
     /// Runs `work` on one of the database's threads with a session no other body holds.
     private func onSession<T: Sendable>(_ work: @escaping @Sendable (PostgresSession) throws -> T) async throws -> T {
         let sessions = self.sessions
         return try await threads.runIfActive {
-            let session = sessions.take()
+            let session = try sessions.take()
             defer { sessions.give(session) }
             return try work(session)
         }
@@ -90,21 +110,33 @@ final class PostgresBackend: Sendable {
         for session in sessions.all { try? await session.connection.close() }
     }
 
-    /// The sessions, each lent to one body at a time.
+    /// The sessions, each lent to one body at a time. A session whose connection was closed (the
+    /// server restarted, the network dropped) is replaced by a new connection when it is next
+    /// lent; while the database cannot be reached, the body fails at once.
     private final class SessionPool: @unchecked Sendable {
-        let all: [PostgresSession]
         private var free: [PostgresSession]
         private let condition = NSCondition()
+        private let connector: PostgresConnector
 
-        init(_ sessions: [PostgresSession]) {
-            (all, free) = (sessions, sessions)
+        init(_ sessions: [PostgresSession], connector: PostgresConnector) {
+            (free, self.connector) = (sessions, connector)
         }
 
-        func take() -> PostgresSession {
+        /// The sessions not lent now (every one, once the threads have stopped), for closing them.
+        var all: [PostgresSession] { condition.withLock { free } }
+
+        func take() throws -> PostgresSession {
             condition.lock()
-            defer { condition.unlock() }
             while free.isEmpty { condition.wait() }
-            return free.removeLast()
+            let session = free.removeLast()
+            condition.unlock()
+            if session.isOpen { return session }
+            do {
+                return PostgresSession(try connector.connectNow(), logger: session.logger)
+            } catch {
+                give(session)
+                throw error
+            }
         }
 
         func give(_ session: PostgresSession) {

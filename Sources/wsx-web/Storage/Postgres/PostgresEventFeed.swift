@@ -41,6 +41,9 @@ final class PostgresEventFeed: Sendable {
     private let channel: String
     private let delivered: Atomic<Int64>
     private let task = Mutex<Task<Void, Never>?>(nil)
+    /// Told of every notice (another node committed) and every (re)connect, before the events
+    /// after it are read: the node's caches count it as a change.
+    private let noticed = Mutex<(@Sendable () -> Void)?>(nil)
     /// How many times the listening connection was opened (for tests and logs).
     private let connections = Atomic<Int>(0)
     /// What the listening connection is called in `pg_stat_activity`.
@@ -59,6 +62,11 @@ final class PostgresEventFeed: Sendable {
 
     /// How many listening connections were opened so far.
     var connectionCount: Int { connections.load(ordering: .relaxed) }
+
+    /// Calls `action` on every notice and every (re)connect, before reading what was committed.
+    func onNotice(_ action: @escaping @Sendable () -> Void) {
+        noticed.withLock { $0 = action }
+    }
 
     /// Starts listening (once); runs until `stop()`.
     func start() {
@@ -83,8 +91,10 @@ final class PostgresEventFeed: Sendable {
                 do {
                     try await connection.listen(on: channel) { notifications in
                         // Listening before reading: a commit between the two is read now or notified after.
+                        noticed.withLock { $0 }?()
                         try await catchUp(connection)
                         for try await _ in notifications {
+                            noticed.withLock { $0 }?()
                             try await catchUp(connection)
                         }
                     }

@@ -21,8 +21,38 @@ final class PostgresSession: @unchecked Sendable {
     /// Runs `query` and returns its rows.
     @discardableResult
     func run(_ query: PostgresQuery) throws -> [PostgresRow] {
-        precondition(!connection.eventLoop.inEventLoop, "a PostgreSQL statement must not be waited for on an event loop")
-        return try connection.query(query, logger: logger).wait().rows
+        precondition(!connection.eventLoop.inEventLoop, "a PostgreSQL statement must not be waited for on its own event loop")
+        // A statement sent on a closed connection would wait forever for an answer.
+        guard !connection.isClosed else { throw ConnectionClosed() }
+        return try Self.waitFor(connection.query(query, logger: logger)).rows
+    }
+
+    /// `future`'s value, waited for on this thread. NIO's own `wait()` refuses every event loop
+    /// thread; a request handler's loop may wait here because the connection's input and output
+    /// run on PostgreSQL's own loops (`PostgresConnector.loops`), never the waiting one.
+    static func waitFor<Value: Sendable>(_ future: EventLoopFuture<Value>) throws -> Value {
+        let done = DispatchSemaphore(value: 0)
+        let outcome = OutcomeBox<Value>()
+        future.whenComplete { result in
+            outcome.result = result
+            done.signal()
+        }
+        done.wait()
+        return try outcome.result!.get()
+    }
+
+    /// The session's connection is closed (the server ended it, or the network did).
+    struct ConnectionClosed: Error, CustomStringConvertible {
+        var description: String { "the connection to PostgreSQL is closed" }
+    }
+
+    /// Whether the connection can still carry statements.
+    var isOpen: Bool { !connection.isClosed }
+
+    /// A result handed from the connection's loop to the waiting thread (the semaphore orders
+    /// the write before the read).
+    private final class OutcomeBox<Value: Sendable>: @unchecked Sendable {
+        var result: Result<Value, any Error>?
     }
 
     /// Runs `sql`, whose parameters are numbered `$1`, `$2`, … in the order of `values` (for

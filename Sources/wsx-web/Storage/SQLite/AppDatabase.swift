@@ -3,17 +3,22 @@ import GRDB
 import Prometheus
 import Uploads
 
-/// The one way into wsx's SQLite database.
+/// The one way into wsx's database: the embedded SQLite file, or a PostgreSQL database that
+/// several nodes share (`PostgresBackend`, `serve --database`).
 ///
-/// It owns the writer (a WAL-mode `DatabasePool` in production, so reads run concurrently with the
-/// single writer) and applies the named migrations of `AppDatabase.migrator` when opened. Stores
-/// (`UserStore`, `SessionStore`, …) take it and keep each write an invariant-preserving transaction.
+/// On SQLite it owns the writer (a WAL-mode `DatabasePool` in production, so reads run
+/// concurrently with the single writer) and applies the named migrations of
+/// `AppDatabase.migrator` when opened. Services take it and keep each write an
+/// invariant-preserving transaction through the stores (`write { tx in … }`, `query`), whichever
+/// the backend; what is SQLite's alone (`writer`, `read`, `readOffLoop`) is for `Storage/SQLite/`.
 final class AppDatabase: Sendable {
-    let writer: any DatabaseWriter
-    /// Where write transactions publish their real-time events.
+    private let sqliteWriter: (any DatabaseWriter)?
+    /// The PostgreSQL backend; nil on SQLite.
+    let postgres: PostgresBackend?
+    /// Where write transactions publish their real-time events (on PostgreSQL: where the events
+    /// every node committed are delivered, `PostgresEventFeed`).
     let outbox: EventOutbox
-    /// Shared transactions for writes that arrive together (message posts).
-    let groupCommit: GroupCommit
+    private let sqliteGroupCommit: GroupCommit?
     /// What every cache of reads read, and the commits that changed it (`ReadRegion`).
     let regions: RegionVersions
     /// Where reads no cache answered run (`readOffLoop`); nil runs them on the caller's thread
@@ -25,10 +30,11 @@ final class AppDatabase: Sendable {
     /// `outside` watches the file for other connections' commits (nil for a database in memory).
     init(_ writer: any DatabaseWriter, clock: WallClock = .system, writeTimes: DurationHistogram? = nil,
          events: EventOutbox.Destination = .hub, outside: OtherConnections? = nil, readers: ReaderThreads? = nil) throws {
-        self.writer = writer
+        sqliteWriter = writer
+        postgres = nil
         self.readers = readers
         outbox = EventOutbox(clock: clock, destination: events)
-        groupCommit = GroupCommit(writer: writer, outbox: outbox, timings: writeTimes)
+        sqliteGroupCommit = GroupCommit(writer: writer, outbox: outbox, timings: writeTimes)
         regions = RegionVersions(outside: outside)
         writer.add(transactionObserver: regions, extent: .databaseLifetime)
         let migrator = Self.migrator
@@ -37,6 +43,36 @@ final class AppDatabase: Sendable {
         }
         guard unknown.isEmpty else { throw NewerDatabase(unknownMigrations: unknown) }
         try migrator.migrate(writer)
+    }
+
+    /// The database of `backend`, already migrated. Its caches count every commit of every node
+    /// as a change (a node's own once it committed, the others' as their notice arrives), and the
+    /// events every node commits reach `outbox` through the backend's feed.
+    init(postgres backend: PostgresBackend, clock: WallClock = .system) {
+        sqliteWriter = nil
+        sqliteGroupCommit = nil
+        postgres = backend
+        readers = nil
+        let outbox = EventOutbox(clock: clock, destination: .hub)
+        let regions = RegionVersions(outside: nil)
+        (self.outbox, self.regions) = (outbox, regions)
+        backend.feed.onNotice { regions.countOutsideChanges() }
+        Task {
+            for await page in backend.feed.events { outbox.deliver(page.map(\.committed)) }
+        }
+        backend.feed.start()
+    }
+
+    /// SQLite's writer; `Storage/SQLite/` alone asks for it, on a SQLite database.
+    var writer: any DatabaseWriter {
+        guard let sqliteWriter else { preconditionFailure("SQLite's writer asked for on PostgreSQL") }
+        return sqliteWriter
+    }
+
+    /// Shared transactions for writes that arrive together (message posts), on SQLite.
+    var groupCommit: GroupCommit {
+        guard let sqliteGroupCommit else { preconditionFailure("SQLite's group commit asked for on PostgreSQL") }
+        return sqliteGroupCommit
     }
 
     /// The database file inside `dataDirectory` (created if missing).
@@ -142,14 +178,16 @@ final class AppDatabase: Sendable {
 
     /// Asks SQLite whether another connection committed since the last request, and if so
     /// makes every cache of reads stale (`OtherConnections`); asked before signed-in requests.
+    /// On PostgreSQL other nodes' commits are noticed as they happen (`PostgresEventFeed`).
     func noticeOutsideWrites() {
         if regions.outside?.changedOutside() == true { regions.countOutsideChanges() }
     }
 
     /// Publishes the events other processes queued (`OutsideEvents`) through this one's outbox;
-    /// answers how many.
+    /// answers how many. On PostgreSQL a command's events are every node's as it commits them.
     @discardableResult
     func relayOutsideEvents() throws -> Int {
+        guard postgres == nil else { return 0 }
         let outbox = self.outbox
         return try writer.write { db in try OutsideEvents.relay(db, through: outbox) }
     }

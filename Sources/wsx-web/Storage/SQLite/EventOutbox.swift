@@ -59,15 +59,20 @@ final class EventOutbox: Sendable {
         }
         if isFirst {
             db.afterNextTransaction(onCommit: { [self] _ in
-                let events = pending.withLock { list in defer { list.removeAll() }; return list }
-                guard !events.isEmpty else { return }
-                continuation.yield(events)
-                for listener in listeners.withLock({ $0 }) { listener.yield(events) }
+                deliver(pending.withLock { list in defer { list.removeAll() }; return list })
             }, onRollback: { [self] _ in
                 pending.withLock { $0.removeAll() }
             })
         }
         return id
+    }
+
+    /// Hands on events committed elsewhere (on PostgreSQL, every node's, as the feed reads them),
+    /// in id order, as this outbox hands on its own commits'.
+    func deliver(_ events: [CommittedEvent]) {
+        guard !events.isEmpty else { return }
+        continuation.yield(events)
+        for listener in listeners.withLock({ $0 }) { listener.yield(events) }
     }
 
     /// How many events the transaction in progress has published so far.

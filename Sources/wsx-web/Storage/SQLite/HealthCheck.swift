@@ -46,6 +46,7 @@ final class HealthCheck: Sendable {
             return "the data folder's disk has \(DiskSpace.describe(free)) free, less than --min-free-space "
                 + "(\(DiskSpace.describe(disk.minimumFreeBytes)))"
         }
+        if database.postgres != nil { return await postgresProblem() }
         if let failed = failure.withLock({ $0 }), database.regions.commits == failed.version {
             do {
                 try await database.writer.write { db in
@@ -65,4 +66,23 @@ final class HealthCheck: Sendable {
         }
         return nil
     }
+
+    /// On PostgreSQL: whether a read comes back within `postgresTimeout`. A read still waiting
+    /// then (a connection being made to an unreachable host) is left to end on its own.
+    private func postgresProblem() async -> String? {
+        let database = self.database
+        let answered = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let once = Mutex<CheckedContinuation<Bool, Never>?>(continuation)
+            let answer: @Sendable (Bool) -> Void = { value in once.withLock { $0.take() }?.resume(returning: value) }
+            Task { answer((try? await database.queryOffLoop { tx in try tx.inspection.integer("SELECT 1", []) }) == 1) }
+            Task {
+                try? await Task.sleep(for: Self.postgresTimeout)
+                answer(false)
+            }
+        }
+        return answered ? nil : "the database does not answer (PostgreSQL)"
+    }
+
+    /// How long `/healthz` waits for PostgreSQL.
+    static let postgresTimeout: Duration = .seconds(2)
 }

@@ -61,14 +61,23 @@ extension AppDatabase {
     /// Runs `body` in one write transaction (the writer's turn); its stores' changes and the
     /// events it publishes commit together, or not at all when it throws.
     func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+        if let postgres { return try committed(await postgres.write(body)) }
         let outbox = self.outbox
         return try await writer.write { db in try body(SQLiteTransaction(db, outbox: outbox)) }
+    }
+
+    /// `value`, from a PostgreSQL write this node just committed: its caches count the change
+    /// before the caller goes on (the other nodes count it when its notice reaches them).
+    private func committed<T>(_ value: T) -> T {
+        regions.countOutsideChanges()
+        return value
     }
 
     /// Runs `body` in a transaction shared with the writes that arrive at the same time (message
     /// posts: `GroupCommit`), in a savepoint of its own, so its changes and events roll back
     /// alone when it throws and commit with the others.
     func writeTogether<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
+        if let postgres { return try committed(await postgres.write(body)) }
         let outbox = self.outbox
         return try await groupCommit.write { db in try body(SQLiteTransaction(db, outbox: outbox)) }
     }
@@ -77,24 +86,34 @@ extension AppDatabase {
     /// operator commands (an import) whose writes capture state they change; its stores' changes
     /// and the events it publishes commit together, or not at all when it throws.
     func writeNow<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
+        if let postgres { return try committed(postgres.writeNow(body)) }
         let outbox = self.outbox
         return try writeBlocking { db in try body(SQLiteTransaction(db, outbox: outbox)) }
     }
 
     /// Runs `body` in one read transaction on the calling thread (`read(_:)`).
     func query<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
-        try read { db in try body(SQLiteTransaction.reading(db)) }
+        if let postgres { return try postgres.queryNow(body) }
+        return try read { db in try body(SQLiteTransaction.reading(db)) }
     }
 
     /// Runs `body` in one read transaction on a reader thread (`readOffLoop(_:)`).
     func queryOffLoop<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
-        try await readOffLoop { db in try body(SQLiteTransaction.reading(db)) }
+        if let postgres { return try await postgres.query(body) }
+        return try await readOffLoop { db in try body(SQLiteTransaction.reading(db)) }
     }
 
     /// `body` answered from memory alone (`tx` nil) when every cache it asks keeps its value,
     /// else run again in one read transaction off the loop (`readKept(_:)`).
     func queryKept<T: Sendable>(_ body: @escaping @Sendable ((any StoreTransaction)?) throws -> T) async throws -> T {
-        try await readKept { db in try body(db.map(SQLiteTransaction.reading)) }
+        if let postgres {
+            do {
+                return try body(nil)
+            } catch is NotKeptInMemory {
+                return try await postgres.query { tx in try body(tx) }
+            }
+        }
+        return try await readKept { db in try body(db.map(SQLiteTransaction.reading)) }
     }
 }
 
@@ -104,7 +123,7 @@ extension VersionedCache {
     func value(for key: Key, in tx: (any StoreTransaction)?,
                orRead read: (any StoreTransaction) throws -> Value) throws -> Value {
         guard let tx else { return try value(for: key, in: nil as Database?) { _ in throw NotKeptInMemory() } }
-        let sqlite = tx as! SQLiteTransaction
+        guard let sqlite = tx as? SQLiteTransaction else { return try readAndKeep(key, in: tx, read)! }
         return try value(for: key, in: sqlite.db) { db in try read(SQLiteTransaction(db, outbox: sqlite.outbox)) }
     }
 
@@ -112,19 +131,36 @@ extension VersionedCache {
     /// (`queryOffLoop`), kept for next time.
     func value(for key: Key, from database: AppDatabase,
                orQuery read: @escaping @Sendable (any StoreTransaction) throws -> Value) async throws -> Value {
-        try await value(for: key, from: database, orRead: { (db: Database) in try read(SQLiteTransaction.reading(db)) })
+        if database.postgres != nil {
+            if let value = value(for: key) { return value }
+            return try await database.queryOffLoop { tx in try self.readAndKeep(key, in: tx, read)! }
+        }
+        return try await value(for: key, from: database, orRead: { (db: Database) in try read(SQLiteTransaction.reading(db)) })
+    }
+
+    /// Reads `key`'s value in `tx`, a transaction of a backend whose every commit counts as a
+    /// change of every cache (PostgreSQL: no statement regions to learn), and keeps it unless a
+    /// commit landed while it was read (or it is nil).
+    private func readAndKeep(_ key: Key, in tx: any StoreTransaction, _ read: (any StoreTransaction) throws -> Value?) throws -> Value? {
+        let readAt = region.version
+        let value = try read(tx)
+        ReadScope.current?.include(region)
+        if let value { store(value, for: key, readAt: readAt) }
+        return value
     }
 
     /// What `read` reads in one read transaction now, on the caller's thread, whatever is kept;
     /// kept for next time unless nil (for an event loop's own handler, which cannot wait).
     func fresh(for key: Key, from database: AppDatabase, query read: (any StoreTransaction) throws -> Value?) throws -> Value? {
-        try fresh(for: key, from: database, read: { (db: Database) in try read(SQLiteTransaction.reading(db)) })
+        if database.postgres != nil { return try database.query { tx in try readAndKeep(key, in: tx, read) } }
+        return try fresh(for: key, from: database, read: { (db: Database) in try read(SQLiteTransaction.reading(db)) })
     }
 
     /// The same, read off the loop.
     func fresh(for key: Key, from database: AppDatabase,
                query read: @escaping @Sendable (any StoreTransaction) throws -> Value?) async throws -> Value? {
-        try await fresh(for: key, from: database, read: { (db: Database) in try read(SQLiteTransaction.reading(db)) })
+        if database.postgres != nil { return try await database.queryOffLoop { tx in try self.readAndKeep(key, in: tx, read) } }
+        return try await fresh(for: key, from: database, read: { (db: Database) in try read(SQLiteTransaction.reading(db)) })
     }
 }
 
