@@ -63,6 +63,50 @@ struct PostgresAppTests {
         #expect(unhealthy, "/healthz answers 503 while the database cannot be reached")
     }
 
+    @Test("two nodes, one database: a session of one works on the other, a post on one is live on the other, a rename is seen at once")
+    func twoNodes() async throws {
+        var nodeA = TestApp(), nodeB = TestApp()
+        let address = try await PostgresTestCluster.shared().database()
+        (nodeA.postgresAddress, nodeB.postgresAddress) = (address, address)
+        let secondNode = nodeB
+        try await nodeA.run(.live) { a in
+            try await secondNode.run(.live) { b in
+                let (owner, member, wid) = try await ChannelTests.team(a)
+                let cid = try await owner.createChannel(in: wid, "공지")
+                try await member.get("/w/\(wid)/channels")
+                #expect(try await member.post("/w/\(wid)/c/\(cid)/join").status == .seeOther)
+                // The member's browser, now talking to node B: the same cookies.
+                let onB = b.browser()
+                for (name, value) in member.cookies { onB.setCookie(name, value) }
+                let page = try await onB.get("/w/\(wid)/c/\(cid)")
+                #expect(page.status == .ok && page.text.contains("공지"), "node B knows node A's session and rooms")
+                #expect(!page.text.contains("You are not in this channel."), "and that the member joined there")
+
+                let start = try await b.settledEventId()
+                try await EventStreamClient.connect(port: b.client.port!, headers: ["Cookie": onB.cookieHeader,
+                                                                                   "Last-Event-ID": "\(start)"]) { reader in
+                    _ = try await MessagingTests.say(owner, "/w/\(wid)/c/\(cid)", "노드 A에서 보낸 소식")
+                    while let event = try await reader.next() {
+                        if event.type == "message.created" {
+                            #expect(event.data.contains("노드 A에서 보낸 소식"))
+                            break
+                        }
+                    }
+                }
+                #expect(try await onB.get("/w/\(wid)/c/\(cid)").text.contains("노드 A에서 보낸 소식"))
+
+                // Node B keeps the page; a rename on node A reaches it.
+                _ = try await onB.get("/w/\(wid)/c/\(cid)")
+                try await owner.get("/w/\(wid)/c/\(cid)/settings")
+                #expect(try await owner.post("/w/\(wid)/c/\(cid)/settings", [("name", "새이름"), ("description", "")]).status == .seeOther)
+                let renamed = try await eventually(timeout: .seconds(5)) {
+                    try await onB.get("/w/\(wid)/c/\(cid)").text.contains("새이름")
+                }
+                #expect(renamed, "node B's kept page follows node A's write")
+            }
+        }
+    }
+
     @Test("live: every member's stream gets each message once, in order, through reconnects; an outsider none")
     func liveDelivery() async throws {
         try await MessagingTests.liveDeliveryStorm(on: try await Self.app())
