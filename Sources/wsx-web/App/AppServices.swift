@@ -113,7 +113,8 @@ struct AppServices: Sendable {
         accounts = AccountService(database: database, hasher: hasher, clock: clock, signupCoins: config.signupCoins)
         workspaces = WorkspaceService(database: database, clock: clock, price: config.workspacePrice)
         members = MembershipService(database: database, clock: clock, workspaces: workspaces)
-        serverKey = try ServerKey(dataDirectory: config.dataDirectory)
+        let secrets: SecretKeeper = postgres.map { .database($0) } ?? .folder(config.dataDirectory)
+        serverKey = try ServerKey(keeper: secrets)
         invitations = Invitations(database: database, clock: clock, key: serverKey)
         invitationLimits = InvitationLimits(perHour: config.invitationsPerHour, clock: clock)
         site = SiteAddress(configured: config.baseURL, port: config.port)
@@ -137,7 +138,7 @@ struct AppServices: Sendable {
         hub = try RealtimeHub(database: database, outbox: database.outbox, settings: config.realtime, logger: logger)
         if config.webPush.isOn {
             let store = PushStore(database: database, clock: clock)
-            let key = try VAPIDKey(dataDirectory: config.dataDirectory, subject: config.webPush.subject)
+            let key = try VAPIDKey(keeper: secrets, subject: config.webPush.subject)
             let doorbell = Doorbell()
             let fetcher = SafeFetcher(allowedHosts: Set(config.webPush.serviceHosts), timeout: .seconds(10),
                                       eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
@@ -213,7 +214,7 @@ struct AppServices: Sendable {
         case .sandbox:
             let sandbox = SandboxGateway(database: database,
                                          secret: try SandboxGateway.secret(configured: config.payments.sandboxSecret,
-                                                                           dataDirectory: config.dataDirectory),
+                                                                           keeper: secrets),
                                          clock: clock, confirmDelay: config.payments.sandboxConfirmDelay, webhooks: webhooks,
                                          logger: logger)
             self.sandbox = sandbox

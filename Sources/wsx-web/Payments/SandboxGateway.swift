@@ -76,10 +76,11 @@ struct SandboxGateway: PaymentGateway {
         return id
     }
 
-    /// The sandbox's secret: from `--sandbox-secret`, else made once and kept in the data folder.
-    static func secret(configured: String?, dataDirectory: String) throws -> SymmetricKey {
+    /// The sandbox's secret: from `--sandbox-secret`, else made once and kept where `keeper`
+    /// keeps secrets (the data folder, or the shared database).
+    static func secret(configured: String?, keeper: SecretKeeper) throws -> SymmetricKey {
         if let configured { return SymmetricKey(data: Data(configured.utf8)) }
-        return SymmetricKey(data: try SecretFile.load("sandbox-secret", in: dataDirectory))
+        return SymmetricKey(data: try keeper.load("sandbox-secret"))
     }
 }
 

@@ -11,7 +11,12 @@ struct VAPIDKey: Sendable {
 
     /// The key pair in `vapid-key` under `dataDirectory`, made when missing.
     init(dataDirectory: String, subject: String) throws {
-        let stored = try SecretFile.load("vapid-key", in: dataDirectory) {
+        try self.init(keeper: .folder(dataDirectory), subject: subject)
+    }
+
+    /// The key pair kept as `vapid-key` where `keeper` keeps secrets, made when missing.
+    init(keeper: SecretKeeper, subject: String) throws {
+        let stored = try keeper.load("vapid-key") {
             Data(P256.Signing.PrivateKey().rawRepresentation.base64URLEncoded.utf8)
         }
         guard let raw = Data(base64URLEncoded: String(decoding: stored, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),

@@ -13,7 +13,12 @@ struct ServerKey: Sendable {
 
     /// Made from (or made and kept in) `server-key` under `dataDirectory`.
     init(dataDirectory: String) throws {
-        self.init(SymmetricKey(data: try SecretFile.load("server-key", in: dataDirectory)))
+        try self.init(keeper: .folder(dataDirectory))
+    }
+
+    /// Made from (or made and kept as) `server-key` where `keeper` keeps secrets.
+    init(keeper: SecretKeeper) throws {
+        self.init(SymmetricKey(data: try keeper.load("server-key")))
     }
 
     /// HMAC-SHA256 of `message` for `purpose`, base64url (43 characters).

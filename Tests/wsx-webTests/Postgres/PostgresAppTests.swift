@@ -103,6 +103,8 @@ struct PostgresAppTests {
                     try await onB.get("/w/\(wid)/c/\(cid)").text.contains("새이름")
                 }
                 #expect(renamed, "node B's kept page follows node A's write")
+                #expect(a.services.serverKey.code("invitation", "x") == b.services.serverKey.code("invitation", "x"),
+                        "both nodes sign invitations and device cookies with the same key")
             }
         }
     }

@@ -121,6 +121,19 @@ struct PostgresNodesTests {
         }
     }
 
+    @Test("a secret one node makes is every node's: the first made wins, later ones read it")
+    func secrets() async throws {
+        try await withNodes(2) { nodes in
+            let first = try SecretKeeper.database(nodes[0]).load("server-key") { Data("made on node 0".utf8) }
+            let second = try SecretKeeper.database(nodes[1]).load("server-key") { Data("made on node 1".utf8) }
+            #expect(first == Data("made on node 0".utf8) && second == first)
+            let keys = (try ServerKey(keeper: .database(nodes[0])), try ServerKey(keeper: .database(nodes[1])))
+            #expect(keys.0.code("invite", "a@example.com") == keys.1.code("invite", "a@example.com"))
+            let other = try SecretKeeper.database(nodes[1]).load("sandbox-secret")
+            #expect(other != first && !other.isEmpty, "each name its own secret")
+        }
+    }
+
     @Test("a membership change reads back from its text; text that is not one is refused")
     func membershipText() {
         for change in [MembershipChange.added(room: 1, users: [2, 3]), .removed(room: 9, users: []), .roomsDeleted(rooms: [4, 5])] {

@@ -12,9 +12,10 @@ struct SchemaParityTests {
     static let sqliteOnly: Set<String> = ["grdb_migrations", "sqlite_sequence", "message_index", "message_index_data",
                                           "message_index_idx", "message_index_content", "message_index_docsize",
                                           "message_index_config"]
-    /// PostgreSQL's steps, the commit-ordered event counter, the search table, and what other
-    /// nodes' hubs need beside an event.
-    static let postgresOnly: Set<String> = ["schema_migrations", "event_counter", "message_search", "event_delivery"]
+    /// PostgreSQL's steps, the commit-ordered event counter, the search table, what other nodes'
+    /// hubs need beside an event, and the secrets SQLite keeps in files.
+    static let postgresOnly: Set<String> = ["schema_migrations", "event_counter", "message_search", "event_delivery",
+                                            "node_secrets"]
 
     /// The columns of a freshly migrated SQLite database, by table.
     static func sqliteColumns() throws -> [String: [String]] {

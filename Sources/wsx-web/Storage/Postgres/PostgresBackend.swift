@@ -76,6 +76,14 @@ final class PostgresBackend: Sendable {
         }
     }
 
+    /// Runs `body` with a session of its own on the calling thread (not a store's work: the node
+    /// secrets, `PostgresSecrets.swift`).
+    func withSessionNow<T>(_ body: (PostgresSession) throws -> T) throws -> T {
+        let session = try sessions.take()
+        defer { sessions.give(session) }
+        return try body(session)
+    }
+
     /// Runs `body` in one read-only transaction on a session of its own.
     func query<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
         let clock = self.clock

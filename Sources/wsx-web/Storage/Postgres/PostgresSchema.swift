@@ -20,6 +20,11 @@ enum PostgresSchema {
             )
             """,
         ]),
+        ("003-node-secrets", [
+            // The secrets a server makes for itself (SQLite: files in the data folder), shared by
+            // every node.
+            "CREATE TABLE node_secrets (name TEXT PRIMARY KEY, value BYTEA NOT NULL)",
+        ]),
     ]
 
     /// What `migrate` refuses, in words an operator can act on.
