@@ -74,6 +74,8 @@ struct EventAndFileStoresConformanceTests {
             #expect(bobs.map(\.id) == [first, third])
             #expect(bobs.map(\.type) == [EventType.messageCreated.rawValue, EventType.coinsChanged.rawValue])
             #expect(try Self.fields(bobs[0].payload) == ["html": "<p>안녕</p>"])
+            #expect(bobs[0].payload == Self.event(.messageCreated, to: .room(100), ["html": "<p>안녕</p>"]).payload,
+                    "replayed as written: the same bytes as delivered live")
             let minas = try await node.answer { try $0.events.replay(after: first, through: third, userId: mina, rooms: [100, 101], limit: 10, maxBytes: 1 << 20) }
             #expect(minas.map(\.id) == [second])
             let upToFirst = try await node.answer { try $0.events.replay(after: 0, through: first, userId: bob, rooms: [100], limit: 10, maxBytes: 1 << 20) }

@@ -57,7 +57,7 @@ final class PostgresTestCluster: Sendable {
                         "-U", "postgres", "--no-sync"])
         try runAsOwner(binaries.appendingPathComponent("pg_ctl").path,
                        ["-D", folder.appendingPathComponent("data").path, "-w", "-l", folder.appendingPathComponent("log").path,
-                        "-o", "-p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200",
+                        "-o", "-p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=1000 -c shared_buffers=32MB",
                         "start"])
         let cluster = PostgresTestCluster(port: port, folder: folder, binaries: binaries)
         stopAtExit = (binaries.appendingPathComponent("pg_ctl").path, folder.path)

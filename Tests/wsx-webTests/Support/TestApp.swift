@@ -45,8 +45,13 @@ struct TestApp {
     /// Runs `body` against the app, in-process or over a real socket.
     func run<Value: Sendable>(_ setup: TestingSetup, _ body: @Sendable (TestSession) async throws -> Value) async throws -> Value {
         var postgres: PostgresBackend?
-        if let postgresAddress {
-            postgres = try await PostgresBackend.open(address: postgresAddress, logger: logs.logger(), clock: clock.wallClock)
+        var address = postgresAddress
+        // `WSX_TEST_BACKEND=postgres swift test` runs every in-process suite on PostgreSQL.
+        if address == nil, ProcessInfo.processInfo.environment["WSX_TEST_BACKEND"] == "postgres" {
+            address = try await PostgresTestCluster.shared().database()
+        }
+        if let address {
+            postgres = try await PostgresBackend.open(address: address, logger: logs.logger(), clock: clock.wallClock)
         }
         do {
             let value = try await run(setup, postgres: postgres, body)

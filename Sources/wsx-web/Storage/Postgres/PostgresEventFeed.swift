@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOCore
 import PostgresNIO
 import Synchronization
 
@@ -41,6 +42,9 @@ final class PostgresEventFeed: Sendable {
     private let channel: String
     private let delivered: Atomic<Int64>
     private let task = Mutex<Task<Void, Never>?>(nil)
+    /// The listening connection now, closed by `stop()` (cancelling the task does not end a
+    /// `LISTEN` waiting for its next notice).
+    private let listening = Mutex<PostgresConnection?>(nil)
     /// Told of every notice (another node committed) and every (re)connect, before the events
     /// after it are read: the node's caches count it as a change.
     private let noticed = Mutex<(@Sendable () -> Void)?>(nil)
@@ -79,6 +83,7 @@ final class PostgresEventFeed: Sendable {
     /// Stops listening and ends `events`.
     func stop() {
         task.withLock { $0?.cancel() }
+        if let connection = listening.withLock({ $0 }) { let closing: EventLoopFuture<Void> = connection.close(); _ = closing }
         continuation.finish()
     }
 
@@ -87,7 +92,9 @@ final class PostgresEventFeed: Sendable {
         while !Task.isCancelled {
             do {
                 let connection = try await connector.connect(as: Self.applicationName)
+                listening.withLock { $0 = connection }
                 connections.add(1, ordering: .relaxed)
+                if Task.isCancelled { try? await connection.close() }
                 do {
                     try await connection.listen(on: channel) { notifications in
                         // Listening before reading: a commit between the two is read now or notified after.
@@ -114,7 +121,7 @@ final class PostgresEventFeed: Sendable {
         while true {
             let after = lastDelivered
             let rows = try await connection.query("""
-                SELECT events.id, events.type, events.room_id, events.user_id, events.payload::text, events.message_id,
+                SELECT events.id, events.type, events.room_id, events.user_id, events.payload, events.message_id,
                        event_delivery.membership, event_delivery.closes_sessions
                 FROM events LEFT JOIN event_delivery ON event_delivery.event_id = events.id
                 WHERE events.id > \(after) ORDER BY events.id LIMIT \(Self.pageSize)

@@ -26,7 +26,7 @@ enum PostgresEventIds {
         let (roomId, userId) = event.audience.columns
         try session.run("""
             INSERT INTO events (id, type, room_id, user_id, payload, created_at, message_id)
-            VALUES (\(id), \(event.type.rawValue), \(roomId), \(userId), \(event.payload)::jsonb, \(now), \(event.messageId))
+            VALUES (\(id), \(event.type.rawValue), \(roomId), \(userId), \(event.payload), \(now), \(event.messageId))
             """)
         if event.membership != nil || !event.closesSessions.isEmpty {
             let sessions = event.closesSessions.isEmpty ? nil : event.closesSessions.map(String.init).joined(separator: ",")

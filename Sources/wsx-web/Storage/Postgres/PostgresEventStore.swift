@@ -2,8 +2,8 @@ import Foundation
 import PostgresNIO
 
 /// `EventStore` on PostgreSQL: the `events` table, its id counter (`event_counter`, see
-/// `PostgresEventIds`) and `event_retention`. Payloads are JSONB, read back as text: the same
-/// JSON values, with PostgreSQL's spacing and key order.
+/// `PostgresEventIds`) and `event_retention`. Payloads are kept as their writers wrote them;
+/// scrubbing rewrites one through `jsonb_set`.
 struct PostgresEventStore: EventStore {
     let session: PostgresSession
 
@@ -19,7 +19,7 @@ struct PostgresEventStore: EventStore {
         // Which rooms is the hub's call (its membership at subscription); the floor is when the
         // person joined each.
         let rows = try session.run("""
-            SELECT id, type, payload::text FROM events
+            SELECT id, type, payload FROM events
             WHERE id > \(after) AND id <= \(through) AND (user_id = \(userId)
                 OR (room_id = ANY(\(rooms)) AND id > COALESCE(
                     (SELECT joined_after_event FROM room_members
@@ -48,7 +48,7 @@ struct PostgresEventStore: EventStore {
 
     func scrubEdited(messageId: Int64, html: String, snippet: String) throws {
         try session.run("""
-            UPDATE events SET payload = jsonb_set(jsonb_set(payload, '{html}', to_jsonb(\(html)::text)), '{snippet}', to_jsonb(\(snippet)::text))
+            UPDATE events SET payload = jsonb_set(jsonb_set(payload::jsonb, '{html}', to_jsonb(\(html)::text)), '{snippet}', to_jsonb(\(snippet)::text))::text
             WHERE message_id = \(messageId) AND type = \(EventType.messageCreated.rawValue)
             """)
         try session.run("DELETE FROM events WHERE message_id = \(messageId) AND type = \(EventType.messageUpdated.rawValue)")

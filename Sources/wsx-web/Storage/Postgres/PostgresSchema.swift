@@ -25,6 +25,11 @@ enum PostgresSchema {
             // every node.
             "CREATE TABLE node_secrets (name TEXT PRIMARY KEY, value BYTEA NOT NULL)",
         ]),
+        ("004-event-payload-text", [
+            // The payload as its writer wrote it: JSONB reordered and respaced it, so a replayed
+            // event read differently from the same event delivered live.
+            "ALTER TABLE events ALTER COLUMN payload TYPE TEXT USING payload::text",
+        ]),
     ]
 
     /// What `migrate` refuses, in words an operator can act on.

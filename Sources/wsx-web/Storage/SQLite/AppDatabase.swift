@@ -103,7 +103,8 @@ final class AppDatabase: Sendable {
 
     /// The writer's `PRAGMA synchronous`: 1 for NORMAL, 2 for FULL.
     func synchronousSetting() throws -> Int {
-        try writer.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
+        guard postgres == nil else { throw NotOnPostgres(what: "PRAGMA synchronous") }
+        return try writer.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
     }
 
     /// Connection settings: foreign keys on (GRDB's default), wait for a busy writer instead of
@@ -196,6 +197,12 @@ final class AppDatabase: Sendable {
     func appliedMigrations() throws -> [String] {
         try read { db in try Self.migrator.appliedIdentifiers(db).sorted() }
     }
+}
+
+/// Something SQLite's alone was asked of a PostgreSQL database.
+struct NotOnPostgres: Error, CustomStringConvertible {
+    let what: String
+    var description: String { "\(what) is SQLite's; this server runs on PostgreSQL" }
 }
 
 /// The database was brought up to date by a newer wsx-web than this one: opening it would run
