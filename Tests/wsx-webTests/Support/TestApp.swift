@@ -51,7 +51,7 @@ struct TestApp {
             address = try await PostgresTestCluster.shared().database()
         }
         if let address {
-            postgres = try await PostgresBackend.open(address: address, logger: logs.logger(), clock: clock.wallClock)
+            postgres = try await PostgresBackend.open(address: address, logger: logs.logger(), clock: clock.wallClock, sessionCount: 2)
         }
         do {
             let value = try await run(setup, postgres: postgres, body)
