@@ -40,11 +40,16 @@ struct MailOutbox: Sendable {
         }
     }
 
-    /// Mail due now, oldest first.
-    func due(limit: Int = 20) throws -> [Due] {
+    /// Mail due now, oldest first, taken for sending by this sender alone (another node's sender
+    /// passes it over) until `lease` from now: sent or failed before then, it is done; if this
+    /// server stops before, it is due again then.
+    func claimDue(limit: Int = 20, lease: TimeInterval = MailOutbox.claimLease) async throws -> [Due] {
         let now = clock.now()
-        return try database.query { tx in try tx.mail.due(at: now, limit: limit) }
+        return try await database.write { tx in try tx.mail.claim(at: now, limit: limit, until: now.addingTimeInterval(lease)) }
     }
+
+    /// How long a sender keeps the mail it took: longer than a round of twenty takes to time out.
+    static let claimLease: TimeInterval = 30 * 60
 
     /// When the next waiting mail is due, if any waits.
     func nextDue() throws -> Date? {

@@ -49,7 +49,7 @@ final class MailSender: Service, Sendable {
     func sendDue() async {
         let due: [MailOutbox.Due]
         do {
-            due = try outbox.due()
+            due = try await outbox.claimDue()
         } catch {
             logger.error("cannot read the mail queue", metadata: ["error": "\(error)"])
             return

@@ -37,6 +37,38 @@ struct MailAndPushStoresConformanceTests {
         return due[0]
     }
 
+    @Test("senders on two nodes claiming at once take each due mail once; a claimed mail is due again only when its lease ends",
+          arguments: StorageBackend.allCases)
+    func claims(_ backend: StorageBackend) async throws {
+        try await withConformanceNodes(backend, count: 2, sqlite: { ($0.mail, $0.push, SQLiteConformanceRows(tx: $0)) },
+                                       postgres: { (PostgresMailQueueStore(session: $0), PostgresPushSubscriptionStore(session: $0),
+                                                    PostgresConformanceRows(session: $0)) }) { (nodes: [ConformanceNode<Stores>]) in
+            try await nodes[0].answer { stores in
+                for index in 0..<40 {
+                    try stores.mail.enqueue(kind: .passwordReset, recipient: "p\(index)@example.com", workspaceId: nil, message: "m\(index)",
+                                            at: Self.at(Double(index) / 100))
+                }
+            }
+            let lease = Self.at(30)
+            let claimed = try await withThrowingTaskGroup(of: [Int64].self) { group in
+                for round in 0..<8 {
+                    group.addTask {
+                        try await nodes[round % 2].answer { try $0.mail.claim(at: Self.at(1), limit: 7, until: lease).map(\.id) }
+                    }
+                }
+                return try await group.reduce(into: [Int64]()) { $0 += $1 }
+            }
+            #expect(claimed.count == 40 && Set(claimed).count == 40, "every mail taken, none twice")
+            #expect(try await Self.due(nodes[0], at: Self.at(29)).isEmpty, "taken mail waits for its lease")
+            let first = try await nodes[1].answer { try $0.mail.claim(at: Self.at(1), limit: 3, until: lease) }
+            #expect(first.isEmpty)
+            try await nodes[0].answer { try $0.mail.markSent(id: claimed.min()!, at: Self.at(2)) }
+            let again = try await nodes[1].answer { try $0.mail.claim(at: lease, limit: 100, until: Self.at(60)) }
+            #expect(again.count == 39 && !again.contains { $0.id == claimed.min()! }, "a lease that ran out gives the rest back; the sent one stays sent")
+            #expect(again.map(\.message) == (1..<40).map { "m\($0)" }, "longest due first")
+        }
+    }
+
     @Test("a queued mail is due from its time, longest due first, at most the limit; a sent mail is not due again",
           arguments: StorageBackend.allCases)
     func queue(_ backend: StorageBackend) async throws {

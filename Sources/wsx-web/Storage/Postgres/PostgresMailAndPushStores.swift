@@ -29,6 +29,24 @@ struct PostgresMailQueueStore: MailQueueStore {
         }
     }
 
+    /// Rows another node is taking are skipped (`SKIP LOCKED`), so two senders never take one mail.
+    func claim(at now: Date, limit: Int, until lease: Date) throws -> [MailOutbox.Due] {
+        try session.run("""
+            WITH picked AS (
+                SELECT id, next_attempt_at FROM mail_outbox
+                WHERE \(unescaped: Self.waiting) AND next_attempt_at <= \(now)
+                ORDER BY next_attempt_at, id LIMIT \(limit) FOR UPDATE SKIP LOCKED
+            ), taken AS (
+                UPDATE mail_outbox SET next_attempt_at = \(lease) FROM picked WHERE mail_outbox.id = picked.id
+                RETURNING mail_outbox.id, mail_outbox.recipient, mail_outbox.message, mail_outbox.attempts, picked.next_attempt_at AS due_at
+            )
+            SELECT id, recipient, message, attempts FROM taken ORDER BY due_at, id
+            """).map { row in
+            let (id, recipient, message, attempts) = try row.decode((Int64, String, String, Int).self)
+            return MailOutbox.Due(id: id, recipient: recipient, message: message, attempts: attempts)
+        }
+    }
+
     func nextDue() throws -> Date? {
         try session.run("SELECT MIN(next_attempt_at) FROM mail_outbox WHERE \(unescaped: Self.waiting)").first
             .flatMap { try $0.decode(Date?.self) }

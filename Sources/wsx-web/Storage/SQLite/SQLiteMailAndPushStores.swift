@@ -21,6 +21,13 @@ struct SQLiteMailQueueStore: MailQueueStore {
             """, arguments: [stamp, limit]).map { MailOutbox.Due(id: $0["id"], recipient: $0["recipient"], message: $0["message"], attempts: $0["attempts"]) }
     }
 
+    /// In the write's transaction: SQLite's single writer takes them before anyone else reads.
+    func claim(at now: Date, limit: Int, until lease: Date) throws -> [MailOutbox.Due] {
+        let due = try due(at: now, limit: limit)
+        try postpone(ids: due.map(\.id), until: lease)
+        return due
+    }
+
     func nextDue() throws -> Date? {
         try Date.fetchOne(db, sql: """
             SELECT MIN(next_attempt_at) FROM mail_outbox WHERE sent_at IS NULL AND failed_at IS NULL

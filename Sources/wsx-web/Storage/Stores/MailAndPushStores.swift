@@ -32,6 +32,10 @@ protocol MailQueueStore {
     func enqueue(kind: MailOutbox.Kind, recipient: String, workspaceId: Int64?, message: String, at now: Date) throws
     /// Mail due at `now` that is neither sent nor given up on, the longest due first, at most `limit`.
     func due(at now: Date, limit: Int) throws -> [MailOutbox.Due]
+    /// The same mail, taken for sending: each is due again only at `lease` (sent or failed before
+    /// then, it never is), so a sender on another node does not take it too; mail another
+    /// sender is taking at this moment is passed over.
+    func claim(at now: Date, limit: Int, until lease: Date) throws -> [MailOutbox.Due]
     /// When the next waiting mail is due, if any waits.
     func nextDue() throws -> Date?
     /// The language the account with this address key chose, if there is one.
