@@ -6,6 +6,23 @@ struct ReactionGroup: Codable, Sendable, Equatable {
     let emoji: String
     var userIds: [Int64]
     var names: [String]
+
+    /// Reactions as a store reads them (by message, then in the order people reacted) grouped
+    /// by message and emoji, each emoji's group in the order of its first reaction.
+    static func grouped(_ reactions: [(messageId: Int64, emoji: String, userId: Int64, name: String)]) -> [Int64: [ReactionGroup]] {
+        var groups: [Int64: [ReactionGroup]] = [:]
+        for reaction in reactions {
+            var list = groups[reaction.messageId] ?? []
+            if let index = list.firstIndex(where: { $0.emoji == reaction.emoji }) {
+                list[index].userIds.append(reaction.userId)
+                list[index].names.append(reaction.name)
+            } else {
+                list.append(ReactionGroup(emoji: reaction.emoji, userIds: [reaction.userId], names: [reaction.name]))
+            }
+            groups[reaction.messageId] = list
+        }
+        return groups
+    }
 }
 
 /// Reactions: each room member may react to a message with any number of emoji, once each;

@@ -49,24 +49,15 @@ struct PostgresReactionStore: ReactionStore {
 
     func groups(messageIds: [Int64]) throws -> [Int64: [ReactionGroup]] {
         guard !messageIds.isEmpty else { return [:] }
-        var groups: [Int64: [ReactionGroup]] = [:]
-        for row in try session.run("""
+        return ReactionGroup.grouped(try session.run("""
             SELECT reactions.message_id, reactions.emoji, reactions.user_id, users.nickname
             FROM reactions JOIN users ON users.id = reactions.user_id
             WHERE reactions.message_id = ANY(\(messageIds))
             ORDER BY reactions.message_id, reactions.id
-            """) {
+            """).map { row in
             let (messageId, emoji, userId, name) = try row.decode((Int64, String, Int64, String).self)
-            var list = groups[messageId] ?? []
-            if let index = list.firstIndex(where: { $0.emoji == emoji }) {
-                list[index].userIds.append(userId)
-                list[index].names.append(name)
-            } else {
-                list.append(ReactionGroup(emoji: emoji, userIds: [userId], names: [name]))
-            }
-            groups[messageId] = list
-        }
-        return groups
+            return (messageId: messageId, emoji: emoji, userId: userId, name: name)
+        })
     }
 }
 

@@ -12,11 +12,7 @@ struct PostgresMessageStore: MessageStore {
     }
 
     func writable(id: Int64, _ access: WorkspaceAccess) throws -> (Message, Room) {
-        let (message, room) = try visible(id: id, access)
-        // A deleted root's placeholder is kept for its replies only: nothing more happens to it.
-        if message.deletedAt != nil { throw AppError.notFound }
-        if room.isArchived { throw AppError.conflict("error_channel_archived") }
-        return (message, room)
+        try Self.changeable(visible(id: id, access))
     }
 
     func row(id: Int64, hasFiles: Bool) throws -> MessageRow {
@@ -205,22 +201,14 @@ struct PostgresMessageStore: MessageStore {
         let roomIds = Array(Set(rows.map(\.roomId)))
         let rooms = try session.run("SELECT \(unescaped: Room.postgresColumns) FROM rooms WHERE rooms.id = ANY(\(roomIds))")
             .map(Room.init(postgres:)).reduce(into: [Int64: Room]()) { $0[$1.id!] = $1 }
-        let partners = Array(Set(rooms.values.filter { $0.kind == .dm }.map { DirectRooms.partnerId(of: $0, for: userId) }))
+        let partners = CollectedMessage.partnerIds(in: rooms.values, for: userId)
         let names = try session.run("SELECT id, nickname FROM users WHERE id = ANY(\(partners))")
             .reduce(into: [Int64: String]()) { names, row in
                 let (id, nickname) = try row.decode((Int64, String).self)
                 names[id] = nickname
             }
         let groups = try PostgresRoomStore(session: session).groupMembers(of: rooms.values.filter { $0.kind == .group }.map { $0.id! })
-        return rows.compactMap { row in
-            guard let room = rooms[row.roomId] else { return nil }
-            let name: String? = switch room.kind {
-            case .channel: nil
-            case .dm: names[DirectRooms.partnerId(of: room, for: userId)]
-            case .group: GroupRooms.title(groups[room.id!] ?? [], viewer: userId)
-            }
-            return CollectedMessage(message: row, room: room, conversationName: name)
-        }
+        return CollectedMessage.named(rows, rooms: rooms, partnerNames: names, groups: groups, for: userId)
     }
 }
 

@@ -12,11 +12,7 @@ struct SQLiteMessageStore: MessageStore {
     }
 
     func writable(id: Int64, _ access: WorkspaceAccess) throws -> (Message, Room) {
-        let (message, room) = try visible(id: id, access)
-        // A deleted root's placeholder is kept for its replies only: nothing more happens to it.
-        if message.deletedAt != nil { throw AppError.notFound }
-        if room.isArchived { throw AppError.conflict("error_channel_archived") }
-        return (message, room)
+        try Self.changeable(visible(id: id, access))
     }
 
     func row(id: Int64, hasFiles: Bool) throws -> MessageRow {
@@ -216,18 +212,10 @@ struct SQLiteMessageStore: MessageStore {
 
     func collect(_ rows: [MessageRow], for userId: Int64) throws -> [CollectedMessage] {
         let rooms = try Room.fetchAll(db, keys: Set(rows.map(\.roomId))).reduce(into: [Int64: Room]()) { $0[$1.id!] = $1 }
-        let partners = Set(rooms.values.filter { $0.kind == .dm }.map { DirectRooms.partnerId(of: $0, for: userId) })
+        let partners = CollectedMessage.partnerIds(in: rooms.values, for: userId)
         let names = try User.fetchAll(db, keys: partners).reduce(into: [Int64: String]()) { $0[$1.id!] = $1.nickname }
         let groups = try GroupRooms.members(db, of: rooms.values.filter { $0.kind == .group }.map { $0.id! })
-        return rows.compactMap { row in
-            guard let room = rooms[row.roomId] else { return nil }
-            let name: String? = switch room.kind {
-            case .channel: nil
-            case .dm: names[DirectRooms.partnerId(of: room, for: userId)]
-            case .group: GroupRooms.title(groups[room.id!] ?? [], viewer: userId)
-            }
-            return CollectedMessage(message: row, room: room, conversationName: name)
-        }
+        return CollectedMessage.named(rows, rooms: rooms, partnerNames: names, groups: groups, for: userId)
     }
 }
 
@@ -290,19 +278,7 @@ struct SQLiteReactionStore: ReactionStore {
             WHERE reactions.message_id IN (\(databaseQuestionMarks(count: messageIds.count)))
             ORDER BY reactions.message_id, reactions.id
             """, arguments: StatementArguments(messageIds))
-        var groups: [Int64: [ReactionGroup]] = [:]
-        for row in rows {
-            let messageId: Int64 = row[0], emoji: String = row[1], userId: Int64 = row[2], name: String = row[3]
-            var list = groups[messageId] ?? []
-            if let index = list.firstIndex(where: { $0.emoji == emoji }) {
-                list[index].userIds.append(userId)
-                list[index].names.append(name)
-            } else {
-                list.append(ReactionGroup(emoji: emoji, userIds: [userId], names: [name]))
-            }
-            groups[messageId] = list
-        }
-        return groups
+        return ReactionGroup.grouped(rows.map { (messageId: $0[0], emoji: $0[1], userId: $0[2], name: $0[3]) })
     }
 }
 

@@ -234,3 +234,14 @@ protocol LinkPreviewStore {
     /// The cards of those of `messageIds` that have one.
     func previews(among messageIds: [Int64]) throws -> [Int64: LinkPreview]
 }
+
+extension MessageStore {
+    /// `visible`'s answer, refused for a change: a deleted root's placeholder is kept for its
+    /// replies only (a 404), and an archived room is read-only (a 409). Every backend's
+    /// `writable` is this.
+    static func changeable(_ found: (Message, Room)) throws -> (Message, Room) {
+        if found.0.deletedAt != nil { throw AppError.notFound }
+        if found.1.isArchived { throw AppError.conflict("error_channel_archived") }
+        return found
+    }
+}
