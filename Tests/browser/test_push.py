@@ -534,7 +534,10 @@ def test_push_js_gives_the_server_the_browsers_subscription_once_per_sign_in(new
     given_to_server = [f"wsx-push:{team.b_id}", bob.endpoint]
 
     # Signed in with notifications allowed: subscribed with the server's key, and given once.
+    # Joining the team already loaded pages that ran push.js, so this page's own subscribe call
+    # is waited for, not only the stored endpoint an earlier page left behind.
     page.goto(f"/w/{team.workspace_id}")
+    page.wait_for_function("() => window.__subscribeCalls.length > 0")
     page.wait_for_function(stored, arg=given_to_server)
     calls = page.evaluate("window.__subscribeCalls")
     assert calls and all(call["userVisibleOnly"] is True for call in calls), calls
