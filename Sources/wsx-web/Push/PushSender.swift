@@ -33,7 +33,7 @@ final class PushSender: Service, Sendable {
     func sendDue() async {
         let due: [PushStore.Due]
         do {
-            due = try store.due()
+            due = try await store.claimDue()
         } catch {
             logger.error("cannot read the push queue", metadata: ["error": "\(error)"])
             return

@@ -66,11 +66,17 @@ struct PushStore: Sendable {
         try await database.write { tx in try tx.push.enqueue(payload, to: subscriptionIds, at: now) }
     }
 
-    /// Pushes due now, oldest first.
-    func due(limit: Int = 50) throws -> [Due] {
+    /// Pushes due now, oldest first, taken for sending by this sender alone (another node's sender
+    /// passes them over) until `lease` from now: finished, retried or dropped before then, they
+    /// are done; if this server stops before, they are due again then.
+    func claimDue(limit: Int = 50, lease: TimeInterval = PushStore.claimLease) async throws -> [Due] {
         let now = clock.now()
-        return try database.query { tx in try tx.push.due(at: now, limit: limit) }
+        return try await database.write { tx in try tx.push.claim(at: now, limit: limit, until: now.addingTimeInterval(lease)) }
     }
+
+    /// How long a sender keeps the pushes it took: far longer than a round of fifty takes, eight
+    /// at a time, each bounded by the fetcher's timeout.
+    static let claimLease: TimeInterval = 10 * 60
 
     /// When the next waiting push is due, if any waits.
     func nextDue() throws -> Date? {

@@ -387,6 +387,45 @@ struct MailAndPushStoresConformanceTests {
             #expect(try await node.answer { try $0.push.nextDue() } == nil)
         }
     }
+
+    @Test("push senders on two nodes claiming at once take each due push once; a claimed push is due again only when its lease ends",
+          arguments: StorageBackend.allCases)
+    func pushClaims(_ backend: StorageBackend) async throws {
+        try await withConformanceNodes(backend, count: 2, sqlite: { ($0.mail, $0.push, SQLiteConformanceRows(tx: $0)) },
+                                       postgres: { (PostgresMailQueueStore(session: $0), PostgresPushSubscriptionStore(session: $0),
+                                                    PostgresConformanceRows(session: $0)) }) { (nodes: [ConformanceNode<Stores>]) in
+            let ann = try await nodes[0].answer { try $0.rows.person(email: "ann@example.com", nickname: "Ann", passwordHash: "x", lang: nil) }
+            try await nodes[0].answer { stores in
+                let room = try stores.rows.room(workspaceId: try stores.rows.workspace("Acme", ownerId: ann), kind: .channel, name: "general")
+                try stores.rows.join(roomId: room, userId: ann)
+                let session = try stores.rows.session(userId: ann, token: "ann")
+                try stores.push.subscribe(Self.subscription("https://push.example/1", key: 1), userId: ann, sessionId: session,
+                                          keeping: 20, at: Self.at(0))
+                let subscription = try stores.push.recipients(roomId: room, authorId: nil).map(\.subscriptionId)
+                for index in 0..<40 {
+                    try stores.push.enqueue("p\(index)", to: subscription, at: Self.at(Double(index) / 100))
+                }
+            }
+            let lease = Self.at(30)
+            let claimed = try await withThrowingTaskGroup(of: [Int64].self) { group in
+                for round in 0..<8 {
+                    group.addTask {
+                        try await nodes[round % 2].answer { try $0.push.claim(at: Self.at(1), limit: 7, until: lease).map(\.id) }
+                    }
+                }
+                return try await group.reduce(into: [Int64]()) { $0 += $1 }
+            }
+            #expect(claimed.count == 40 && Set(claimed).count == 40, "every push taken, none twice")
+            #expect(try await nodes[0].answer { try $0.push.due(at: Self.at(29), limit: 100) }.isEmpty, "taken pushes wait for their lease")
+            #expect(try await nodes[1].answer { try $0.push.nextDue() } == lease)
+            try await nodes[0].answer { try $0.push.finish(id: claimed.min()!) }
+            let again = try await nodes[1].answer { try $0.push.claim(at: lease, limit: 100, until: Self.at(60)) }
+            #expect(again.count == 39 && !again.contains { $0.id == claimed.min()! }, "a lease that ran out gives the rest back; the finished one is gone")
+            #expect(again.map(\.payload) == (1..<40).map { "p\($0)" }, "longest due first")
+            #expect(again.allSatisfy { $0.subscription == Self.subscription("https://push.example/1", key: 1) && $0.attempts == 0 },
+                    "with what sending needs, and a lease counts no try")
+        }
+    }
 }
 
 /// Rows the stores under test point at (accounts, workspaces, rooms, messages, sessions), made on

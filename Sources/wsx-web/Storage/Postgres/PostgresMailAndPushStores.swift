@@ -213,13 +213,34 @@ struct PostgresPushSubscriptionStore: PushSubscriptionStore {
                    push_subscriptions.endpoint, push_subscriptions.p256dh, push_subscriptions.auth
             FROM push_queue JOIN push_subscriptions ON push_subscriptions.id = push_queue.subscription_id
             WHERE push_queue.next_attempt_at <= \(now) ORDER BY push_queue.next_attempt_at, push_queue.id LIMIT \(limit)
-            """).map { row in
-            let (id, subscriptionId, payload, attempts, endpoint, p256dh, auth) =
-                try row.decode((Int64, Int64, String, Int, String, Data, Data).self)
-            return PushStore.Due(id: id, subscriptionId: subscriptionId,
-                                 subscription: PushStore.Subscription(endpoint: endpoint, p256dh: p256dh, auth: auth),
-                                 payload: payload, attempts: attempts)
-        }
+            """).map(Self.due(_:))
+    }
+
+    /// Rows another node is taking are skipped (`SKIP LOCKED`), so two senders never take one push.
+    func claim(at now: Date, limit: Int, until lease: Date) throws -> [PushStore.Due] {
+        try session.run("""
+            WITH picked AS (
+                SELECT id, next_attempt_at FROM push_queue WHERE next_attempt_at <= \(now)
+                ORDER BY next_attempt_at, id LIMIT \(limit) FOR UPDATE SKIP LOCKED
+            ), taken AS (
+                UPDATE push_queue SET next_attempt_at = \(lease) FROM picked WHERE push_queue.id = picked.id
+                RETURNING push_queue.id, push_queue.subscription_id, push_queue.payload, push_queue.attempts,
+                          picked.next_attempt_at AS due_at
+            )
+            SELECT taken.id, taken.subscription_id, taken.payload, taken.attempts,
+                   push_subscriptions.endpoint, push_subscriptions.p256dh, push_subscriptions.auth
+            FROM taken JOIN push_subscriptions ON push_subscriptions.id = taken.subscription_id
+            ORDER BY taken.due_at, taken.id
+            """).map(Self.due(_:))
+    }
+
+    /// One push of a queue read: id, subscription id, payload, attempts, endpoint, keys.
+    private static func due(_ row: PostgresRow) throws -> PushStore.Due {
+        let (id, subscriptionId, payload, attempts, endpoint, p256dh, auth) =
+            try row.decode((Int64, Int64, String, Int, String, Data, Data).self)
+        return PushStore.Due(id: id, subscriptionId: subscriptionId,
+                             subscription: PushStore.Subscription(endpoint: endpoint, p256dh: p256dh, auth: auth),
+                             payload: payload, attempts: attempts)
     }
 
     func nextDue() throws -> Date? {

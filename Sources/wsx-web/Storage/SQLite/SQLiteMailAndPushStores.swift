@@ -202,6 +202,14 @@ struct SQLitePushSubscriptionStore: PushSubscriptionStore {
         }
     }
 
+    /// In the write's transaction: SQLite's single writer takes them before anyone else reads.
+    func claim(at now: Date, limit: Int, until lease: Date) throws -> [PushStore.Due] {
+        let due = try due(at: now, limit: limit)
+        let postpone = try db.cachedStatement(sql: "UPDATE push_queue SET next_attempt_at = ? WHERE id = ?")
+        for push in due { try postpone.execute(arguments: [Timestamps.database(lease), push.id]) }
+        return due
+    }
+
     func nextDue() throws -> Date? {
         try Date.fetchOne(db, sql: "SELECT MIN(next_attempt_at) FROM push_queue")
     }

@@ -83,6 +83,10 @@ protocol PushSubscriptionStore {
     func enqueue(_ payload: String, to subscriptionIds: [Int64], at now: Date) throws
     /// Pushes due at `now`, the longest due first, at most `limit`.
     func due(at now: Date, limit: Int) throws -> [PushStore.Due]
+    /// The same pushes, taken for sending: each is due again only at `lease` (finished, retried
+    /// or dropped before then, it never is), so a sender on another node does not send it too;
+    /// pushes another sender is taking at this moment are passed over.
+    func claim(at now: Date, limit: Int, until lease: Date) throws -> [PushStore.Due]
     /// When the next waiting push is due, if any waits.
     func nextDue() throws -> Date?
     /// Takes the push off the queue.
