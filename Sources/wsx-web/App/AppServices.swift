@@ -233,7 +233,7 @@ struct AppServices: Sendable {
 
     /// The background services that run beside the HTTP server.
     var backgroundServices: [any Service] {
-        var services: [any Service] = [readers, hub, Housekeeper(events: events, sessions: sessions, files: files, retention: config.eventRetention,
+        var services: [any Service] = [readers, hub, Housekeeper(database: database, events: events, sessions: sessions, files: files, retention: config.eventRetention,
                                                         interval: config.housekeepingInterval, logger: logger)]
         let (database, hub, mailSender) = (self.database, self.hub, self.mailSender)
         let logger = self.logger

@@ -2,8 +2,11 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-/// Hourly chores: deletes events past the retention window, expired sessions and spent reset links.
+/// Hourly chores: deletes events past the retention window, expired sessions and spent reset
+/// links, and files no message refers to. Nodes sharing a database take turns: a node whose
+/// round finds another node sweeping skips it.
 struct Housekeeper: Service {
+    let database: AppDatabase
     let events: EventLog
     let sessions: SessionStore
     let files: FileService
@@ -22,11 +25,17 @@ struct Housekeeper: Service {
         }
     }
 
-    func sweep() async {
+    /// One round; false when another node was sweeping and this one left it to it.
+    @discardableResult
+    func sweep() async -> Bool {
         do {
-            let events = try await events.prune(olderThan: retention)
-            let sessions = try await sessions.pruneExpired()
-            let files = try await files.collectGarbage()
+            let swept = try await database.onOneNode("wsxsweep") {
+                (try await events.prune(olderThan: retention), try await sessions.pruneExpired(), try await files.collectGarbage())
+            }
+            guard let (events, sessions, files) = swept else {
+                logger.debug("housekeeping left to the node sweeping now")
+                return false
+            }
             if events + sessions + files > 0 {
                 logger.info("housekeeping", metadata: ["events_pruned": "\(events)", "sessions_pruned": "\(sessions)",
                                                        "files_removed": "\(files)"])
@@ -34,5 +43,6 @@ struct Housekeeper: Service {
         } catch {
             logger.error("housekeeping failed", metadata: ["error": "\(String(reflecting: error))"])
         }
+        return true
     }
 }

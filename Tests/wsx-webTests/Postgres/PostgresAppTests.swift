@@ -121,6 +121,35 @@ struct PostgresAppTests {
         }
     }
 
+    @Test("housekeeping runs on one node at a time: a round that finds another node sweeping leaves the events to it")
+    func oneSweeper() async throws {
+        let app = try await Self.app()
+        let address = try #require(app.postgresAddress)
+        try await app.run { app in
+            _ = try await ChannelTests.team(app)
+            app.clock.advance(by: app.services.config.eventRetention + 60)
+            let sweeper = Housekeeper(database: app.database, events: app.services.events, sessions: app.services.sessions,
+                                      files: app.services.files, retention: app.services.config.eventRetention,
+                                      interval: .seconds(3600), logger: app.logs.logger())
+            // Another node's sweep, holding the sweep's lock until told to let go.
+            let (letGo, release) = AsyncStream.makeStream(of: Void.self)
+            let (held, holding) = AsyncStream.makeStream(of: Void.self)
+            let otherNode = Task {
+                try await PostgresChoreLock.whileHeld("wsxsweep", connector: PostgresConnector(address: address, logger: app.logs.logger())) {
+                    holding.yield()
+                    for await _ in letGo { break }
+                }
+            }
+            for await _ in held { break }
+            #expect(await sweeper.sweep() == false, "the other node is sweeping")
+            #expect(try app.services.events.prunedThrough() == 0, "and this node pruned nothing")
+            release.yield()
+            #expect(try await otherNode.value != nil)
+            #expect(await sweeper.sweep() == true)
+            #expect(try app.services.events.prunedThrough() > 0, "its lock gone, the next round sweeps")
+        }
+    }
+
     @Test("live: every member's stream gets each message once, in order, through reconnects; an outsider none")
     func liveDelivery() async throws {
         try await MessagingTests.liveDeliveryStorm(on: try await Self.app())
