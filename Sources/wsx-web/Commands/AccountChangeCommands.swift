@@ -1,8 +1,8 @@
 import ArgumentParser
 
-/// The account an operator command works on: `--email` in `--data-dir`.
+/// The account an operator command works on: `--email` in `--data-dir` (or `--database`).
 struct AccountTarget: ParsableArguments {
-    @OptionGroup var data: DataDirectoryOption
+    @OptionGroup var storage: StorageOptions
     @Option(help: "Email address of the account.") var email: String
 }
 
@@ -17,17 +17,18 @@ protocol AccountChangeCommand: AsyncParsableCommand {
 
 extension AccountChangeCommand {
     func run() async throws {
-        let database = try AppDatabase.open(dataDirectory: target.data.resolved, events: .runningServer)
-        let administration = AccountAdministration(database: database, clock: .system)
-        guard let user = try administration.account(email: target.email) else {
-            throw ValidationError("no account has the email \(target.email)")
+        try await target.storage.withDatabase { opened in
+            let administration = AccountAdministration(database: opened.database, clock: .system)
+            guard let user = try administration.account(email: target.email) else {
+                throw ValidationError("no account has the email \(target.email)")
+            }
+            do {
+                print(try await change(administration, TwoStepService(database: opened.database, clock: .system), user))
+            } catch let error as AppError where error.messageKey == "error_last_admin" {
+                throw ValidationError("\(user.email) is the only active administrator: make someone else one first (wsx-web user promote)")
+            }
+            if let told = opened.tellServers() { print("\(told) has it now") }
         }
-        do {
-            print(try await change(administration, TwoStepService(database: database, clock: .system), user))
-        } catch let error as AppError where error.messageKey == "error_last_admin" {
-            throw ValidationError("\(user.email) is the only active administrator: make someone else one first (wsx-web user promote)")
-        }
-        if OutsideWrites.tell(dataDirectory: target.data.resolved) { print("the server running on \(target.data.resolved) has it now") }
     }
 }
 

@@ -13,7 +13,7 @@ struct AuditCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write the security log and the workspaces' activity logs since a time, as JSON lines.")
 
-        @OptionGroup var data: DataDirectoryOption
+        @OptionGroup var storage: StorageOptions
         @Option(help: "From when: a date (2026-11-01), a time (2026-11-01T09:00:00Z) or a duration back from now (7d, 12h).")
         var since: String
         @Option(help: "jsonl: one JSON object per line.") var format: String = "jsonl"
@@ -24,7 +24,10 @@ struct AuditCommand: AsyncParsableCommand {
             guard let start = Self.time(since, now: Date()) else {
                 throw ValidationError("--since: \(since) is not a date like 2026-11-01, a time like 2026-11-01T09:00:00Z or a duration like 7d")
             }
-            let database = try AppDatabase.open(dataDirectory: data.resolved, events: .runningServer)
+            try await storage.withDatabase { opened in try write(from: opened.database, since: start) }
+        }
+
+        private func write(from database: AppDatabase, since start: Date) throws {
             let output: FileHandle
             if let to {
                 guard DataFolder.createFile(to) else { throw ValidationError("cannot write \(to) (it may exist already)") }

@@ -9,7 +9,7 @@ struct CoinsCommand: AsyncParsableCommand {
     struct Grant: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add coins to an account (recorded in its ledger).")
 
-        @OptionGroup var data: DataDirectoryOption
+        @OptionGroup var storage: StorageOptions
         @Option(help: "Email address of the account.") var email: String
         // `.unconditional`: `--amount -1000` is a number, not an unknown option named `-1000`.
         @Option(parsing: .unconditional, help: "Coins to add (a negative number takes coins away, never below zero).") var amount: Int
@@ -17,21 +17,20 @@ struct CoinsCommand: AsyncParsableCommand {
 
         func run() async throws {
             guard amount != 0 else { throw ValidationError("--amount must not be 0") }
-            let database = try AppDatabase.open(dataDirectory: data.resolved, events: .runningServer)
             let key = User.key(forEmail: email.cleanedLine)
-            let ledger = CoinLedger(outbox: database.outbox)
             let (amount, reason) = (self.amount, self.reason.cleanedLine)
             do {
-                let balance = try await database.write { tx -> Int in
-                    guard let user = try tx.accounts.user(emailKey: key) else {
-                        throw ValidationError("no account has the email \(key)")
+                try await storage.withDatabase { opened in
+                    let ledger = CoinLedger(outbox: opened.database.outbox)
+                    let balance = try await opened.database.write { tx -> Int in
+                        guard let user = try tx.accounts.user(emailKey: key) else {
+                            throw ValidationError("no account has the email \(key)")
+                        }
+                        return try ledger.change(tx, userId: user.id!, by: amount, reason: reason, reference: "operator", at: Date())
                     }
-                    return try ledger.change(tx, userId: user.id!, by: amount, reason: reason, reference: "operator", at: Date())
-                }
-                print("\(email): balance \(balance) coins")
-                // The server, when one runs on the folder, shows the balance on the account's open pages at once.
-                if OutsideWrites.tell(dataDirectory: data.resolved) {
-                    print("the server running on \(data.resolved) shows it now")
+                    print("\(email): balance \(balance) coins")
+                    // A running server shows the balance on the account's open pages at once.
+                    if let told = opened.tellServers() { print("\(told) shows it now") }
                 }
             } catch CoinError.insufficient(let balance, _) {
                 throw ValidationError("the balance is \(balance): it cannot go below zero")

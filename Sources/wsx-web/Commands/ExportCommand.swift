@@ -14,7 +14,8 @@ struct ExportCommand: ParsableCommand {
             the same workspace it adds nothing.
             """)
 
-    @OptionGroup var data: DataDirectoryOption
+    @OptionGroup var storage: StorageOptions
+    private var data: DataDirectoryOption { storage.data }
     @Option(help: "The workspace: its id, or its name when only one workspace has it.") var workspace: String
     @Option(help: "The zip to write (it must not exist yet).") var to: String
     @Flag(name: .customLong("include-private"), help: "Also private channels, group and direct messages.")
@@ -23,6 +24,7 @@ struct ExportCommand: ParsableCommand {
     var baseURL: String?
 
     func run() throws {
+        try storage.refusingPostgres("export")
         let destination = URL(fileURLWithPath: to)
         guard !FileManager.default.fileExists(atPath: destination.path) else { throw SlackExportError.exists(to) }
         let directory = data.resolved

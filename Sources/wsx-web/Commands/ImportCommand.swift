@@ -32,12 +32,14 @@ struct ImportCommand: AsyncParsableCommand {
         @Option(help: "E-mail of the account (made before, with a password) that owns the workspace.") var owner: String
         @Option(help: "ko or en: the language of the lines standing for files not kept, and of invitation mail (default: the owner's).")
         var lang: String?
-        @OptionGroup var data: DataDirectoryOption
+        @OptionGroup var storage: StorageOptions
+        private var data: DataDirectoryOption { storage.data }
         @OptionGroup var links: OutgoingMailOptions
         @Option(name: .customLong("max-file-size"), help: "Largest file kept, e.g. 5MB, 1GB (env WSX_MAX_FILE_SIZE, default 100MB, as uploads).")
         var maxFileSize: String?
 
         func run() async throws {
+            try storage.refusingPostgres("import")
             let env = EnvironmentDefaults()
             var policy = UploadPolicy()
             if let text = maxFileSize ?? env.string("WSX_MAX_FILE_SIZE") {

@@ -9,14 +9,17 @@ struct SeedCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "seed", abstract: "Generate a workspace with many messages (benchmarks).", shouldDisplay: false)
 
-    @OptionGroup var data: DataDirectoryOption
+    @OptionGroup var storage: StorageOptions
     @Option(help: "Messages to write.") var messages = 100_000
     @Option(help: "Members of the workspace (member1@example.com …, password 'benchmark password').") var members = 20
     @Option(help: "Channels besides the default one.") var channels = 9
     @Option(help: "bcrypt cost of the generated accounts.") var bcryptCost = 4
 
     func run() async throws {
-        let database = try AppDatabase.open(dataDirectory: data.resolved, events: .runningServer)
+        try await storage.withDatabase { opened in try await seed(opened.database, secrets: opened.secrets) }
+    }
+
+    private func seed(_ database: AppDatabase, secrets: SecretKeeper) async throws {
         let accounts = AccountService(database: database, hasher: PasswordHasher(cost: UInt8(bcryptCost)), clock: .system,
                                       signupCoins: 10)
         var ids: [Int64] = []
@@ -36,7 +39,7 @@ struct SeedCommand: AsyncParsableCommand {
                                                     description: "generated", defaultChannelName: "일반")
         let access = try await workspaces.access(workspaceId: workspace.id!, userId: ids[0])
         // Every member is invited and accepts (generated people agree to everything).
-        let invitations = Invitations(database: database, clock: .system, key: try ServerKey(dataDirectory: data.resolved))
+        let invitations = Invitations(database: database, clock: .system, key: try ServerKey(keeper: secrets))
         for index in 2...max(2, members) where index <= members {
             let token = try await invitations.invite(access, email: "member\(index)@example.com").token
             _ = try await invitations.accept(token: token, userId: ids[index - 1])

@@ -13,7 +13,7 @@ struct UserCommand: AsyncParsableCommand {
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create an account.")
 
-        @OptionGroup var data: DataDirectoryOption
+        @OptionGroup var storage: StorageOptions
         @Option(help: "Email address of the account.") var email: String
         @Option(help: "Nickname shown to others (1-30 characters).") var nickname: String
         @Option(help: "Phone number (optional).") var phone: String = ""
@@ -24,18 +24,19 @@ struct UserCommand: AsyncParsableCommand {
             guard let password = password ?? EnvironmentDefaults().string("WSX_USER_PASSWORD") else {
                 throw ValidationError("give --password or set WSX_USER_PASSWORD")
             }
-            let accounts = try OperatorAccounts(dataDirectory: data.resolved).accounts
             let form = FormData(fields: [("email", email), ("nickname", nickname), ("phone", phone),
                                          ("password", password), ("password_confirm", password)])
-            do {
-                // The operator vouches for the address: it counts as confirmed.
-                let user = try await accounts.signUp(SignupInput(form: form), confirmed: true)
-                print("created user \(user.id!) <\(user.email)>\(user.isAdmin ? ", the server's administrator" : "")")
-                // A server running on the folder forgets what it kept of accounts.
-                _ = OutsideWrites.tell(dataDirectory: data.resolved)
-            } catch let problems as FormProblems {
-                let english = problems.messages.map { "\($0.key.rawValue): \(Views.Lang.en.strings[$0.value])" }
-                throw ValidationError(english.sorted().joined(separator: "\n"))
+            try await storage.withDatabase { opened in
+                do {
+                    // The operator vouches for the address: it counts as confirmed.
+                    let user = try await OperatorAccounts(database: opened.database).accounts.signUp(SignupInput(form: form), confirmed: true)
+                    print("created user \(user.id!) <\(user.email)>\(user.isAdmin ? ", the server's administrator" : "")")
+                    // A running server forgets what it kept of accounts.
+                    _ = opened.tellServers()
+                } catch let problems as FormProblems {
+                    let english = problems.messages.map { "\($0.key.rawValue): \(Views.Lang.en.strings[$0.value])" }
+                    throw ValidationError(english.sorted().joined(separator: "\n"))
+                }
             }
         }
     }
@@ -46,16 +47,17 @@ struct UserCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "reset-password", abstract: "Print a one-time password reset link (valid 1 hour).")
 
-        @OptionGroup var data: DataDirectoryOption
+        @OptionGroup var storage: StorageOptions
         @Option(help: "Email address of the account.") var email: String
         @Option(name: .customLong("base-url"), help: "Public address of the site (env WSX_BASE_URL, default http://localhost:8080).")
         var baseURL: String?
 
         func run() async throws {
-            let accounts = try OperatorAccounts(dataDirectory: data.resolved).accounts
             let token: String
             do {
-                token = try await accounts.createPasswordReset(email: email)
+                token = try await storage.withDatabase { opened in
+                    try await OperatorAccounts(database: opened.database).accounts.createPasswordReset(email: email)
+                }
             } catch AccountError.noSuchUser {
                 throw ValidationError("no account has the email \(email)")
             } catch AccountError.deactivated {
@@ -73,8 +75,7 @@ struct UserCommand: AsyncParsableCommand {
 struct OperatorAccounts {
     let accounts: AccountService
 
-    init(dataDirectory: String) throws {
-        let database = try AppDatabase.open(dataDirectory: dataDirectory, events: .runningServer)
+    init(database: AppDatabase) {
         accounts = AccountService(database: database, hasher: PasswordHasher(cost: AppConfig().bcryptCost), clock: .system,
                                   signupCoins: AppConfig().signupCoins)
     }
