@@ -49,6 +49,16 @@ public enum DataFolder {
         return true
     }
 
+    /// Waits until the file's bytes are on the disk (`fsync`): on a files folder that several
+    /// nodes share, a file is renamed to its final name only once whole, so no node ever serves
+    /// a half-written one after a crash.
+    public static func flushToDisk(_ url: URL) throws {
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: url.path]) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
+    }
+
     /// Sets `mode` when the current one grants anyone but the owner anything.
     private static func tighten(_ path: String, to mode: mode_t, current: mode_t? = nil) -> Bool {
         var present = current ?? 0

@@ -35,23 +35,34 @@ public final class Thumbnailer: Sendable {
         return header
     }
 
-    /// Inspects `source` and writes its thumbnail to `target`; returns the image's displayed
-    /// size (after EXIF rotation) and the thumbnail's.
+    /// Inspects `source` and writes its thumbnail to `target` (under a temporary name, flushed to
+    /// disk, then renamed: nodes sharing the files folder never see half a thumbnail); returns
+    /// the image's displayed size (after EXIF rotation) and the thumbnail's.
     public func makeThumbnail(of source: URL, to target: URL) async throws -> (image: (Int, Int), thumbnail: (Int, Int)) {
         let header = try inspect(source)
         try DataFolder.createFolder(target.deletingLastPathComponent().path)
         let library = self.library
-        let size = try await gate.run(memory: header.decodeBytes) {
-            try await withCheckedThrowingContinuation { continuation in
-                DispatchQueue.global(qos: .userInitiated).async {
-                    continuation.resume(with: Result {
-                        try library.writeThumbnail(of: source, to: target, width: Self.width, quality: Self.quality)
-                    })
+        // libvips picks the format by the name's ending: the temporary name ends like the target's.
+        let partial = target.deletingLastPathComponent().appendingPathComponent(".partial-\(UUID().uuidString)-" + target.lastPathComponent)
+        let size: (Int, Int)
+        do {
+            size = try await gate.run(memory: header.decodeBytes) {
+                try await withCheckedThrowingContinuation { continuation in
+                    DispatchQueue.global(qos: .userInitiated).async {
+                        continuation.resume(with: Result {
+                            try library.writeThumbnail(of: source, to: partial, width: Self.width, quality: Self.quality)
+                        })
+                    }
                 }
             }
+            // libvips creates the file with the process's umask: make it the owner's alone.
+            chmod(partial.path, DataFolder.fileMode)
+            try DataFolder.flushToDisk(partial)
+            guard rename(partial.path, target.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        } catch {
+            try? FileManager.default.removeItem(at: partial)
+            throw error
         }
-        // libvips creates the file with the process's umask: make it the owner's alone.
-        chmod(target.path, DataFolder.fileMode)
         // Orientations 5–8 swap width and height.
         let upright = header.orientation >= 5 ? (header.height, header.width) : (header.width, header.height)
         return (upright, size)

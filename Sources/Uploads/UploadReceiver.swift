@@ -241,6 +241,9 @@ final class FileSink {
     /// The received file, or nil for the empty part a browser sends when no file was chosen.
     /// Throws `unsupportedType` (and removes the file) when the bytes are not allowed.
     func finish(sniffer: ContentSniffer) throws -> ReceivedFile? {
+        // On the disk before it is adopted under its final name (a rename), which nodes sharing
+        // the files folder serve.
+        if size > 0 { try handle.synchronize() }
         try handle.close()
         if size == 0 && name == "file" {
             try? FileManager.default.removeItem(at: url)

@@ -16,7 +16,7 @@ struct UploadTests {
     }
 
     static func diskFiles(_ app: TestSession, _ folder: String) -> [String] {
-        let root = URL(fileURLWithPath: app.services.config.dataDirectory).appendingPathComponent(folder)
+        let root = URL(fileURLWithPath: app.services.config.filesFolder).appendingPathComponent(folder)
         let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
         var names: [String] = []
         while let url = walker?.nextObject() as? URL {

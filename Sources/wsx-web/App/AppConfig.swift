@@ -7,8 +7,15 @@ import Uploads
 struct AppConfig: Sendable {
     var host = "127.0.0.1"
     var port = 8080
-    /// Folder of the SQLite database (and, later, uploaded files).
+    /// Folder of the SQLite database, the node's lock and secrets, and (unless `filesDirectory`
+    /// says otherwise) the uploaded files.
     var dataDirectory = "./data"
+    /// Folder of uploaded files and their thumbnails (`--files-dir`): on storage every node
+    /// shares when several serve one PostgreSQL database. Nil: the data folder.
+    var filesDirectory: String?
+
+    /// Where uploaded files live.
+    var filesFolder: String { filesDirectory ?? dataDirectory }
     /// Development: read templates from this folder (re-read on change) instead of the embedded copy.
     var templatesDirectory: String?
     /// Development: serve static files from this folder instead of the embedded copy.

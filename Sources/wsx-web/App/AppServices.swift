@@ -181,7 +181,9 @@ struct AppServices: Sendable {
         directRooms = DirectRooms(database: database, clock: clock)
         groups = GroupRooms(database: database, clock: clock)
         notifySettings = NotifySettings(database: database)
-        let receiver = UploadReceiver(policy: config.uploads, store: try FileStore(dataDirectory: config.dataDirectory),
+        // Never locked: nodes on one database share the files folder (the lock is the data folder's).
+        try DataFolder.prepare(config.filesFolder)
+        let receiver = UploadReceiver(policy: config.uploads, store: try FileStore(dataDirectory: config.filesFolder),
                                       sniffer: try ContentSniffer())
         rateLimiter = AccountRateLimiter(limits: config.rateLimits, clock: clock)
         mailOutbox = MailOutbox(database: database, clock: clock)
@@ -197,7 +199,8 @@ struct AppServices: Sendable {
         confirmations = EmailConfirmations(database: database, clock: clock,
                                            mail: MailRoutes(outbox: mailOutbox, composer: mailComposer, sender: mailSender))
         resetRequests = AttemptLimiter(clock: clock)
-        files = FileService(database: database, receiver: receiver, disk: disk,
+        let filesDisk = config.filesDirectory == nil ? disk : DiskSpace(dataDirectory: config.filesFolder, minimumFreeBytes: config.minimumFreeBytes)
+        files = FileService(database: database, receiver: receiver, disk: filesDisk,
                             thumbnailer: Thumbnailer(library: try ImageLibrary(), policy: config.uploads), clock: clock,
                             logger: logger, rateLimiter: rateLimiter)
         linkPreviews = LinkPreviewService(

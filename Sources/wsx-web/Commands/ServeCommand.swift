@@ -21,6 +21,8 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var accountOptions: AccountOptions
     @OptionGroup var payments: PaymentOptions
     @OptionGroup var push: PushOptions
+    @Option(name: .customLong("files-dir"), help: "Folder of uploaded files and thumbnails, shared by every node on one --database (env WSX_FILES_DIR, default the data folder).")
+    var filesDirectory: String?
     @Option(name: .customLong("templates-dir"), help: "Development: read templates from this folder, re-read on change (env WSX_TEMPLATES_DIR).")
     var templatesDirectory: String?
     @Option(name: .customLong("public-dir"), help: "Development: serve static files from this folder (env WSX_PUBLIC_DIR).")
@@ -76,6 +78,7 @@ struct ServeCommand: AsyncParsableCommand {
         config.host = host ?? env.string("WSX_HOST") ?? config.host
         config.port = try port ?? env.int("WSX_PORT") ?? config.port
         config.dataDirectory = data.dataDirectory ?? env.string("WSX_DATA_DIR") ?? config.dataDirectory
+        config.filesDirectory = filesDirectory ?? env.string("WSX_FILES_DIR")
         config.templatesDirectory = templatesDirectory ?? env.string("WSX_TEMPLATES_DIR")
         config.publicDirectory = publicDirectory ?? env.string("WSX_PUBLIC_DIR")
         config.secureCookies = try secureCookies || (env.bool("WSX_SECURE_COOKIES") ?? false)

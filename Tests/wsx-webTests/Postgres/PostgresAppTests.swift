@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import NIOFoundationEssentialsCompat
 import Logging
 import PostgresNIO
 import Testing
@@ -117,6 +118,39 @@ struct PostgresAppTests {
                 #expect(renamed, "node B's kept page follows node A's write")
                 #expect(a.services.serverKey.code("invitation", "x") == b.services.serverKey.code("invitation", "x"),
                         "both nodes sign invitations and device cookies with the same key")
+            }
+        }
+    }
+
+    @Test("two nodes with one --files-dir: an image posted on one is served, with its thumbnail, by the other; no data folder holds it",
+          .timeLimit(.minutes(3)))
+    func sharedFiles() async throws {
+        let shared = try makeEmptyFolder()
+        defer { try? FileManager.default.removeItem(at: shared) }
+        let address = try await PostgresTestCluster.shared().database()
+        var nodeA = TestApp { $0.filesDirectory = shared.path }
+        var nodeB = TestApp { $0.filesDirectory = shared.path; $0.connections.requestHeadTimeout = .seconds(600) }
+        (nodeA.postgresAddress, nodeB.postgresAddress) = (address, address)
+        let secondNode = nodeB
+        try await nodeA.run(.live) { a in
+            try await secondNode.run(.live) { b in
+                let (owner, member, path, _) = try await UploadTests.room(a)
+                #expect(try await owner.postMultipart(path + "/messages", [("content", "사진")], files: [
+                    .init(filename: "photo.jpg", data: Fixture.data("photo.jpg"), contentType: "image/jpeg"),
+                ]).status == .seeOther)
+                let file = try #require(try await UploadTests.storedFiles(a).first)
+                #expect(UploadTests.diskFiles(a, "files").count == 1 && UploadTests.diskFiles(b, "thumbs").count == 1,
+                        "both nodes see the one files folder")
+                for node in [a, b] {
+                    let data = URL(fileURLWithPath: node.services.config.dataDirectory)
+                    #expect(!FileManager.default.fileExists(atPath: data.appendingPathComponent("files").path), "nothing in a node's data folder")
+                }
+                let onB = b.browser()
+                for (name, value) in member.cookies { onB.setCookie(name, value) }
+                let original = try await onB.get(file.downloadURL)
+                #expect(original.status == .ok && Data(buffer: original.body) == Fixture.data("photo.jpg"))
+                let thumbnail = try await onB.get("/files/\(file.id!)/thumb")
+                #expect(thumbnail.status == .ok && thumbnail.headers[.contentType] == "image/jpeg")
             }
         }
     }
