@@ -135,7 +135,9 @@ struct AppServices: Sendable {
         // Events a command wrote while no server ran: in the stream before the hub starts
         // (tabs that were open before the restart replay them when they reconnect).
         try database.relayOutsideEvents()
-        hub = try RealtimeHub(database: database, outbox: database.outbox, settings: config.realtime, logger: logger)
+        var realtime = config.realtime
+        realtime.sharesWithOtherNodes = postgres != nil
+        hub = try RealtimeHub(database: database, outbox: database.outbox, settings: realtime, logger: logger)
         if config.webPush.isOn {
             let store = PushStore(database: database, clock: clock)
             let key = try VAPIDKey(keeper: secrets, subject: config.webPush.subject)
@@ -251,6 +253,9 @@ struct AppServices: Sendable {
             }
             mailSender?.wake()
         })
+        if let postgres = database.postgres {
+            services.append(PostgresNodeSignals(hub: hub, connector: postgres.connector))
+        }
         if let push {
             services.append(push.notifier)
             services.append(push.sender)

@@ -31,6 +31,17 @@ actor RealtimeHub: Service {
         /// How long someone whose last stream closed still shows as online: going from one page
         /// to the next closes the stream and opens another, which is not leaving.
         var offlineGrace: Duration = .seconds(5)
+        /// Whether other nodes share this hub's presence and typing (several nodes on one
+        /// PostgreSQL database): the hub then tells `signals` what happens here, and takes in
+        /// what happens there (`otherNodesPresence`, `typingElsewhere`).
+        var sharesWithOtherNodes = false
+    }
+
+    /// What one node tells the others: a person's presence here (their streams on this node),
+    /// or someone typing.
+    enum NodeSignal: Sendable, Equatable {
+        case presence(userId: Int64, state: Presence)
+        case typing(TypingPayload)
     }
 
     /// An open stream's side of the hub.
@@ -66,6 +77,13 @@ actor RealtimeHub: Service {
     /// change takes, so a page's snapshot and the changes after it apply in order.
     private var announced: [Int64: Presence] = [:]
     private var presenceSequence: Int64 = 0
+    /// People's presence on the other nodes, merged (absent: offline everywhere else).
+    private var elsewhere: [Int64: Presence] = [:]
+    /// What the other nodes were last told of each person's presence here (absent: offline).
+    private var shared: [Int64: Presence] = [:]
+    /// What this hub tells the other nodes, when it shares with them (`Settings.sharesWithOtherNodes`).
+    nonisolated let signals: AsyncStream<NodeSignal>
+    private let signalSink: AsyncStream<NodeSignal>.Continuation
     private var nextSubscriberId = 1
     private var isShutDown = false
     /// `handledThrough`, readable without awaiting the actor (pages embed it).
@@ -77,6 +95,7 @@ actor RealtimeHub: Service {
         self.outbox = outbox
         self.settings = settings
         self.logger = logger
+        (signals, signalSink) = AsyncStream.makeStream(of: NodeSignal.self, bufferingPolicy: .unbounded)
         let (latestId, memberships) = try database.query { tx in (try tx.events.latestId(), try tx.rooms.allMemberships()) }
         handledThrough = latestId
         latest = Mutex(latestId)
@@ -106,9 +125,9 @@ actor RealtimeHub: Service {
 
     var subscriberCount: Int { subscribers.count }
 
-    /// The room's members who have an event stream open now (`@here`).
+    /// The room's members who have an event stream open now, on this node or another (`@here`).
     func onlineMembers(ofRoom roomId: Int64) -> Set<Int64> {
-        (membersByRoom[roomId] ?? []).filter { subscribersByUser[$0]?.isEmpty == false }
+        (membersByRoom[roomId] ?? []).filter { subscribersByUser[$0]?.isEmpty == false || elsewhere[$0] != nil }
     }
 
     /// Adds the stream of one signed-in browser; events after `handledThrough` go to it.
@@ -172,6 +191,7 @@ actor RealtimeHub: Service {
         subscribersByUser.removeAll()
         streamsBySession.removeAll()
         outbox.finish()
+        signalSink.finish()
     }
 
     /// Hands a commit's events to their audiences' streams, applying the membership changes
@@ -280,14 +300,61 @@ actor RealtimeHub: Service {
         currentPresence(userId)
     }
 
+    /// Here and elsewhere together: online if online anywhere, else away if away anywhere.
     private func currentPresence(_ userId: Int64) -> Presence {
+        Self.merged([presenceHere(userId), elsewhere[userId] ?? .offline])
+    }
+
+    /// By their streams on this node.
+    private func presenceHere(_ userId: Int64) -> Presence {
         guard let open = subscribersByUser[userId], !open.isEmpty else { return .offline }
         return open.allSatisfy { subscribers[$0].map { awaySessions.contains($0.sessionId) } ?? true } ? .away : .online
     }
 
+    /// Several places' presence as one: online if any is, else away if any is, else offline.
+    static func merged(_ states: some Sequence<Presence>) -> Presence {
+        var result = Presence.offline
+        for state in states {
+            if state == .online { return .online }
+            if state == .away { result = .away }
+        }
+        return result
+    }
+
+    /// People's presence on the other nodes changed (nil: offline everywhere else); with
+    /// `replacingAll`, the states given are all there are, and everyone not among them is
+    /// offline elsewhere (a node stopped, or this one read them afresh).
+    func otherNodesPresence(_ states: [Int64: Presence], replacingAll: Bool = false) {
+        var changed = Set(states.keys)
+        if replacingAll { changed.formUnion(elsewhere.keys) }
+        for user in changed {
+            let state = states[user] ?? .offline
+            elsewhere[user] = state == .offline ? nil : state
+        }
+        for user in changed { presenceMayHaveChanged(user) }
+    }
+
+    /// How the other nodes were last told each person is here (online or away; absent: offline).
+    func presenceSharedWithOtherNodes() -> [Int64: Presence] {
+        shared
+    }
+
+    /// Someone typing on another node: to this node's streams of the room's other members.
+    func typingElsewhere(_ payload: TypingPayload) {
+        deliverTyping(payload)
+    }
+
     /// Tells teammates when someone's presence changed; going offline waits `offlineGrace`
-    /// first, so moving between pages is not announced.
+    /// first, so moving between pages is not announced. Other nodes are told at once of a
+    /// change here.
     private func presenceMayHaveChanged(_ userId: Int64) {
+        if settings.sharesWithOtherNodes, !isShutDown {
+            let here = presenceHere(userId)
+            if here != (shared[userId] ?? .offline) {
+                shared[userId] = here == .offline ? nil : here
+                signalSink.yield(.presence(userId: userId, state: here))
+            }
+        }
         let now = currentPresence(userId)
         let before = announced[userId] ?? .offline
         guard now != before else { return }
@@ -307,7 +374,10 @@ actor RealtimeHub: Service {
     }
 
     private func announce(_ userId: Int64, _ state: Presence) {
-        presenceSequence += 1
+        // With other nodes, microseconds of the wall clock, never less than one past the last: a
+        // page may read its snapshot from one node and its stream from another, and both count alike.
+        presenceSequence = settings.sharesWithOtherNodes
+            ? max(presenceSequence + 1, Int64(Date().timeIntervalSince1970 * 1_000_000)) : presenceSequence + 1
         announced[userId] = state == .offline ? nil : state
         let payload = PresencePayload(userId: userId, state: state, sequence: presenceSequence)
         // Their own tabs know where they are; teammates are told.
@@ -325,6 +395,11 @@ actor RealtimeHub: Service {
     /// "Someone is typing" in a room, to its other members' streams; nothing if the typist is
     /// not a member.
     func typing(_ payload: TypingPayload) {
+        if settings.sharesWithOtherNodes, !isShutDown { signalSink.yield(.typing(payload)) }
+        deliverTyping(payload)
+    }
+
+    private func deliverTyping(_ payload: TypingPayload) {
         guard let members = membersByRoom[payload.roomId], members.contains(payload.userId) else { return }
         send(EventType.typing, payload, to: members.subtracting([payload.userId]))
     }
@@ -348,7 +423,7 @@ struct PresencePayload: Codable, Sendable {
 }
 
 /// `typing`: someone is writing in a room (to its other members; not stored).
-struct TypingPayload: Codable, Sendable {
+struct TypingPayload: Codable, Sendable, Equatable {
     let workspaceId: Int64
     let roomId: Int64
     let userId: Int64

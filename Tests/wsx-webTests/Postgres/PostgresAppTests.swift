@@ -155,6 +155,43 @@ struct PostgresAppTests {
         }
     }
 
+    @Test("presence and typing cross nodes: a stream on node A shows online to a teammate on node B, typing on A reaches B, and leaving A is offline on B",
+          .timeLimit(.minutes(3)))
+    func presenceAcrossNodes() async throws {
+        let address = try await PostgresTestCluster.shared().database()
+        var nodeA = TestApp { $0.realtime.offlineGrace = .milliseconds(200) }
+        var nodeB = TestApp { $0.realtime.offlineGrace = .milliseconds(200); $0.connections.requestHeadTimeout = .seconds(600) }
+        (nodeA.postgresAddress, nodeB.postgresAddress) = (address, address)
+        let secondNode = nodeB
+        try await nodeA.run(.live) { a in
+            try await secondNode.run(.live) { b in
+                let (alice, bobOnA, wid, general) = try await MessagingTests.team(a)
+                let (aliceId, bobId) = (try await a.userId("a@example.com"), try await a.userId("b@example.com"))
+                let bob = b.browser()
+                for (name, value) in bobOnA.cookies { bob.setCookie(name, value) }
+                try await EventStreamClient.connect(port: b.client.port!, headers: RealtimeTests.headers(bob)) { bobStream in
+                    _ = try await bobStream.readHead()
+                    try await EventStreamClient.connect(port: a.client.port!, headers: RealtimeTests.headers(alice)) { aliceStream in
+                        _ = try await aliceStream.readHead()
+                        let online = try await PresenceTests.next("presence.changed", about: aliceId, &bobStream)
+                        #expect(online?.data.contains(#""state":"online""#) == true, "node B tells Bob that Alice came online on node A")
+                        #expect(try await PresenceTests.snapshot(bob).contains(#""\#(aliceId)":"online""#))
+                        #expect(await b.services.hub.onlineMembers(ofRoom: general).contains(aliceId), "@here on node B counts her")
+                        let bobKnown = await eventually(timeout: .seconds(5)) { await a.services.hub.presence(of: bobId) == .online }
+                        #expect(bobKnown, "and node A knows Bob is on node B")
+
+                        try await alice.get("/w/\(wid)/c/\(general)")
+                        #expect(try await alice.post("/w/\(wid)/c/\(general)/typing").status == .noContent)
+                        let typing = try await PresenceTests.next("typing", &bobStream)
+                        #expect(typing?.data.contains(#""userId":\#(aliceId)"#) == true, "typing on node A reaches Bob's stream on node B")
+                    }
+                    let offline = try await PresenceTests.next("presence.changed", about: aliceId, &bobStream)
+                    #expect(offline?.data.contains(#""state":"offline""#) == true, "her stream on node A closed: offline on node B")
+                }
+            }
+        }
+    }
+
     @Test("housekeeping runs on one node at a time: a round that finds another node sweeping leaves the events to it")
     func oneSweeper() async throws {
         let app = try await Self.app()

@@ -30,6 +30,20 @@ enum PostgresSchema {
             // event read differently from the same event delivered live.
             "ALTER TABLE events ALTER COLUMN payload TYPE TEXT USING payload::text",
         ]),
+        ("005-node-presence", [
+            // Who has a stream open on which node (SQLite's single process keeps it in memory):
+            // never in the event log. A node's rows count while it was seen lately.
+            "CREATE TABLE nodes (node_id TEXT PRIMARY KEY, seen_at TIMESTAMPTZ NOT NULL)",
+            """
+            CREATE TABLE node_presence (
+                node_id TEXT NOT NULL,
+                user_id BIGINT NOT NULL,
+                state TEXT NOT NULL,
+                PRIMARY KEY (node_id, user_id)
+            )
+            """,
+            "CREATE INDEX node_presence_user ON node_presence (user_id)",
+        ]),
     ]
 
     /// What `migrate` refuses, in words an operator can act on.
