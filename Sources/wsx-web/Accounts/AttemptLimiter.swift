@@ -10,7 +10,9 @@ import Foundation
 /// reservation is settled afterwards: `counted` keeps it as a dated attempt for the window
 /// (a failed sign-in, a sign-up made); otherwise it is released.
 ///
-/// In memory: a restart forgets, acceptable for one process. Keys are kept as their SHA-256
+/// With several nodes on one PostgreSQL database the attempts are counted there
+/// (`PostgresAttempts`), so every node counts every node's. Otherwise in memory: a restart
+/// forgets, acceptable for one process. Keys are kept as their SHA-256
 /// (32 bytes, whatever the e-mail a guesser typed: 1,000 sign-ins with 1 MB addresses took
 /// 1.5 GB for good), a refused attempt stores nothing, and past `maximumKeys` old ones go.
 actor AttemptLimiter {
@@ -29,6 +31,8 @@ actor AttemptLimiter {
     /// A reserved attempt, to settle once its outcome is known.
     struct Ticket: Sendable {
         fileprivate let checks: [Check]
+        /// Its rows, when the attempts are counted in PostgreSQL.
+        fileprivate var reservations: [Int64] = []
     }
 
     enum Verdict: Sendable {
@@ -43,15 +47,33 @@ actor AttemptLimiter {
     }
 
     private let clock: WallClock
+    private let shared: PostgresAttempts?
     private var records: [SHA256Digest: Record] = [:]
     private static let maximumKeys = 100_000
 
-    init(clock: WallClock) {
+    /// Counting in memory, or in the database several nodes share (`postgres`).
+    init(clock: WallClock, postgres: PostgresBackend? = nil) {
         self.clock = clock
+        shared = postgres.map { PostgresAttempts(backend: $0) }
     }
 
-    /// Reserves an attempt under every check, or none when any of them is at its limit.
-    func reserve(_ checks: [Check]) -> Verdict {
+    /// Reserves an attempt under every check, or none when any of them is at its limit. When
+    /// the shared count cannot be reached the attempt waits a moment: a limiter that cannot
+    /// count refuses rather than lets everything through.
+    func reserve(_ checks: [Check]) async -> Verdict {
+        guard let shared else { return reserveHere(checks) }
+        let limits = checks.map { PostgresAttempts.Limit(key: PostgresAttempts.key($0.key), limit: $0.rule.limit, window: $0.rule.window) }
+        do {
+            switch try await shared.reserve(limits, at: clock.now()) {
+            case .reserved(let ids): return .proceed(Ticket(checks: checks, reservations: ids))
+            case .wait(let seconds): return .wait(seconds: seconds)
+            }
+        } catch {
+            return .wait(seconds: 5)
+        }
+    }
+
+    private func reserveHere(_ checks: [Check]) -> Verdict {
         let now = clock.now()
         if records.count > Self.maximumKeys { prune(now: now) }
         var wait = 0
@@ -77,8 +99,12 @@ actor AttemptLimiter {
     }
 
     /// Settles a reservation: kept as an attempt of the window when `counted`, else released.
-    func settle(_ ticket: Ticket, counted: Bool) {
+    func settle(_ ticket: Ticket, counted: Bool) async {
         let now = clock.now()
+        if let shared {
+            try? await shared.settle(ticket.reservations, counted: counted, at: now)
+            return
+        }
         for check in ticket.checks {
             let key = Self.key(check.key)
             guard var record = records[key] else { continue }
@@ -89,7 +115,11 @@ actor AttemptLimiter {
     }
 
     /// Forgets the attempts of `keys` (a sign-in succeeded).
-    func clear(_ keys: [String]) {
+    func clear(_ keys: [String]) async {
+        if let shared {
+            try? await shared.clear(keys.map(PostgresAttempts.key))
+            return
+        }
         for text in keys {
             let key = Self.key(text)
             records[key]?.attempts = []

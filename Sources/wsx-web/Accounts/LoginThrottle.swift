@@ -28,9 +28,10 @@ struct LoginThrottle: Sendable {
     /// The longest e-mail address (RFC 5321): an account name is cut to it before it is a key.
     static let maximumAccountBytes = 254
 
-    init(limits: Limits, clock: WallClock) {
+    /// Counting in memory, or across the nodes on `postgres`.
+    init(limits: Limits, clock: WallClock, postgres: PostgresBackend? = nil) {
         self.limits = limits
-        ledger = AttemptLimiter(clock: clock)
+        ledger = AttemptLimiter(clock: clock, postgres: postgres)
     }
 
     /// Reserves a sign-in attempt for `account` from `address`; `trustedDevice` when the browser
@@ -79,9 +80,9 @@ struct SignupLimiter: Sendable {
 
     static let standard = AttemptLimiter.Rule(limit: 20, window: 3600)
 
-    init(rule: AttemptLimiter.Rule, clock: WallClock) {
+    init(rule: AttemptLimiter.Rule, clock: WallClock, postgres: PostgresBackend? = nil) {
         self.rule = rule
-        ledger = AttemptLimiter(clock: clock)
+        ledger = AttemptLimiter(clock: clock, postgres: postgres)
     }
 
     func begin(address: String) async -> AttemptLimiter.Verdict {

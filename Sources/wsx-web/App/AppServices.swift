@@ -66,6 +66,8 @@ struct AppServices: Sendable {
     let signups: SignupLimiter
     /// How fast each account may post, upload and search.
     let rateLimiter: AccountRateLimiter
+    /// How many nodes serve the team now (1 on SQLite): per-account limits are shared among them.
+    let liveNodes = LiveNodes()
     /// What `/metrics` reports.
     let metrics: ServerMetrics
     /// Mail waiting to go out, and what failed.
@@ -116,12 +118,12 @@ struct AppServices: Sendable {
         let secrets: SecretKeeper = postgres.map { .database($0) } ?? .folder(config.dataDirectory)
         serverKey = try ServerKey(keeper: secrets)
         invitations = Invitations(database: database, clock: clock, key: serverKey)
-        invitationLimits = InvitationLimits(perHour: config.invitationsPerHour, clock: clock)
+        invitationLimits = InvitationLimits(perHour: config.invitationsPerHour, clock: clock, postgres: postgres)
         site = SiteAddress(configured: config.baseURL, port: config.port)
         channels = ChannelService(database: database, clock: clock)
         sessions = SessionStore(database: database, clock: clock)
-        throttle = LoginThrottle(limits: config.loginLimits, clock: clock)
-        signups = SignupLimiter(rule: config.signupLimit, clock: clock)
+        throttle = LoginThrottle(limits: config.loginLimits, clock: clock, postgres: postgres)
+        signups = SignupLimiter(rule: config.signupLimit, clock: clock, postgres: postgres)
         devices = DeviceCookie(key: serverKey)
         cookies = CookiePolicy(alwaysSecure: config.secureCookies, trustProxy: config.trustProxy)
         lastRooms = LastRooms(database: database)
@@ -187,7 +189,7 @@ struct AppServices: Sendable {
         try DataFolder.prepare(config.filesFolder)
         let receiver = UploadReceiver(policy: config.uploads, store: try FileStore(dataDirectory: config.filesFolder),
                                       sniffer: try ContentSniffer())
-        rateLimiter = AccountRateLimiter(limits: config.rateLimits, clock: clock)
+        rateLimiter = AccountRateLimiter(limits: config.rateLimits, clock: clock, nodes: liveNodes)
         mailOutbox = MailOutbox(database: database, clock: clock)
         if let mail = config.mail {
             mailSender = MailSender(outbox: mailOutbox, client: SMTPClient(settings: mail.smtp), sender: mail.from.address,
@@ -200,7 +202,7 @@ struct AppServices: Sendable {
         }
         confirmations = EmailConfirmations(database: database, clock: clock,
                                            mail: MailRoutes(outbox: mailOutbox, composer: mailComposer, sender: mailSender))
-        resetRequests = AttemptLimiter(clock: clock)
+        resetRequests = AttemptLimiter(clock: clock, postgres: postgres)
         let filesDisk = config.filesDirectory == nil ? disk : DiskSpace(dataDirectory: config.filesFolder, minimumFreeBytes: config.minimumFreeBytes)
         files = FileService(database: database, receiver: receiver, disk: filesDisk,
                             thumbnailer: Thumbnailer(library: try ImageLibrary(), policy: config.uploads), clock: clock,
@@ -254,7 +256,7 @@ struct AppServices: Sendable {
             mailSender?.wake()
         })
         if let postgres = database.postgres {
-            services.append(PostgresNodeSignals(hub: hub, connector: postgres.connector))
+            services.append(PostgresNodeSignals(hub: hub, connector: postgres.connector, nodes: liveNodes))
         }
         if let push {
             services.append(push.notifier)

@@ -33,6 +33,11 @@ enum LimitedAction: String, Sendable, CaseIterable {
 /// One token bucket per account and action, in memory (a restart forgets, as the sign-in
 /// throttle does). Checked before anything is stored: a refusal is a 429 with `Retry-After`,
 /// and the request changed nothing.
+///
+/// With several nodes each holds its share of every bucket, the limit divided by the nodes
+/// alive (`LiveNodes`): together they never allow more than the limit, and a load balancer that
+/// spreads an account's requests evenly gives it the whole limit. Posts are too frequent to
+/// count each in the database, as the sign-in limits are.
 final class AccountRateLimiter: Sendable {
     private struct Key: Hashable {
         let action: LimitedAction
@@ -41,13 +46,15 @@ final class AccountRateLimiter: Sendable {
 
     private let limits: RateLimits
     private let clock: WallClock
+    private let nodes: LiveNodes
     private let buckets = Mutex<[Key: TokenBucket]>([:])
     /// Past this many accounts with a bucket, full buckets are forgotten (they would change nothing).
     private static let pruneAbove = 10_000
 
-    init(limits: RateLimits, clock: WallClock) {
+    init(limits: RateLimits, clock: WallClock, nodes: LiveNodes = LiveNodes()) {
         self.limits = limits
         self.clock = clock
+        self.nodes = nodes
     }
 
     /// Charges `cost` (one post, one search, or an upload's bytes) to the account, or throws
@@ -59,6 +66,10 @@ final class AccountRateLimiter: Sendable {
             if buckets.count > Self.pruneAbove { buckets = buckets.filter { !$0.value.isFull(at: now) } }
             let key = Key(action: action, userId: userId)
             var bucket = buckets[key] ?? TokenBucket(capacity: shape.capacity, perSecond: shape.perSecond, now: now)
+            if bucket.capacity != shape.capacity {
+                // The nodes' count changed: this node's share, keeping no more than it had.
+                bucket = bucket.reshaped(capacity: shape.capacity, perSecond: shape.perSecond, now: now)
+            }
             let wait = bucket.take(cost, now: now)
             buckets[key] = bucket
             return wait
@@ -72,7 +83,14 @@ final class AccountRateLimiter: Sendable {
                  arguments: ["\(seconds)"])
     }
 
+    /// This node's share of the action's bucket.
     private func shape(of action: LimitedAction) -> (capacity: Double, perSecond: Double)? {
+        guard let whole = wholeShape(of: action) else { return nil }
+        let share = Double(nodes.current)
+        return (whole.capacity / share, whole.perSecond / share)
+    }
+
+    private func wholeShape(of action: LimitedAction) -> (capacity: Double, perSecond: Double)? {
         switch action {
         case .post:
             guard limits.postBurst > 0, limits.postsPerSecond > 0 else { return nil }

@@ -32,6 +32,16 @@ struct TokenBucket: Sendable, Equatable {
         return nil
     }
 
+    /// The same bucket with another capacity and rate, holding what it held by `now` (at most
+    /// the new capacity).
+    func reshaped(capacity: Double, perSecond: Double, now: Date) -> TokenBucket {
+        var copy = self
+        copy.refill(now: now)
+        var reshaped = TokenBucket(capacity: capacity, perSecond: perSecond, now: now)
+        reshaped.tokens = min(capacity, copy.tokens)
+        return reshaped
+    }
+
     /// Whether the bucket has refilled completely by `now`, so forgetting it changes nothing.
     func isFull(at now: Date) -> Bool {
         tokens + now.timeIntervalSince(updated) * perSecond >= capacity

@@ -13,9 +13,9 @@ struct InvitationLimits: Sendable {
     let ledger: AttemptLimiter
     static let resendCooldown: TimeInterval = 10 * 60
 
-    init(perHour: Int, clock: WallClock) {
+    init(perHour: Int, clock: WallClock, postgres: PostgresBackend? = nil) {
         self.perHour = perHour
-        ledger = AttemptLimiter(clock: clock)
+        ledger = AttemptLimiter(clock: clock, postgres: postgres)
     }
 
     /// Reserves one new invitation by `inviter` into `workspaceId`.

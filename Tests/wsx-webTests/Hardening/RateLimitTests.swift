@@ -180,4 +180,22 @@ struct RateLimitTests {
         #expect(bucket.take(1, now: start.addingTimeInterval(12)) == 1)
         #expect(bucket.take(1, now: start.addingTimeInterval(13)) == nil)
     }
+
+    @Test("with two nodes alive each allows half of an account's burst, so together they never allow more; one node again, the whole")
+    func nodeShare() throws {
+        let clock = ManualClock()
+        let nodes = LiveNodes()
+        nodes.set(2)
+        let limiter = AccountRateLimiter(limits: RateLimits(postBurst: 10, postsPerSecond: 1, uploadBytesPerMinute: 0, searchesPerMinute: 0,
+                                                            statusChangesPerMinute: 0), clock: clock.wallClock, nodes: nodes)
+        for _ in 0..<5 { try limiter.charge(.post, userId: 1) }
+        #expect(throws: AppError.self) { try limiter.charge(.post, userId: 1) }
+        // One node again: its bucket keeps what it held, and fills up to the whole burst.
+        nodes.set(1)
+        clock.advance(by: 60)
+        try limiter.charge(.post, userId: 1)
+        clock.advance(by: 6)
+        for _ in 0..<10 { try limiter.charge(.post, userId: 1) }
+        #expect(throws: AppError.self) { try limiter.charge(.post, userId: 1) }
+    }
 }

@@ -192,6 +192,30 @@ struct PostgresAppTests {
         }
     }
 
+    @Test("the sign-in limit counts every node's failures: three wrong passwords spread over two nodes slow the next try on either")
+    func loginLimitAcrossNodes() async throws {
+        let address = try await PostgresTestCluster.shared().database()
+        let limits = LoginThrottle.Limits(perAccountAndAddress: 3, perAccount: 100, perAddress: 100, window: 180)
+        var nodeA = TestApp { $0.loginLimits = limits }, nodeB = TestApp { $0.loginLimits = limits }
+        (nodeA.postgresAddress, nodeB.postgresAddress) = (address, address)
+        let secondNode = nodeB
+        try await nodeA.run { a in
+            try await secondNode.run { b in
+                _ = try await a.signedInBrowser(email: "t@example.com", password: "right password")
+                let (onA, onB) = (a.browser(), b.browser())
+                #expect(try await onA.logIn(email: "t@example.com", password: "nope nope").status == .unauthorized)
+                #expect(try await onB.logIn(email: "t@example.com", password: "nope nope").status == .unauthorized)
+                #expect(try await onA.logIn(email: "t@example.com", password: "nope nope").status == .unauthorized)
+                let blocked = try await onB.logIn(email: "t@example.com", password: "right password")
+                #expect(blocked.status == .tooManyRequests, "node B counts node A's failures")
+                #expect(try await onA.logIn(email: "t@example.com", password: "right password").status == .tooManyRequests)
+                a.clock.advance(by: 181)
+                b.clock.advance(by: 181)
+                #expect(try await onB.logIn(email: "t@example.com", password: "right password").status == .seeOther)
+            }
+        }
+    }
+
     @Test("housekeeping runs on one node at a time: a round that finds another node sweeping leaves the events to it")
     func oneSweeper() async throws {
         let app = try await Self.app()

@@ -14,7 +14,7 @@ struct SchemaParityTests {
                                           "message_index_config"]
     /// PostgreSQL's steps, the commit-ordered event counter, the search table, what other nodes'
     /// hubs need beside an event, and the secrets SQLite keeps in files.
-    static let postgresOnly: Set<String> = ["schema_migrations", "event_counter", "message_search", "event_delivery", "nodes", "node_presence",
+    static let postgresOnly: Set<String> = ["schema_migrations", "event_counter", "message_search", "event_delivery", "nodes", "node_presence", "limiter_attempts",
                                             "node_secrets"]
 
     /// The columns of a freshly migrated SQLite database, by table.

@@ -101,6 +101,12 @@ final class PostgresBackend: Sendable {
         return try session.transaction(readOnly: true) { try body(PostgresTransaction.reading(session, clock: clock)) }
     }
 
+    /// Runs `work` on a session of its own, on one of the database's threads (not a store's
+    /// work: the limiters' counters, `PostgresAttempts`).
+    func withSession<T: Sendable>(_ work: @escaping @Sendable (PostgresSession) throws -> T) async throws -> T {
+        try await onSession(work)
+    }
+
     /// Runs `work` on one of the database's threads with a session no other body holds.
     private func onSession<T: Sendable>(_ work: @escaping @Sendable (PostgresSession) throws -> T) async throws -> T {
         let sessions = self.sessions

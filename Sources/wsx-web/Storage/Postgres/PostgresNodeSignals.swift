@@ -24,6 +24,8 @@ struct PostgresNodeSignals: Service {
 
     let hub: RealtimeHub
     let connector: PostgresConnector
+    /// Told how many nodes are alive at every heartbeat.
+    let nodes: LiveNodes
     /// This process's name among the nodes: a new one at every start.
     let nodeId = UUID().uuidString
 
@@ -118,6 +120,10 @@ struct PostgresNodeSignals: Service {
             DELETE FROM node_presence WHERE node_id IN (SELECT node_id FROM nodes WHERE seen_at < now() - interval '1 hour')
             """, logger: logger).collect()
         _ = try await connection.query("DELETE FROM nodes WHERE seen_at < now() - interval '1 hour'", logger: logger).collect()
+        let alive = try await connection.query("""
+            SELECT COUNT(*) FROM nodes WHERE seen_at > now() - make_interval(secs => \(Self.liveness))
+            """, logger: logger).collect().first?.decode(Int.self) ?? 1
+        nodes.set(alive)
         await hub.otherNodesPresence(try await everyoneElsewhere(on: connection), replacingAll: true)
     }
 

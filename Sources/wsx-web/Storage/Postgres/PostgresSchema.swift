@@ -44,6 +44,21 @@ enum PostgresSchema {
             """,
             "CREATE INDEX node_presence_user ON node_presence (user_id)",
         ]),
+        ("006-limiter-attempts", [
+            // The sign-in, sign-up, reset and invitation limiters' attempts, counted across nodes
+            // (SQLite's single process counts them in memory). `key` is the SHA-256 of the
+            // limiter's key; a row not `counted` is an attempt reserved and still under way.
+            """
+            CREATE TABLE limiter_attempts (
+                id BIGSERIAL PRIMARY KEY,
+                key BYTEA NOT NULL,
+                at TIMESTAMPTZ NOT NULL,
+                counted BOOLEAN NOT NULL DEFAULT false
+            )
+            """,
+            "CREATE INDEX limiter_attempts_key ON limiter_attempts (key, at)",
+            "CREATE INDEX limiter_attempts_at ON limiter_attempts (at)",
+        ]),
     ]
 
     /// What `migrate` refuses, in words an operator can act on.
