@@ -10,7 +10,8 @@ struct WSXCommand: AsyncParsableCommand {
         discussion: "Every option also reads a WSX_* environment variable (shown in each option's help).",
         version: BuildInfo.version,
         subcommands: [ServeCommand.self, MigrateCommand.self, UserCommand.self, CoinsCommand.self, SeedCommand.self,
-                      BackupCommand.self, RestoreCommand.self, ImportCommand.self, ExportCommand.self, AuditCommand.self],
+                      BackupCommand.self, RestoreCommand.self, ImportCommand.self, ExportCommand.self, AuditCommand.self,
+                      CopyCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 

@@ -8,6 +8,9 @@ enum SecretKeeper: Sendable {
     case folder(String)
     case database(PostgresBackend)
 
+    /// Every secret the server makes for itself, by name (`wsx-web copy` moves them).
+    static let names = ["server-key", "sandbox-secret", "vapid-key"]
+
     /// The secret called `name`, made by `make` the first time (a random token unless told
     /// otherwise); the same every time after, on every node.
     func load(_ name: String, make: () -> Data = { Data(SecretToken.generate().utf8) }) throws -> Data {
