@@ -659,8 +659,142 @@ def pathological() -> None:
     say()
 
 
+def cluster() -> None:
+    """One node on SQLite, one node on PostgreSQL, two nodes on one PostgreSQL: posting with
+    listeners on every node, and one post's fan-out to 1,000 streams spread over the nodes."""
+    import asyncio
+    from sse_load import raise_file_limit
+    sys.path.insert(0, str(ROOT / "Tests" / "support"))
+    from throwaway_postgres import Postgres
+    say("## SQLite, PostgreSQL, two nodes on PostgreSQL: posts and fan-out (3 runs each)")
+    say()
+    raise_file_limit(70000)
+    folder = seeded(1_000, members=50)
+    postgres = Postgres()
+    results: dict[str, list[dict]] = {}
+    try:
+        for setup, nodes in (("1 node, SQLite", 0), ("1 node, PostgreSQL", 1), ("2 nodes, PostgreSQL", 2)):
+            for run in range(3):
+                servers, count_messages = cluster_setup(folder, postgres, nodes, f"bench_{nodes}_{run}")
+                try:
+                    measured = cluster_posts(servers, count_messages, postgres if nodes else None)
+                    measured.update(asyncio.run(cluster_fanout(servers, 1_000)))
+                    results.setdefault(setup, []).append(measured)
+                finally:
+                    for server in servers:
+                        server.stop()
+    finally:
+        postgres.stop()
+    say("| setup | posts/s | p99 | CPU per post (wsx + PostgreSQL) | stored = acknowledged | every listener heard all "
+        "| fan-out to 1,000: p50 | p99 | p99 of streams on the other node |")
+    say("|---|---|---|---|---|---|---|---|---|")
+    for setup, runs in results.items():
+        column = lambda key, unit=" ms", digits=1: spread([r[key] for r in runs], unit, digits)
+        other = column("other_p99") if all(r["other_p99"] is not None for r in runs) else "—"
+        say(f"| {setup} | {column('rps', '', 0)} | {column('p99')} | {column('cpu_us', ' µs', 0)} "
+            f"| {'yes' if all(r['stored_ok'] for r in runs) else 'NO'} | {'yes' if all(r['heard_all'] for r in runs) else 'NO'} "
+            f"| {column('fan_p50')} | {column('fan_p99')} | {other} |")
+    say()
+    say("Reading: the same seeded team (1,000 messages, 50 members) on each setup; the PostgreSQL setups get it with "
+        "`wsx-web copy`. Posting: 16 wrk connections for 10 s (split evenly over the nodes) while 100 streams listen "
+        "(split likewise); CPU per post adds the wsx processes' and PostgreSQL's. Fan-out: one post on the first node, "
+        "timed to each of 1,000 streams as the kernel received it; the last column is the streams on the second node, "
+        "which hear of the post through PostgreSQL's NOTIFY. Everything shares the two cores: two nodes cannot show "
+        "throughput scaling here (bench/README.md estimates it for N machines).")
+    say()
+
+
+def cluster_setup(folder: Path, postgres, nodes: int, database: str):
+    """The servers of one setup and a way to count the stored messages."""
+    import sqlite3
+    if nodes == 0:
+        server = SeededServer(folder)
+        return [server], lambda: sqlite3.connect(server.data / "wsx.sqlite").execute("SELECT COUNT(*) FROM messages").fetchone()[0]
+    url = postgres.create_database(database)
+    source = Path(tempfile.mkdtemp(prefix="wsx-bench-copy-"))
+    files = Path(tempfile.mkdtemp(prefix="wsx-bench-files-"))
+    shutil.copytree(folder, source, dirs_exist_ok=True)
+    subprocess.run([str(BINARY), "copy", "--from", str(source), "--to", url, "--files-dir", str(files)],
+                   check=True, stdout=subprocess.DEVNULL)
+    shutil.rmtree(source, ignore_errors=True)
+    servers = [Server("--database", url, "--files-dir", str(files)) for _ in range(nodes)]
+    return servers, lambda: int(postgres.sql(database, "SELECT COUNT(*) FROM messages"))
+
+
+def cluster_posts(servers: list, count_messages, postgres) -> dict:
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+    from sse_load import close_subscribers, open_subscribers
+    browsers = [signed_in(server.base) for server in servers]
+    workspace = re.search(r'href="/w/(\d+)"', browsers[0].get("/workspaces")).group(1)
+    channel = re.search(rf'href="(/w/{workspace}/c/\d+)"', browsers[0].get(f"/w/{workspace}")).group(1)
+    for browser in browsers:
+        browser.get(channel)
+    before = count_messages()
+    pids = lambda: [s.process.pid for s in servers] + (postgres.server_pids() if postgres else [])
+
+    async def run():
+        listeners = []
+        for index, server in enumerate(servers):
+            opened, _ = await open_subscribers(100 // len(servers), "127.0.0.1", server.port, "/events",
+                                               lambda i, b=browsers[index]: {"Cookie": b.cookie_header()}, counting="message.created")
+            listeners += opened
+        cpu_before = sum(cpu_seconds(pid) for pid in pids())
+        loop = asyncio.get_running_loop()
+        with ThreadPoolExecutor(len(servers)) as pool:
+            runs = await asyncio.gather(*(loop.run_in_executor(pool, lambda s=server, b=browser: wrk(
+                s.base + channel + "/messages", 16 // len(servers), 10, b.cookie_header(), "POST", "content=benchmark+post",
+                f"X-CSRF-Token: {b.token}\nAccept: application/json\nContent-Type: application/x-www-form-urlencoded"))
+                for server, browser in zip(servers, browsers)))
+        cpu = sum(cpu_seconds(pid) for pid in pids()) - cpu_before
+        await asyncio.sleep(1)
+        heard = min(listener.heard for listener in listeners)
+        close_subscribers(listeners)
+        return runs, cpu, heard
+
+    runs, cpu, heard = asyncio.run(run())
+    stored = count_messages() - before
+    acknowledged = sum(r["requests"] - r["errors"] for r in runs)
+    return {"rps": sum(r["rps"] for r in runs), "p99": max(r["p99"] for r in runs), "cpu_us": cpu / max(stored, 1) * 1e6,
+            "stored_ok": acknowledged <= stored <= acknowledged + 16, "heard_all": heard == stored}
+
+
+async def cluster_fanout(servers: list, count: int) -> dict:
+    """One post on the first node to `count` streams spread over every node."""
+    import asyncio
+    from sse_load import Subscriber, Watch, close_subscribers, warm_then_time
+    users = [signed_in(servers[0].base, member) for member in range(1, 51)]
+    workspace = re.search(r'href="/w/(\d+)"', users[0].get("/workspaces")).group(1)
+    channel = re.search(rf'href="(/w/{workspace}/c/\d+)"', users[0].get(f"/w/{workspace}")).group(1)
+    users[0].get(channel)
+    tally = Watch(count)
+    # Sessions are the database's: a cookie from the first node signs in on every node.
+    subscribers = [Subscriber("127.0.0.1", servers[i % len(servers)].port, "/events",
+                              {"Cookie": users[i % len(users)].cookie_header()}, None, tally) for i in range(count)]
+    for start in range(0, count, 500):
+        await asyncio.wait_for(asyncio.gather(*(s.run() for s in subscribers[start:start + 500])), timeout=120)
+    failed = [s.failed for s in subscribers if s.failed]
+    if failed:
+        close_subscribers(subscribers)
+        raise RuntimeError(f"{len(failed)} streams failed to open, e.g. {failed[0]}")
+    await asyncio.sleep(1)
+    poster = users[0]
+
+    def publish_for(marker: str):
+        data = urllib.parse.urlencode({"content": marker}).encode()
+        request = urllib.request.Request(servers[0].base + channel + "/messages", data=data, headers={
+            "Cookie": poster.cookie_header(), "X-CSRF-Token": poster.token, "Accept": "application/json"})
+        return lambda: urllib.request.urlopen(request).read()
+    socket_delays, _ = await warm_then_time(publish_for, subscribers, tally)
+    milliseconds = sorted(d * 1000 for d in socket_delays)
+    other = sorted(d * 1000 for i, d in enumerate(socket_delays) if i % len(servers) == 1)
+    percentile = lambda values, q: values[min(len(values) - 1, int(q * len(values)))]
+    return {"fan_p50": percentile(milliseconds, 0.5), "fan_p99": percentile(milliseconds, 0.99),
+            "other_p99": percentile(other, 0.99) if other else None}
+
+
 SECTIONS = {"thumbnails": thumbnails, "uploads": uploads, "cold_start": cold_start, "pages": pages, "posts": posts,
-            "fanout": fanout, "search": search, "pathological": pathological}
+            "fanout": fanout, "search": search, "pathological": pathological, "cluster": cluster}
 
 
 def main() -> None:

@@ -23,6 +23,7 @@ import pathlib
 import re
 import shutil
 import signal
+import sys
 import socket
 import ssl
 import subprocess
@@ -40,6 +41,9 @@ from conftest import (ACTION_TIMEOUT, PASSWORD, REPO, SIGNUP_MAX_PER_IP, STARTUP
                       accept_invitation, composer, create_workspace, general_channel_id, invite, messages_with,
                       not_reloaded, signup, unique_email, unique_name, wait_until_live, wsx_binary)
 from test_deploy_nginx import DOMAIN, _free_port, _make_certificate, _require, _tail, nginx_conf
+
+sys.path.insert(0, str(REPO / "Tests" / "support"))
+from throwaway_postgres import Postgres, PostgresMissing  # noqa: E402  (the shared throwaway cluster)
 
 SITE = REPO / "deploy" / "nginx" / "wsx-cluster.conf"
 TIMEOUT = 20  # seconds, for any request or for a server to come up
@@ -60,71 +64,6 @@ def _missing(reason: str):
     if os.environ.get("CI", "").lower() not in ("", "0", "false", "no"):
         pytest.fail(reason + ", and CI must run the cluster test")
     pytest.skip(reason)
-
-
-def _postgres_binaries() -> pathlib.Path:
-    """Debian's newest PostgreSQL (`make deps` installs postgresql)."""
-    root = pathlib.Path("/usr/lib/postgresql")
-    versions = sorted(int(p.name) for p in root.glob("*") if p.name.isdigit() and (p / "bin" / "initdb").is_file())
-    if not versions:
-        _missing("PostgreSQL is not installed (Debian package postgresql; `make deps` installs it)")
-    return root / str(versions[-1]) / "bin"
-
-
-def _run(command: list[str], **options) -> subprocess.CompletedProcess:
-    done = subprocess.run(command, capture_output=True, text=True, timeout=60, **options)
-    assert done.returncode == 0, f"{' '.join(command)} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}"
-    return done
-
-
-# ---------------------------------------------------------------------------------------------
-# PostgreSQL
-
-
-class Postgres:
-    """A throwaway cluster, as Tests/wsx-webTests/Postgres/PostgresTestCluster.swift starts one:
-    `initdb` as the `postgres` user (it refuses root) in a temporary folder, trust on loopback, no
-    fsync, on a free port; stopped and removed by `stop`."""
-
-    def __init__(self):
-        self.binaries = _postgres_binaries()
-        self.folder = pathlib.Path(tempfile.mkdtemp(prefix="wsx-cluster-pg-"))
-        self.port = 0
-        if os.geteuid() == 0:
-            shutil.chown(self.folder, "postgres")
-        self._as_owner("initdb", "-D", str(self.folder / "data"), "-E", "UTF8", "--locale=C.UTF-8", "-A", "trust",
-                       "-U", "postgres", "--no-sync")
-        for attempt in range(3):
-            self.port = _free_port()
-            try:
-                self._as_owner("pg_ctl", "-D", str(self.folder / "data"), "-w", "-t", str(TIMEOUT), "-l", str(self.folder / "log"),
-                               "-o", f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off "
-                                     "-c max_connections=300 -c shared_buffers=32MB",
-                               "start")
-                return
-            except AssertionError:
-                if attempt == 2:
-                    raise AssertionError(f"PostgreSQL did not start:\n{_tail(self.folder / 'log')}") from None
-
-    def _as_owner(self, tool: str, *arguments: str) -> subprocess.CompletedProcess:
-        command = [str(self.binaries / tool), *arguments]
-        if os.geteuid() == 0:
-            command = ["runuser", "-u", "postgres", "--"] + command
-        return _run(command, cwd="/")
-
-    def create_database(self, name: str) -> str:
-        """A new, empty UTF8 database; returns its address for --database."""
-        _run([str(self.binaries / "psql"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "-d", "postgres",
-              "-v", "ON_ERROR_STOP=1", "-c",
-              f"CREATE DATABASE {name} ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0"])
-        return f"postgres://postgres@127.0.0.1:{self.port}/{name}"
-
-    def stop(self) -> None:
-        try:
-            self._as_owner("pg_ctl", "-D", str(self.folder / "data"), "-m", "immediate", "stop")
-        except AssertionError:
-            pass
-        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -275,7 +214,10 @@ def cluster() -> Cluster:
     if not binary.is_file():
         pytest.fail(f"wsx-web binary not found at {binary}: build it (swift build) or set WSX_BINARY")
 
-    postgres = Postgres()
+    try:
+        postgres = Postgres()
+    except PostgresMissing as missing:
+        _missing(str(missing))
     root = pathlib.Path(tempfile.mkdtemp(prefix="wsx-cluster-"))
     processes: list[subprocess.Popen] = []
     nodes: list[Node] = []

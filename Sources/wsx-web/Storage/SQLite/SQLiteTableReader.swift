@@ -11,7 +11,7 @@ struct SQLiteTableReader {
         let path = AppDatabase.path(inDataDirectory: dataDirectory)
         guard FileManager.default.fileExists(atPath: path) else { throw CopyError("\(path) does not exist: no wsx data folder there") }
         let database = try AppDatabase.open(dataDirectory: dataDirectory, events: .runningServer)
-        return try database.writer.read { db in try body(SQLiteTableReader(db: db)) }
+        return try database.read { db in try body(SQLiteTableReader(db: db)) }
     }
 
     /// The tables wsx made (not SQLite's own, GRDB's migrations, or the full-text index, which is
