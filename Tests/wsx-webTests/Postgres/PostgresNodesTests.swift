@@ -187,4 +187,39 @@ struct PostgresNodesTests {
             #expect(try await nodes[0].query { tx in try tx.events.latestId() } == 1)
         }
     }
+
+    @Test("posts racing into one room on two nodes never deadlock on its members' unread counts, and every count is exact")
+    func postsIntoOneRoom() async throws {
+        try await withNodes(2) { nodes in
+            let (room, people) = try nodes[0].withSessionNow { session -> (Int64, [Int64]) in
+                let rows = PostgresConformanceRows(session: session)
+                let people = try (0..<40).map { try rows.person("p\($0)@example.com") }
+                let room = try rows.room(workspaceId: try rows.workspace("팀", ownerId: people[0]), kind: .channel, name: "general")
+                for person in people { try rows.join(roomId: room, userId: person) }
+                return (room, people)
+            }
+            let writers = 8, posts = 15
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for writer in 0..<writers {
+                    group.addTask {
+                        for index in 0..<posts {
+                            _ = try await nodes[writer % 2].write { tx in
+                                let id = try tx.messages.insert(roomId: room, authorId: people[writer], text: "w\(writer) #\(index)", html: "",
+                                                                at: Date(), clientId: nil, thread: nil)
+                                return try tx.publish(OutgoingEvent(.messageCreated, to: .room(room), payload: ["id": String(id)]))
+                            }
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let counts = try nodes[1].withSessionNow { session in
+                try session.run("SELECT user_id, unread_count FROM room_members WHERE room_id = \(room)").map { try $0.decode((Int64, Int).self) }
+            }
+            let expected = Dictionary(uniqueKeysWithValues: people.enumerated().map { index, person in
+                (person, writers * posts - (index < writers ? posts : 0))
+            })
+            #expect(Dictionary(uniqueKeysWithValues: counts) == expected, "each member counts every post but their own")
+        }
+    }
 }

@@ -66,15 +66,31 @@ final class PostgresBackend: Sendable {
     /// Every write tells every node as it commits (`NOTIFY`, delivered at the commit): with the
     /// newest event id when it published events, so feeds read them, and in any case so every
     /// node's caches count the change.
+    ///
+    /// A transaction PostgreSQL ends to break a deadlock, or for a conflict it could not
+    /// serialize, changed nothing: it runs again from the start (its body works only on `tx`),
+    /// up to `retries` times, as SQLite's single writer would simply have made it wait.
     private static func write<T>(on session: PostgresSession, clock: WallClock, _ body: (any StoreTransaction) throws -> T) throws -> T {
-        try session.transaction {
-            let tx = PostgresTransaction.writing(session, clock: clock)
-            let value = try body(tx)
-            let last = tx.published?.events.last.map { String($0.id) } ?? ""
-            try session.run("SELECT pg_notify(\(Self.eventChannel), \(last))")
-            return value
+        var attempt = 0
+        while true {
+            do {
+                return try session.transaction {
+                    let tx = PostgresTransaction.writing(session, clock: clock)
+                    let value = try body(tx)
+                    let last = tx.published?.events.last.map { String($0.id) } ?? ""
+                    try session.run("SELECT pg_notify(\(Self.eventChannel), \(last))")
+                    return value
+                }
+            } catch let error as PSQLError where attempt < retries && retried.contains(error.serverInfo?[.sqlState] ?? "") {
+                attempt += 1
+            }
         }
     }
+
+    /// How many times a write PostgreSQL ended for a deadlock or a serialization failure runs again.
+    static let retries = 3
+    /// Deadlock detected, serialization failure.
+    private static let retried: Set<String> = ["40P01", "40001"]
 
     /// Runs `body` with a session of its own on the calling thread (not a store's work: the node
     /// secrets, `PostgresSecrets.swift`).

@@ -59,7 +59,31 @@ enum PostgresSchema {
             "CREATE INDEX limiter_attempts_key ON limiter_attempts (key, at)",
             "CREATE INDEX limiter_attempts_at ON limiter_attempts (at)",
         ]),
+        ("007-unread-counts-locked-in-order", [
+            // Two posts to one room updated its members' unread counts in whatever order each
+            // scan met the rows, and deadlocked under concurrent posting (the bench's 16
+            // posters): the rows are now locked in one order (by member) before they change.
+            Self.unreadCounter("messages_count_unread", row: "NEW", by: "+ 1"),
+            Self.unreadCounter("messages_uncount_unread", row: "OLD", by: "- 1"),
+            Self.unreadCounter("messages_uncount_placeholder", row: "NEW", by: "- 1"),
+        ]),
     ]
+
+    /// A trigger function that moves the unread count of every member of the message's room
+    /// who had read up to before it (not its author) by `by`, locking their rows in member order.
+    private static func unreadCounter(_ name: String, row: String, by change: String) -> String {
+        """
+        CREATE OR REPLACE FUNCTION \(name)() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            PERFORM 1 FROM room_members WHERE room_id = \(row).room_id ORDER BY user_id FOR UPDATE;
+            UPDATE room_members SET unread_count = unread_count \(change)
+            WHERE room_id = \(row).room_id AND last_read_message_id < \(row).id
+              AND (\(row).author_id IS NULL OR user_id <> \(row).author_id);
+            RETURN NULL;
+        END
+        $$
+        """
+    }
 
     /// What `migrate` refuses, in words an operator can act on.
     struct Refusal: Error, CustomStringConvertible, Equatable {
