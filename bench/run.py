@@ -685,13 +685,13 @@ def cluster() -> None:
                         server.stop()
     finally:
         postgres.stop()
-    say("| setup | posts/s | p99 | CPU per post (wsx + PostgreSQL) | stored = acknowledged | every listener heard all "
+    say("| setup | posts/s | p99 | CPU per post (wsx + PostgreSQL) | of it wsx | stored = acknowledged | every listener heard all "
         "| fan-out to 1,000: p50 | p99 | p99 of streams on the other node |")
-    say("|---|---|---|---|---|---|---|---|---|")
+    say("|---|---|---|---|---|---|---|---|---|---|")
     for setup, runs in results.items():
         column = lambda key, unit=" ms", digits=1: spread([r[key] for r in runs], unit, digits)
         other = column("other_p99") if all(r["other_p99"] is not None for r in runs) else "—"
-        say(f"| {setup} | {column('rps', '', 0)} | {column('p99')} | {column('cpu_us', ' µs', 0)} "
+        say(f"| {setup} | {column('rps', '', 0)} | {column('p99')} | {column('cpu_us', ' µs', 0)} | {column('wsx_us', ' µs', 0)} "
             f"| {'yes' if all(r['stored_ok'] for r in runs) else 'NO'} | {'yes' if all(r['heard_all'] for r in runs) else 'NO'} "
             f"| {column('fan_p50')} | {column('fan_p99')} | {other} |")
     say()
@@ -740,6 +740,7 @@ def cluster_posts(servers: list, count_messages, postgres) -> dict:
                                                lambda i, b=browsers[index]: {"Cookie": b.cookie_header()}, counting="message.created")
             listeners += opened
         cpu_before = sum(cpu_seconds(pid) for pid in pids())
+        wsx_before = sum(cpu_seconds(s.process.pid) for s in servers)
         loop = asyncio.get_running_loop()
         with ThreadPoolExecutor(len(servers)) as pool:
             runs = await asyncio.gather(*(loop.run_in_executor(pool, lambda s=server, b=browser: wrk(
@@ -747,15 +748,17 @@ def cluster_posts(servers: list, count_messages, postgres) -> dict:
                 f"X-CSRF-Token: {b.token}\nAccept: application/json\nContent-Type: application/x-www-form-urlencoded"))
                 for server, browser in zip(servers, browsers)))
         cpu = sum(cpu_seconds(pid) for pid in pids()) - cpu_before
+        wsx_cpu = sum(cpu_seconds(s.process.pid) for s in servers) - wsx_before
         await asyncio.sleep(1)
         heard = min(listener.heard for listener in listeners)
         close_subscribers(listeners)
-        return runs, cpu, heard
+        return runs, cpu, wsx_cpu, heard
 
-    runs, cpu, heard = asyncio.run(run())
+    runs, cpu, wsx_cpu, heard = asyncio.run(run())
     stored = count_messages() - before
     acknowledged = sum(r["requests"] - r["errors"] for r in runs)
     return {"rps": sum(r["rps"] for r in runs), "p99": max(r["p99"] for r in runs), "cpu_us": cpu / max(stored, 1) * 1e6,
+            "wsx_us": wsx_cpu / max(stored, 1) * 1e6,
             "stored_ok": acknowledged <= stored <= acknowledged + 16, "heard_all": heard == stored}
 
 
