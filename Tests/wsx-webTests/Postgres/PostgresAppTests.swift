@@ -216,6 +216,39 @@ struct PostgresAppTests {
         }
     }
 
+    @Test("ten workspace creations at once, spread over two nodes, with coins for one: one is made, the balance is never below zero")
+    func oneWorkspaceForTheCoins() async throws {
+        let address = try await PostgresTestCluster.shared().database()
+        var nodeA = TestApp(), nodeB = TestApp()
+        (nodeA.postgresAddress, nodeB.postgresAddress) = (address, address)
+        let secondNode = nodeB
+        try await nodeA.run { a in
+            try await secondNode.run { b in
+                let owner = try await a.signedInBrowser(email: "coins@example.com", nickname: "코인")
+                #expect(a.services.config.signupCoins == a.services.config.workspacePrice, "coins for exactly one workspace")
+                var tabs: [TestBrowser] = []
+                for index in 0..<10 {
+                    let tab = (index % 2 == 0 ? a : b).browser()
+                    for (name, value) in owner.cookies { tab.setCookie(name, value) }
+                    try await tab.get("/workspaces")
+                    tabs.append(tab)
+                }
+                let ready = tabs
+                let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                    for (index, tab) in ready.enumerated() {
+                        group.addTask { try await tab.post("/workspaces", [("name", "팀\(index)"), ("description", "")]).status }
+                    }
+                    return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+                }
+                #expect(statuses.filter { $0 == .seeOther }.count == 1, "\(statuses)")
+                #expect(!statuses.contains { $0.code >= 500 }, "the others are refused, not failed: \(statuses)")
+                let userId = try await a.userId("coins@example.com")
+                #expect(try await a.count("SELECT COUNT(*) FROM workspaces WHERE owner_id = ?", [userId]) == 1)
+                #expect(try await a.count("SELECT coin_balance FROM users WHERE id = ?", [userId]) == 0)
+            }
+        }
+    }
+
     @Test("housekeeping runs on one node at a time: a round that finds another node sweeping leaves the events to it")
     func oneSweeper() async throws {
         let app = try await Self.app()

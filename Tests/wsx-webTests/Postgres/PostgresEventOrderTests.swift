@@ -23,12 +23,13 @@ struct PostgresEventOrderTests {
     private func withSessions<T>(_ count: Int, on address: PostgresAddress,
                                  _ body: ([PostgresSession]) async throws -> T) async throws -> T {
         var sessions: [PostgresSession] = []
-        for _ in 0..<count {
-            sessions.append(PostgresSession(try await PostgresConnector(address: address, logger: logger).connect(), logger: logger))
-        }
         do {
+            // Inside the `do`: a connection that cannot be made closes those already made.
+            for _ in 0..<count {
+                sessions.append(PostgresSession(try await PostgresConnector(address: address, logger: logger).connect(), logger: logger))
+            }
             let result = try await body(sessions)
-            for session in sessions { try await session.connection.close() }
+            for session in sessions { try? await session.connection.close() }
             return result
         } catch {
             for session in sessions { try? await session.connection.close() }
