@@ -37,53 +37,68 @@ func withConformanceNodes<Stores>(_ backend: StorageBackend, count: Int = 1,
                                   postgres: @escaping @Sendable (PostgresSession) -> Stores,
                                   _ body: ([ConformanceNode<Stores>]) async throws -> Void) async throws {
     var nodes: [ConformanceNode<Stores>] = []
-    switch backend {
-    case .sqlite:
-        let database = try AppDatabase.open(dataDirectory: try makeEmptyFolder().appendingPathComponent("data").path)
-        let node = ConformanceNode<Stores>(transaction: { work in
-            try await database.write { tx in try work(sqlite(tx)) }
-        }, person: { email in
-            try await database.write { tx in
-                let now = Date()
-                return try tx.accounts.insert(User(email: email, emailKey: email, nickname: "Person", phone: nil, passwordHash: "x",
-                                                   lang: nil, createdAt: now, updatedAt: now)).id!
-            }
-        }, fixture: { sql in
-            try await database.executeFixture(sql)
-        }, close: {})
-        nodes = Array(repeating: node, count: count)
-    case .postgres:
-        let logger = Logger(label: "test.postgres")
-        let address = try await PostgresTestCluster.shared().database()
-        for index in 0..<count {
-            let connection = try await PostgresConnector(address: address, logger: logger).connect()
-            if index == 0 { try await PostgresSchema.migrate(connection, logger: logger) }
-            let session = PostgresSession(connection, logger: logger)
-            nodes.append(ConformanceNode(transaction: { work in
-                try await onOwnThread {
-                    do {
-                        try session.transaction { try work(postgres(session)) }
-                    } catch let error as PSQLError {
-                        throw PostgresFixtureFailure(sql: "a transaction's statement", detail: String(reflecting: error))
-                    }
-                }
+    do {
+        try await makeNodes()
+    } catch {
+        // A connection that cannot be made (a loaded machine) closes those made before it.
+        for node in nodes { try? await node.close() }
+        throw error
+    }
+
+    func makeNodes() async throws {
+        switch backend {
+        case .sqlite:
+            let database = try AppDatabase.open(dataDirectory: try makeEmptyFolder().appendingPathComponent("data").path)
+            let node = ConformanceNode<Stores>(transaction: { work in
+                try await database.write { tx in try work(sqlite(tx)) }
             }, person: { email in
-                try await onOwnThread {
+                try await database.write { tx in
                     let now = Date()
-                    return try session.run("""
-                        INSERT INTO users (email, email_key, nickname, password_hash, created_at, updated_at)
-                        VALUES (\(email), \(email), 'Person', 'x', \(now), \(now)) RETURNING id
-                        """)[0].decode(Int64.self)
+                    return try tx.accounts.insert(User(email: email, emailKey: email, nickname: "Person", phone: nil, passwordHash: "x",
+                                                       lang: nil, createdAt: now, updatedAt: now)).id!
                 }
             }, fixture: { sql in
-                try await onOwnThread {
-                    do {
-                        _ = try session.run(PostgresQuery(unsafeSQL: sql))
-                    } catch let error as PSQLError {
-                        throw PostgresFixtureFailure(sql: sql, detail: String(reflecting: error))
-                    }
+                try await database.executeFixture(sql)
+            }, close: {})
+            nodes = Array(repeating: node, count: count)
+        case .postgres:
+            let logger = Logger(label: "test.postgres")
+            let address = try await PostgresTestCluster.shared().database()
+            for index in 0..<count {
+                let connection = try await PostgresConnector(address: address, logger: logger).connect()
+                do {
+                    if index == 0 { try await PostgresSchema.migrate(connection, logger: logger) }
+                } catch {
+                    try? await connection.close()
+                    throw error
                 }
-            }, close: { try await connection.close() }))
+                let session = PostgresSession(connection, logger: logger)
+                nodes.append(ConformanceNode(transaction: { work in
+                    try await onOwnThread {
+                        do {
+                            try session.transaction { try work(postgres(session)) }
+                        } catch let error as PSQLError {
+                            throw PostgresFixtureFailure(sql: "a transaction's statement", detail: String(reflecting: error))
+                        }
+                    }
+                }, person: { email in
+                    try await onOwnThread {
+                        let now = Date()
+                        return try session.run("""
+                            INSERT INTO users (email, email_key, nickname, password_hash, created_at, updated_at)
+                            VALUES (\(email), \(email), 'Person', 'x', \(now), \(now)) RETURNING id
+                            """)[0].decode(Int64.self)
+                    }
+                }, fixture: { sql in
+                    try await onOwnThread {
+                        do {
+                            _ = try session.run(PostgresQuery(unsafeSQL: sql))
+                        } catch let error as PSQLError {
+                            throw PostgresFixtureFailure(sql: sql, detail: String(reflecting: error))
+                        }
+                    }
+                }, close: { try await connection.close() }))
+            }
         }
     }
     do {
