@@ -21,13 +21,19 @@ enum PostgresEventIds {
     }
 
     /// Records `event` in the caller's open transaction under the next id, and answers the id.
+    /// The id is taken and the event written in one statement: one round trip less per event,
+    /// and one less while the counter's row is held (every writer with events waits for it).
     static func record(_ event: OutgoingEvent, in session: PostgresSession, at now: Date) throws -> Int64 {
-        let id = try next(in: session)
         let (roomId, userId) = event.audience.columns
-        try session.run("""
+        guard let row = try session.run("""
+            WITH taken AS (UPDATE event_counter SET last_id = last_id + 1 RETURNING last_id)
             INSERT INTO events (id, type, room_id, user_id, payload, created_at, message_id)
-            VALUES (\(id), \(event.type.rawValue), \(roomId), \(userId), \(event.payload), \(now), \(event.messageId))
-            """)
+            SELECT last_id, \(event.type.rawValue), \(roomId), \(userId), \(event.payload), \(now), \(event.messageId) FROM taken
+            RETURNING id
+            """).first else {
+            throw PostgresSchema.Refusal(description: "event_counter has no row: the database was not migrated by wsx")
+        }
+        let id = try row.decode(Int64.self)
         if event.membership != nil || !event.closesSessions.isEmpty {
             let sessions = event.closesSessions.isEmpty ? nil : event.closesSessions.map(String.init).joined(separator: ",")
             try session.run("""
