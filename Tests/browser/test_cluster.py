@@ -30,7 +30,6 @@ import subprocess
 import tempfile
 import threading
 import time
-import urllib.parse
 import uuid
 from dataclasses import dataclass
 
@@ -40,7 +39,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from conftest import (ACTION_TIMEOUT, PASSWORD, REPO, SIGNUP_MAX_PER_IP, STARTUP_TIMEOUT, _stop, _wait_for_ready_line,
                       accept_invitation, composer, create_workspace, general_channel_id, invite, messages_with,
                       not_reloaded, signup, unique_email, unique_name, wait_until_live, wsx_binary)
-from test_deploy_nginx import DOMAIN, _free_port, _make_certificate, _require, _tail, nginx_conf
+from test_deploy_nginx import DOMAIN, CookieClient, Reply, _free_port, _make_certificate, _require, _tail, nginx_conf
 
 sys.path.insert(0, str(REPO / "Tests" / "support"))
 from throwaway_postgres import Postgres, PostgresMissing  # noqa: E402  (the shared throwaway cluster)
@@ -277,57 +276,20 @@ def node_origin(node: Node) -> Origin:
     return Origin("127.0.0.1", node.port)
 
 
-@dataclass
-class Reply:
-    status: int
-    headers: http.client.HTTPMessage
-    body: bytes
-
-    @property
-    def text(self) -> str:
-        return self.body.decode(errors="replace")
-
-    @property
-    def location(self) -> str:
-        return re.sub(r"^https?://[^/]+", "", self.headers.get("Location", ""))
-
-
-class Client:
+class Client(CookieClient):
     """One person's cookies, like a browser without JavaScript, talking to one origin. `at(other)`
     is the same person (the same cookies) talking to another node."""
 
     def __init__(self, origin: Origin, jar: dict[str, str] | None = None):
+        super().__init__(jar)
         self.origin = origin
-        self.jar = {} if jar is None else jar
         self.tokens: dict[int, str] = {}
 
     def at(self, origin: Origin) -> "Client":
         return Client(origin, self.jar)
 
-    def cookie_header(self) -> dict[str, str]:
-        return {"Cookie": "; ".join(f"{name}={value}" for name, value in self.jar.items())} if self.jar else {}
-
-    def request(self, method: str, path: str, *, form: dict | None = None, headers: dict | None = None) -> Reply:
-        connection = self.origin.connection()
-        try:
-            sent = {"Accept-Language": "en", **self.cookie_header(), **(headers or {})}
-            body = None
-            if form is not None:
-                body = urllib.parse.urlencode(form)
-                sent["Content-Type"] = "application/x-www-form-urlencoded"
-            connection.request(method, path, body=body, headers=sent)
-            response = connection.getresponse()
-            reply = Reply(response.status, response.headers, response.read())
-        finally:
-            connection.close()
-        for header in reply.headers.get_all("Set-Cookie") or []:
-            name, _, rest = header.partition("=")
-            value = rest.split(";", 1)[0]
-            if re.search(r";\s*max-age=0\b", header, re.IGNORECASE) or not value:
-                self.jar.pop(name.strip(), None)
-            else:
-                self.jar[name.strip()] = value
-        return reply
+    def connection(self) -> http.client.HTTPConnection:
+        return self.origin.connection()
 
     def get(self, path: str) -> Reply:
         return self.request("GET", path)

@@ -250,32 +250,36 @@ class Reply:
         """Each Set-Cookie by name: the whole header (value and attributes)."""
         return {header.split("=", 1)[0].strip(): header for header in self.headers.get_all("Set-Cookie") or []}
 
+    @property
+    def text(self) -> str:
+        return self.body.decode(errors="replace")
+
+    @property
+    def location(self) -> str:
+        """The Location header's path (without scheme and host)."""
+        return re.sub(r"^https?://[^/]+", "", self.headers.get("Location", ""))
+
 
 def secure(set_cookie: str) -> bool:
     return any(part.strip().lower() == "secure" for part in set_cookie.split(";")[1:])
 
 
-class Client:
-    """Talks HTTPS to nginx from `source` (a 127.0.0.x address), keeping cookies like a browser."""
+class CookieClient:
+    """Keeps cookies like a browser over whatever connection `connection(**options)` opens (each
+    request its own). The cluster test's people are clients of this kind too."""
 
-    def __init__(self, stack: Stack, source: str):
-        self.stack = stack
-        self.source = source
-        self.jar: dict[str, str] = {}
+    def __init__(self, jar: dict[str, str] | None = None):
+        self.jar: dict[str, str] = {} if jar is None else jar
 
-    def connection(self, *, timeout: float = TIMEOUT, plain: bool = False) -> http.client.HTTPConnection:
-        if plain:
-            return http.client.HTTPConnection("127.0.0.1", self.stack.http_port, timeout=timeout,
-                                              source_address=(self.source, 0))
-        return http.client.HTTPSConnection("127.0.0.1", self.stack.https_port, timeout=timeout,
-                                           source_address=(self.source, 0), context=self.stack.tls)
+    def connection(self, **options) -> http.client.HTTPConnection:
+        raise NotImplementedError
 
     def cookie_header(self) -> dict[str, str]:
         return {"Cookie": "; ".join(f"{name}={value}" for name, value in self.jar.items())} if self.jar else {}
 
     def request(self, method: str, path: str, *, form: dict | None = None, headers: dict | None = None,
-                plain: bool = False) -> Reply:
-        connection = self.connection(plain=plain)
+                **connection_options) -> Reply:
+        connection = self.connection(**connection_options)
         try:
             sent = {"Accept-Language": "en", **self.cookie_header(), **(headers or {})}
             body = None
@@ -294,6 +298,22 @@ class Client:
             else:
                 self.jar[name] = value
         return reply
+
+
+class Client(CookieClient):
+    """Talks HTTPS to nginx from `source` (a 127.0.0.x address), keeping cookies like a browser."""
+
+    def __init__(self, stack: Stack, source: str):
+        super().__init__()
+        self.stack = stack
+        self.source = source
+
+    def connection(self, *, timeout: float = TIMEOUT, plain: bool = False) -> http.client.HTTPConnection:
+        if plain:
+            return http.client.HTTPConnection("127.0.0.1", self.stack.http_port, timeout=timeout,
+                                              source_address=(self.source, 0))
+        return http.client.HTTPSConnection("127.0.0.1", self.stack.https_port, timeout=timeout,
+                                           source_address=(self.source, 0), context=self.stack.tls)
 
     def get(self, path: str, **options) -> Reply:
         return self.request("GET", path, **options)
