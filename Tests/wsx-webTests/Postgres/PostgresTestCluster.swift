@@ -56,7 +56,9 @@ final class PostgresTestCluster: Sendable {
                        ["-D", folder.appendingPathComponent("data").path, "-E", "UTF8", "--locale=C.UTF-8", "-A", "trust",
                         "-U", "postgres", "--no-sync"])
         try runAsOwner(binaries.appendingPathComponent("pg_ctl").path,
-                       ["-D", folder.appendingPathComponent("data").path, "-w", "-l", folder.appendingPathComponent("log").path,
+                       // `-t 60`: pg_ctl waits at most a minute for the server, so a start that hangs fails
+                       // the suite that asked for the cluster instead of holding it.
+                       ["-D", folder.appendingPathComponent("data").path, "-w", "-t", "60", "-l", folder.appendingPathComponent("log").path,
                         "-o", "-p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=1000 -c shared_buffers=32MB",
                         "start"])
         let cluster = PostgresTestCluster(port: port, folder: folder, binaries: binaries)
