@@ -92,10 +92,12 @@ struct TeamCopy {
             try target.empty(table)
         }
         var sums: [String: RowSum] = [:]
+        var copiedColumns: [String: [PostgresCopyTarget.Column]] = [:]
         var later: [(table: String, column: PostgresCopyTarget.Column, values: [(id: String, value: String)])] = []
         for table in order {
             let sourceColumns = Set(try source.columns(of: table))
             let columns = columnsByTable[table]!.filter { sourceColumns.contains($0.name) }
+            copiedColumns[table] = columns
             let waitingHere = Set(waiting.filter { $0.table == table }.map(\.column))
             let idIndex = columns.firstIndex { $0.name == "id" }
             var sum = RowSum()
@@ -133,10 +135,8 @@ struct TeamCopy {
             summary.secrets.append(name)
         }
         for table in order {
-            let sourceColumns = Set(try source.columns(of: table))
-            let columns = columnsByTable[table]!.filter { sourceColumns.contains($0.name) }
             var copied = RowSum()
-            try target.texts(of: table, columns: columns) { copied.add($0) }
+            try target.texts(of: table, columns: copiedColumns[table]!) { copied.add($0) }
             guard copied == sums[table] else {
                 throw CopyError("\(table) read back differs from what was copied (\(copied.count) rows against \(sums[table]?.count ?? 0)): nothing was kept")
             }
