@@ -134,7 +134,9 @@ struct AdministrationTests {
     func commandLine() async throws {
         let work = try makeEmptyFolder()
         defer { try? FileManager.default.removeItem(at: work) }
-        try await TestApp().run(.live) { app in
+        // The command finds the server by its data folder; on PostgreSQL by the database
+        // (`PostgresCommandTests`).
+        try await TestApp.sqlite().run(.live) { app in
             let data = app.services.config.dataDirectory
             _ = try await app.signedInBrowser(email: "admin@example.com")
             let leaver = try await app.signedInBrowser(email: "cli@example.com", password: "cli password")

@@ -122,6 +122,47 @@ struct PostgresAppTests {
         }
     }
 
+    @Test("two nodes: a node's kept reads follow exactly the tables the other node's writes change: a post renews the pages, not the sessions; a sign-out ends the session there",
+          .timeLimit(.minutes(3)))
+    func regionsAcrossNodes() async throws {
+        var nodeA = TestApp(), nodeB = TestApp { $0.connections.requestHeadTimeout = .seconds(600) }
+        let address = try await PostgresTestCluster.shared().database()
+        (nodeA.postgresAddress, nodeB.postgresAddress) = (address, address)
+        let secondNode = nodeB
+        try await nodeA.run(.live) { a in
+            try await secondNode.run(.live) { b in
+                let (owner, member, wid) = try await ChannelTests.team(a)
+                let cid = try await owner.createChannel(in: wid, "공지")
+                try await member.get("/w/\(wid)/channels")
+                try await member.post("/w/\(wid)/c/\(cid)/join")
+                let onB = b.browser()
+                for (name, value) in member.cookies { onB.setCookie(name, value) }
+                let regions = b.services.database.regions
+                let sessions = try #require(regions.region(named: "sessions"))
+                let pages = try #require(regions.region(named: "message pages"))
+                #expect(try await onB.get("/w/\(wid)/c/\(cid)").status == .ok)
+                /// Node A's post, seen by node B's kept page (as its notice arrives, not by time).
+                func postOnA(_ text: String) async throws {
+                    let before = pages.version
+                    _ = try await MessagingTests.say(owner, "/w/\(wid)/c/\(cid)", text)
+                    #expect(await eventually { pages.version != before }, "node B's kept messages count node A's post")
+                    #expect(try await onB.get("/w/\(wid)/c/\(cid)").text.contains(text))
+                    _ = try await onB.get("/w/\(wid)/c/\(cid)")
+                }
+                try await postOnA("첫 소식")
+                let signedIn = sessions.version
+                try await postOnA("둘째 소식")
+                try await postOnA("셋째 소식")
+                #expect(sessions.version == signedIn, "posts change no session: node B keeps its sessions")
+
+                #expect(try await member.post("/logout").status == .seeOther)
+                #expect(await eventually { sessions.version != signedIn }, "a sign-out on node A reaches node B's sessions")
+                let after = try await onB.get("/w/\(wid)/c/\(cid)")
+                #expect(after.status == .seeOther && after.headers[.location]?.contains("/login") == true, "and ends the session there")
+            }
+        }
+    }
+
     @Test("two nodes with one --files-dir: an image posted on one is served, with its thumbnail, by the other; no data folder holds it",
           .timeLimit(.minutes(3)))
     func sharedFiles() async throws {

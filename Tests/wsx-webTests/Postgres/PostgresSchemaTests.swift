@@ -26,6 +26,24 @@ struct PostgresSchemaTests {
             .collect().map { try $0.decode(String.self) })
     }
 
+    @Test("what a write changes is read from the catalog: a post reaches the unread counts its trigger keeps, a removed room its messages' rows; reads change nothing")
+    func tablesAWriteReaches() async throws {
+        let address = try await PostgresTestCluster.shared().database()
+        try await using(address) { connection in
+            try await PostgresSchema.migrate(connection, logger: logger)
+            let tables = try await PostgresTables.load(connection, logger: logger)
+            #expect(tables.names.isSuperset(of: ["users", "messages", "room_members", "reactions"]))
+            let post = try #require(tables.changed(by: "INSERT INTO messages (room_id, author_id, content) VALUES ($1, $2, $3)"))
+            #expect(post.isSuperset(of: ["messages", "room_members"]), "the unread-count trigger's table")
+            #expect(!post.contains("users"))
+            let removal = try #require(tables.changed(by: "DELETE FROM rooms WHERE id = $1"))
+            #expect(removal.isSuperset(of: ["rooms", "room_members", "messages", "reactions", "pins"]), "rows its keys cascade to")
+            #expect(tables.changed(by: "SELECT name FROM rooms WHERE id = $1") == [])
+            #expect(tables.changed(by: "ALTER TABLE rooms ADD COLUMN x INT") == nil, "a change of unknown kind changes anything")
+            #expect(tables.named(in: "SELECT users.name FROM users JOIN sessions ON sessions.user_id = users.id") == ["users", "sessions"])
+        }
+    }
+
     @Test("an empty database gets every step; a second run applies nothing and changes nothing")
     func migratesOnce() async throws {
         let address = try await PostgresTestCluster.shared().database()

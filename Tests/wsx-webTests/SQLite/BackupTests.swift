@@ -37,7 +37,7 @@ struct BackupTests {
         defer { try? FileManager.default.removeItem(at: work) }
         let archive = work.appendingPathComponent("wsx.tar").path
         let restored = work.appendingPathComponent("restored").path
-        let (acknowledgedBefore, photoPath, lastBeforeBackup) = try await TestApp().run(.live) { app -> (Set<Int64>, String, String) in
+        let (acknowledgedBefore, photoPath, lastBeforeBackup) = try await TestApp.sqlite().run(.live) { app -> (Set<Int64>, String, String) in
             let (a, b, wid, general) = try await MessagingTests.team(app)
             let path = "/w/\(wid)/c/\(general)"
             try await a.get(path)
@@ -98,7 +98,7 @@ struct BackupTests {
         #expect(try Self.mode(AppDatabase.path(inDataDirectory: restored)) == 0o600)
 
         // The restored folder serves the same pages: the same account signs in and reads the room and its picture.
-        try await TestApp { $0.dataDirectory = restored }.run { app in
+        try await TestApp.sqlite { $0.dataDirectory = restored }.run { app in
             let a = app.browser()
             #expect(try await a.logIn(email: "a@example.com", password: "correct horse").status == .seeOther)
             let wid = try await app.count("SELECT id FROM workspaces")
@@ -116,7 +116,7 @@ struct BackupTests {
         let work = try Self.folder()
         defer { try? FileManager.default.removeItem(at: work) }
         let archive = work.appendingPathComponent("wsx.tar").path
-        try await TestApp().run { app in
+        try await TestApp.sqlite().run { app in
             let (a, _, wid, general) = try await MessagingTests.team(app)
             try await a.get("/w/\(wid)/c/\(general)")
             _ = try await a.postMultipart("/w/\(wid)/c/\(general)/messages", [("content", "문서")],
@@ -151,7 +151,7 @@ struct BackupTests {
 
     @Test("file garbage collection waits while a backup holds its lock: the files stay until the next sweep")
     func collectionWaits() async throws {
-        try await TestApp().run { app in
+        try await TestApp.sqlite().run { app in
             let (a, _, wid, general) = try await MessagingTests.team(app)
             let path = "/w/\(wid)/c/\(general)"
             try await a.get(path)

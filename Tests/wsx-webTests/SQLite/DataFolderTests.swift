@@ -13,7 +13,7 @@ struct DataFolderTests {
     @Test("--sync full reads back as synchronous = 2 on the writer, normal as 1, on the server's own database")
     func synchronousOnTheWriter() async throws {
         for (sync, expected) in [(DatabaseSync.full, 2), (.normal, 1)] {
-            try await TestApp { $0.synchronous = sync }.run { app in
+            try await TestApp.sqlite { $0.synchronous = sync }.run { app in
                 let setting = try app.database.synchronousSetting()
                 #expect(setting == expected, "--sync \(sync.rawValue)")
             }
@@ -67,7 +67,7 @@ struct DataFolderTests {
     func restoreBesideInProcessServer() async throws {
         let work = try makeEmptyFolder()
         defer { try? FileManager.default.removeItem(at: work) }
-        try await TestApp().run { app in
+        try await TestApp.sqlite().run { app in
             let data = app.services.config.dataDirectory
             let archive = work.appendingPathComponent("copy.tar").path
             _ = try DataBackup(dataDirectory: data, clock: .system).write(to: archive)

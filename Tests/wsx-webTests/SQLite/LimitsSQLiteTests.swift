@@ -8,7 +8,7 @@ import Testing
 extension LimitsTests {
     @Test("the database runs in WAL mode with foreign keys on")
     func walMode() async throws {
-        try await TestApp().run { app in
+        try await TestApp.sqlite().run { app in
             let (mode, foreignKeys) = try await app.database.writer.read { db in
                 (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA foreign_keys"))
             }

@@ -27,7 +27,7 @@ struct OutsideCommandTests {
     func grantReachesOpenPages() async throws {
         let work = try SlackFixture.workFolder()
         defer { try? FileManager.default.removeItem(at: work) }
-        try await TestApp().run(.live) { app in
+        try await TestApp.sqlite().run(.live) { app in
             let member = try await app.signedInBrowser(email: "coins@example.com", nickname: "코인")
             let id = try await RealtimeTests.userId(app, "coins@example.com")
             let before = try await app.count("SELECT coin_balance FROM users WHERE id = ?", [id])
@@ -74,7 +74,7 @@ struct OutsideCommandTests {
         }
         #expect(queued == 1 && published == 0)
 
-        try await TestApp { $0.dataDirectory = data }.run(.live) { app in
+        try await TestApp.sqlite { $0.dataDirectory = data }.run(.live) { app in
             #expect(try await app.count("SELECT COUNT(*) FROM outside_events") == 0)
             #expect(try await app.count("SELECT COUNT(*) FROM events WHERE \(grant)") == 1)
             let op = app.browser()

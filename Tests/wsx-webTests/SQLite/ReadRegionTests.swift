@@ -218,7 +218,7 @@ struct ReadRegionTests {
 
     @Test("a change made by another connection to the file (the sqlite3 shell, wsx coins) shows on the very next request")
     func otherConnectionsOnTheNextRequest() async throws {
-        try await TestApp().run { app in
+        try await TestApp.sqlite().run { app in
             let (a, b, wid, general) = try await MessagingTests.team(app)
             let home = "/w/\(wid)", path = "/w/\(wid)/c/\(general)"
             _ = try await MessagingTests.say(a, path, "said before the rename")

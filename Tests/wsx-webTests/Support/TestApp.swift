@@ -11,6 +11,16 @@ struct TestApp {
     var config: AppConfig
     let clock: ManualClock
     let logs: CapturedLogs
+    /// Runs on SQLite even when the suites run on PostgreSQL (`WSX_TEST_BACKEND`): for the tests
+    /// of what SQLite alone has (its file, its writer, backups by `VACUUM INTO`).
+    private(set) var sqliteOnly = false
+
+    /// A server on the embedded SQLite file whatever backend the suites run on.
+    static func sqlite(configure: (inout AppConfig) -> Void = { _ in }) -> TestApp {
+        var app = TestApp(configure: configure)
+        app.sqliteOnly = true
+        return app
+    }
 
     init(configure: (inout AppConfig) -> Void = { _ in }) {
         var config = AppConfig()
@@ -47,7 +57,7 @@ struct TestApp {
         var postgres: PostgresBackend?
         var address = postgresAddress
         // `WSX_TEST_BACKEND=postgres swift test` runs every in-process suite on PostgreSQL.
-        if address == nil, ProcessInfo.processInfo.environment["WSX_TEST_BACKEND"] == "postgres" {
+        if address == nil, !sqliteOnly, ProcessInfo.processInfo.environment["WSX_TEST_BACKEND"] == "postgres" {
             address = try await PostgresTestCluster.shared().database()
         }
         if let address {

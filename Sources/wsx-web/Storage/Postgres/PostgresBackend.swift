@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOPosix
 import PostgresNIO
+import Synchronization
 
 /// One node's way into a PostgreSQL database that several nodes share: a few sessions, each used
 /// by one transaction body at a time on a thread of the database's own (the bodies are
@@ -21,12 +22,16 @@ final class PostgresBackend: Sendable {
     let clock: WallClock
     /// Every event committed by any node, in id order, once each.
     let feed: PostgresEventFeed
+    /// The schema's tables, by which each write tells what it changed.
+    let tables: PostgresTables
     private let sessions: SessionPool
     private let threads: NIOThreadPool
+    /// Told what each of this node's writes changed once it committed (nil: anything).
+    private let committedHook = Mutex<(@Sendable (Set<String>?) -> Void)?>(nil)
 
-    private init(connector: PostgresConnector, clock: WallClock, sessions: [PostgresSession], feed: PostgresEventFeed) {
-        (self.connector, self.clock, self.feed) = (connector, clock, feed)
-        self.sessions = SessionPool(sessions, connector: connector)
+    private init(connector: PostgresConnector, clock: WallClock, tables: PostgresTables, sessions: [PostgresSession], feed: PostgresEventFeed) {
+        (self.connector, self.clock, self.tables, self.feed) = (connector, clock, tables, feed)
+        self.sessions = SessionPool(sessions, connector: connector, tables: tables)
         threads = NIOThreadPool(numberOfThreads: sessions.count)
         threads.start()
     }
@@ -35,16 +40,18 @@ final class PostgresBackend: Sendable {
     /// after the newest event there is now (events before it are replay's, not news).
     static func open(address: PostgresAddress, logger: Logger, clock: WallClock = .system, sessionCount: Int = 4) async throws -> PostgresBackend {
         let connector = PostgresConnector(address: address, logger: logger)
-        var sessions: [PostgresSession] = []
+        var connections: [PostgresConnection] = []
         do {
-            for _ in 0..<max(1, sessionCount) { sessions.append(PostgresSession(try await connector.connect(), logger: logger)) }
-            try await PostgresSchema.migrate(sessions[0].connection, logger: logger)
-            let latest = try await sessions[0].connection.query("SELECT last_id FROM event_counter", logger: logger)
+            for _ in 0..<max(1, sessionCount) { connections.append(try await connector.connect()) }
+            try await PostgresSchema.migrate(connections[0], logger: logger)
+            let latest = try await connections[0].query("SELECT last_id FROM event_counter", logger: logger)
                 .collect().first?.decode(Int64.self) ?? 0
-            return PostgresBackend(connector: connector, clock: clock, sessions: sessions,
+            let tables = try await PostgresTables.load(connections[0], logger: logger)
+            return PostgresBackend(connector: connector, clock: clock, tables: tables,
+                                    sessions: connections.map { PostgresSession($0, logger: logger, tables: tables) },
                                     feed: PostgresEventFeed(connector: connector, channel: eventChannel, after: latest))
         } catch {
-            for session in sessions { try? await session.connection.close() }
+            for connection in connections { try? await connection.close() }
             throw error
         }
     }
@@ -53,33 +60,44 @@ final class PostgresBackend: Sendable {
     /// events it publishes commit together, or not at all when it throws.
     func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
         let clock = self.clock
-        return try await onSession { session in try Self.write(on: session, clock: clock, body) }
+        let (value, changed) = try await onSession { session in try Self.write(on: session, clock: clock, body) }
+        committedHook.withLock { $0 }?(changed)
+        return value
     }
 
     /// The same on the calling thread (an operator command; never an event loop of PostgreSQL's).
     func writeNow<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
         let session = try sessions.take()
         defer { sessions.give(session) }
-        return try Self.write(on: session, clock: clock, body)
+        let (value, changed) = try Self.write(on: session, clock: clock, body)
+        committedHook.withLock { $0 }?(changed)
+        return value
     }
 
-    /// Every write tells every node as it commits (`NOTIFY`, delivered at the commit): with the
-    /// newest event id when it published events, so feeds read them, and in any case so every
-    /// node's caches count the change.
+    /// Calls `action` with what each of this node's writes changed (nil: anything) once it
+    /// committed, before the write returns: the node's caches count it before its caller reads.
+    func onCommit(_ action: @escaping @Sendable (Set<String>?) -> Void) {
+        committedHook.withLock { $0 = action }
+    }
+
+    /// Every write tells every node as it commits (`NOTIFY`, delivered at the commit), naming
+    /// the tables it changed (`PostgresEventFeed.notice(changing:)`): feeds then read the events
+    /// committed since, and every node's caches count the change where they read those tables.
+    /// Answers the body's value and what it changed.
     ///
     /// A transaction PostgreSQL ends to break a deadlock, or for a conflict it could not
     /// serialize, changed nothing: it runs again from the start (its body works only on `tx`),
     /// up to `retries` times, as SQLite's single writer would simply have made it wait.
-    private static func write<T>(on session: PostgresSession, clock: WallClock, _ body: (any StoreTransaction) throws -> T) throws -> T {
+    private static func write<T>(on session: PostgresSession, clock: WallClock,
+                                 _ body: (any StoreTransaction) throws -> T) throws -> (T, Set<String>?) {
         var attempt = 0
         while true {
             do {
                 return try session.transaction {
-                    let tx = PostgresTransaction.writing(session, clock: clock)
-                    let value = try body(tx)
-                    let last = tx.published?.events.last.map { String($0.id) } ?? ""
-                    try session.run("SELECT pg_notify(\(Self.eventChannel), \(last))")
-                    return value
+                    let value = try body(PostgresTransaction.writing(session, clock: clock))
+                    let changed = session.changedTables
+                    try session.run("SELECT pg_notify(\(Self.eventChannel), \(PostgresEventFeed.notice(changing: changed)))")
+                    return (value, changed)
                 }
             } catch let error as PSQLError where attempt < retries && retried.contains(error.serverInfo?[.sqlState] ?? "") {
                 attempt += 1
@@ -103,8 +121,12 @@ final class PostgresBackend: Sendable {
     /// Runs `body` in one read-only transaction on a session of its own.
     func query<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
         let clock = self.clock
+        // The read under way (a page being kept) learns what this one reads, on the database's thread too.
+        let scope = ReadScope.current
         return try await onSession { session in
-            try session.transaction(readOnly: true) { try body(PostgresTransaction.reading(session, clock: clock)) }
+            try ReadScope.$current.withValue(scope) {
+                try session.transaction(readOnly: true) { try body(PostgresTransaction.reading(session, clock: clock)) }
+            }
         }
     }
 
@@ -147,9 +169,10 @@ final class PostgresBackend: Sendable {
         private var free: [PostgresSession]
         private let condition = NSCondition()
         private let connector: PostgresConnector
+        private let tables: PostgresTables
 
-        init(_ sessions: [PostgresSession], connector: PostgresConnector) {
-            (free, self.connector) = (sessions, connector)
+        init(_ sessions: [PostgresSession], connector: PostgresConnector, tables: PostgresTables) {
+            (free, self.connector, self.tables) = (sessions, connector, tables)
         }
 
         /// The sessions not lent now (every one, once the threads have stopped), for closing them.
@@ -162,7 +185,7 @@ final class PostgresBackend: Sendable {
             condition.unlock()
             if session.isOpen { return session }
             do {
-                return PostgresSession(try connector.connectNow(), logger: session.logger)
+                return PostgresSession(try connector.connectNow(), logger: session.logger, tables: tables)
             } catch {
                 give(session)
                 throw error

@@ -45,9 +45,10 @@ final class PostgresEventFeed: Sendable {
     /// The listening connection now, closed by `stop()` (cancelling the task does not end a
     /// `LISTEN` waiting for its next notice).
     private let listening = Mutex<PostgresConnection?>(nil)
-    /// Told of every notice (another node committed) and every (re)connect, before the events
-    /// after it are read: the node's caches count it as a change.
-    private let noticed = Mutex<(@Sendable () -> Void)?>(nil)
+    /// Told of every notice (a node committed: the tables it changed) and every (re)connect (nil:
+    /// anything may have changed meanwhile), before the events after it are read: the node's
+    /// caches count it as a change.
+    private let noticed = Mutex<(@Sendable (Set<String>?) -> Void)?>(nil)
     /// How many times the listening connection was opened (for tests and logs).
     private let connections = Atomic<Int>(0)
     /// What the listening connection is called in `pg_stat_activity`.
@@ -67,9 +68,23 @@ final class PostgresEventFeed: Sendable {
     /// How many listening connections were opened so far.
     var connectionCount: Int { connections.load(ordering: .relaxed) }
 
-    /// Calls `action` on every notice and every (re)connect, before reading what was committed.
-    func onNotice(_ action: @escaping @Sendable () -> Void) {
+    /// Calls `action` on every notice, with the tables the commit changed, and every (re)connect,
+    /// with nil (anything may have changed), before reading what was committed.
+    func onNotice(_ action: @escaping @Sendable (Set<String>?) -> Void) {
         noticed.withLock { $0 = action }
+    }
+
+    /// A notice's payload for a commit that changed `tables` (nil: anything): their names,
+    /// sorted and separated by commas, or `*`. Well under `NOTIFY`'s 8,000 bytes: the schema has
+    /// about fifty tables.
+    static func notice(changing tables: Set<String>?) -> String {
+        guard let tables else { return "*" }
+        return tables.sorted().joined(separator: ",")
+    }
+
+    /// What a notice's payload says was changed (nil: anything).
+    static func changedTables(in payload: String) -> Set<String>? {
+        payload == "*" ? nil : Set(payload.split(separator: ",").map(String.init))
     }
 
     /// Starts listening (once); runs until `stop()`.
@@ -98,10 +113,10 @@ final class PostgresEventFeed: Sendable {
                 do {
                     try await connection.listen(on: channel) { notifications in
                         // Listening before reading: a commit between the two is read now or notified after.
-                        noticed.withLock { $0 }?()
+                        noticed.withLock { $0 }?(nil)
                         try await catchUp(connection)
-                        for try await _ in notifications {
-                            noticed.withLock { $0 }?()
+                        for try await notification in notifications {
+                            noticed.withLock { $0 }?(Self.changedTables(in: notification.payload))
                             try await catchUp(connection)
                         }
                     }

@@ -11,20 +11,40 @@ import PostgresNIO
 final class PostgresSession: @unchecked Sendable {
     let connection: PostgresConnection
     let logger: Logger
+    /// The schema's tables, to tell what each statement read or changed (the caches' regions);
+    /// nil counts every write as a change of everything and teaches caches nothing.
+    let tables: PostgresTables?
     /// Held for a whole transaction, so two threads' transactions never share the connection.
     private let turn = NSLock()
+    /// What the transaction under way changed so far (nil: anything), read by its writer before
+    /// it commits; guarded by `turn`.
+    private(set) var changedTables: Set<String>? = []
 
-    init(_ connection: PostgresConnection, logger: Logger) {
-        (self.connection, self.logger) = (connection, logger)
+    init(_ connection: PostgresConnection, logger: Logger, tables: PostgresTables? = nil) {
+        (self.connection, self.logger, self.tables) = (connection, logger, tables)
     }
 
-    /// Runs `query` and returns its rows.
+    /// Runs `query` and returns its rows. Inside a cached read (`ReadScope.current`) the tables
+    /// it names are recorded for the cache.
     @discardableResult
     func run(_ query: PostgresQuery) throws -> [PostgresRow] {
         precondition(!connection.eventLoop.inEventLoop, "a PostgreSQL statement must not be waited for on its own event loop")
         // A statement sent on a closed connection would wait forever for an answer.
         guard !connection.isClosed else { throw ConnectionClosed() }
+        note(query.sql)
         return try Self.waitFor(connection.query(query, logger: logger)).rows
+    }
+
+    /// Counts what `sql` may change into `changedTables`, and what it reads into the read under way.
+    private func note(_ sql: String) {
+        guard let tables else {
+            changedTables = nil
+            return
+        }
+        if changedTables != nil {
+            if let changed = tables.changed(by: sql) { changedTables?.formUnion(changed) } else { changedTables = nil }
+        }
+        ReadScope.current?.add(sql, reading: tables.named(in: sql))
     }
 
     /// `future`'s value, waited for on this thread. NIO's own `wait()` refuses every event loop
@@ -71,6 +91,7 @@ final class PostgresSession: @unchecked Sendable {
     func transaction<T>(readOnly: Bool = false, _ body: () throws -> T) throws -> T {
         turn.lock()
         defer { turn.unlock() }
+        changedTables = []
         try run(readOnly ? "BEGIN READ ONLY" : "BEGIN")
         do {
             let value = try body()

@@ -46,7 +46,8 @@ final class AppDatabase: Sendable {
     }
 
     /// The database of `backend`, already migrated. Its caches count every commit of every node
-    /// as a change (a node's own once it committed, the others' as their notice arrives), and the
+    /// that changed a table they read (a node's own once it committed, the others' as their
+    /// notice arrives, `PostgresEventFeed.notice(changing:)`), and the
     /// events every node commits reach `outbox` through the backend's feed.
     init(postgres backend: PostgresBackend, clock: WallClock = .system) {
         sqliteWriter = nil
@@ -56,7 +57,11 @@ final class AppDatabase: Sendable {
         let outbox = EventOutbox(clock: clock, destination: .hub)
         let regions = RegionVersions(outside: nil)
         (self.outbox, self.regions) = (outbox, regions)
-        backend.feed.onNotice { regions.countOutsideChanges() }
+        let count: @Sendable (Set<String>?) -> Void = { changed in
+            if let changed { regions.countChanges(touching: changed) } else { regions.countOutsideChanges() }
+        }
+        backend.onCommit(count)
+        backend.feed.onNotice(count)
         Task {
             for await page in backend.feed.events { outbox.deliver(page.map(\.committed)) }
         }

@@ -16,6 +16,8 @@ import Synchronization
 final class ReadRegion: Sendable {
     private struct State {
         var region = DatabaseRegion()
+        /// The whole tables read on PostgreSQL (`StatementRegions.tables(of:)`).
+        var tables: Set<String> = []
         /// The statements whose regions `region` holds, by their SQL.
         var statements: Set<String> = []
         /// The other caches this one's values were read through, by identity.
@@ -65,13 +67,19 @@ final class ReadRegion: Sendable {
     func learn(statements: Set<String>, parts: [ReadRegion]) -> Bool {
         let unknown = state.withLock { state in statements.filter { !state.statements.contains($0) } }
         guard !unknown.isEmpty || !parts.isEmpty else { return false }
-        var read = DatabaseRegion()
-        for sql in unknown { read.formUnion(statementRegions.region(of: sql) ?? .fullDatabase) }
-        return learn(read, parts: parts, statements: unknown)
+        var read = DatabaseRegion(), tables: Set<String> = []
+        for sql in unknown {
+            if let named = statementRegions.tables(of: sql) {
+                tables.formUnion(named)
+            } else {
+                read.formUnion(statementRegions.region(of: sql) ?? .fullDatabase)
+            }
+        }
+        return learn(read, tables: tables, parts: parts, statements: unknown)
     }
 
-    /// Adds `read` to the region, with `parts`; answers whether that was new to it.
-    func learn(_ read: DatabaseRegion, parts: [ReadRegion] = [], statements: Set<String> = []) -> Bool {
+    /// Adds `read` and `tables` to the region, with `parts`; answers whether that was new to it.
+    func learn(_ read: DatabaseRegion, tables: Set<String> = [], parts: [ReadRegion] = [], statements: Set<String> = []) -> Bool {
         // A part that holds this region would make its version count itself forever.
         let known = state.withLock { $0.parts }
         let added = parts.filter { part in !known.contains { $0 === part } && !part.includes(self) }
@@ -82,6 +90,10 @@ final class ReadRegion: Sendable {
                 grown = true
             }
             state.statements.formUnion(statements)
+            if !tables.isSubset(of: state.tables) {
+                state.tables.formUnion(tables)
+                grown = true
+            }
             if !read.isEmpty {
                 let union = state.region.union(read)
                 if union != state.region {
@@ -121,6 +133,17 @@ final class ReadRegion: Sendable {
     /// The transaction in progress was rolled back: what it did never happened.
     func didRollback() {
         changed.store(false, ordering: .relaxed)
+    }
+
+    /// A commit (any node's, on PostgreSQL) changed `tables`: counted when the region reads one
+    /// of them, or grew since the last count (what it reads now may have changed unnoticed).
+    func countChange(touching tables: Set<String>) {
+        let touches = state.withLock { state in
+            !state.tables.isDisjoint(with: tables) || tables.contains { state.region.isModified(byEventsOfKind: .insert(tableName: $0)) }
+        }
+        if grew.exchange(false, ordering: .acquiringAndReleasing) || touches {
+            own.add(1, ordering: .releasing)
+        }
     }
 
     /// Something changed that no statement of this process said (another process wrote).

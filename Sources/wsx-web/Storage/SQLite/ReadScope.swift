@@ -39,6 +39,13 @@ final class ReadScope: Sendable {
         state.withLock { $0.statements.formUnion(statements) }
     }
 
+    /// The read ran `sql` on PostgreSQL, which reads `tables`: PostgreSQL has no authorizer to
+    /// say which columns, so the whole tables are the statement's region.
+    func add(_ sql: String, reading tables: Set<String>) {
+        statementRegions.know(sql, reads: tables)
+        add([sql])
+    }
+
     /// Teaches `region` what this read depended on; answers whether that was new to it.
     func teach(_ region: ReadRegion) -> Bool {
         let (statements, parts) = state.withLock { ($0.statements, $0.parts) }
@@ -112,11 +119,23 @@ final class StatementTrace: @unchecked Sendable {
 /// is prepared once per process for this.
 final class StatementRegions: Sendable {
     private let regions = Mutex<[String: DatabaseRegion]>([:])
+    private let tableSets = Mutex<[String: Set<String>]>([:])
 
     init() {}
 
     func region(of sql: String) -> DatabaseRegion? {
         regions.withLock { $0[sql] }
+    }
+
+    /// The tables a PostgreSQL statement reads, by its SQL (`know(_:reads:)`).
+    func tables(of sql: String) -> Set<String>? {
+        tableSets.withLock { $0[sql] }
+    }
+
+    /// Keeps `tables` as what the PostgreSQL statement `sql` reads (whole tables: PostgreSQL has
+    /// no authorizer to say which columns).
+    func know(_ sql: String, reads tables: Set<String>) {
+        tableSets.withLock { known in if known[sql] == nil { known[sql] = tables } }
     }
 
     /// Derives the regions of the statements not known yet, on `db`.

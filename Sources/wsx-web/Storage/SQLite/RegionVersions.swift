@@ -46,6 +46,13 @@ final class RegionVersions: TransactionObserver, Sendable {
         for region in regions.withLock({ $0 }) { region.countOutsideChange() }
     }
 
+    /// A commit on PostgreSQL (this node's or another's) changed `tables`: the regions that read
+    /// one of them count it.
+    func countChanges(touching tables: Set<String>) {
+        commitCount.add(1, ordering: .releasing)
+        for region in regions.withLock({ $0 }) { region.countChange(touching: tables) }
+    }
+
     func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
         let change = ChangeKind(eventKind)
         for region in regions.withLock({ $0 }) { region.note(change) }

@@ -61,23 +61,16 @@ extension AppDatabase {
     /// Runs `body` in one write transaction (the writer's turn); its stores' changes and the
     /// events it publishes commit together, or not at all when it throws.
     func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
-        if let postgres { return try committed(await postgres.write(body)) }
+        if let postgres { return try await postgres.write(body) }
         let outbox = self.outbox
         return try await writer.write { db in try body(SQLiteTransaction(db, outbox: outbox)) }
-    }
-
-    /// `value`, from a PostgreSQL write this node just committed: its caches count the change
-    /// before the caller goes on (the other nodes count it when its notice reaches them).
-    private func committed<T>(_ value: T) -> T {
-        regions.countOutsideChanges()
-        return value
     }
 
     /// Runs `body` in a transaction shared with the writes that arrive at the same time (message
     /// posts: `GroupCommit`), in a savepoint of its own, so its changes and events roll back
     /// alone when it throws and commit with the others.
     func writeTogether<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
-        if let postgres { return try committed(await postgres.write(body)) }
+        if let postgres { return try await postgres.write(body) }
         let outbox = self.outbox
         return try await groupCommit.write { db in try body(SQLiteTransaction(db, outbox: outbox)) }
     }
@@ -86,7 +79,7 @@ extension AppDatabase {
     /// operator commands (an import) whose writes capture state they change; its stores' changes
     /// and the events it publishes commit together, or not at all when it throws.
     func writeNow<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
-        if let postgres { return try committed(postgres.writeNow(body)) }
+        if let postgres { return try postgres.writeNow(body) }
         let outbox = self.outbox
         return try writeBlocking { db in try body(SQLiteTransaction(db, outbox: outbox)) }
     }
@@ -138,14 +131,17 @@ extension VersionedCache {
         return try await value(for: key, from: database, orRead: { (db: Database) in try read(SQLiteTransaction.reading(db)) })
     }
 
-    /// Reads `key`'s value in `tx`, a transaction of a backend whose every commit counts as a
-    /// change of every cache (PostgreSQL: no statement regions to learn), and keeps it unless a
-    /// commit landed while it was read (or it is nil).
+    /// Reads `key`'s value in `tx`, a PostgreSQL transaction whose sessions record the tables
+    /// each statement names into the read under way (`PostgresSession.run`), and keeps it unless
+    /// a commit landed while it was read, the read reached a table the region did not cover
+    /// yet, or it is nil.
     private func readAndKeep(_ key: Key, in tx: any StoreTransaction, _ read: (any StoreTransaction) throws -> Value?) throws -> Value? {
         let readAt = region.version
-        let value = try read(tx)
-        ReadScope.current?.include(region)
-        if let value { store(value, for: key, readAt: readAt) }
+        let scope = ReadScope(for: region)
+        let outer = ReadScope.current
+        let value = try ReadScope.$current.withValue(scope) { try read(tx) }
+        outer?.include(region)
+        if let value { store(value, for: key, readAt: readAt, readIn: scope) }
         return value
     }
 
