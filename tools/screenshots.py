@@ -9,11 +9,13 @@ into it while it runs (Tests/Fixtures/slack-export). Run by `make screenshots`:
 
 import argparse
 import http.server
+import json
 import pathlib
 import re
 import subprocess
 import tempfile
 import threading
+import urllib.request
 import zipfile
 
 from playwright.sync_api import Page, sync_playwright
@@ -21,6 +23,7 @@ from playwright.sync_api import Page, sync_playwright
 REPO = pathlib.Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "Tests" / "Fixtures"
 PASSWORD = "password1"
+API_KEY = "screenshots-key"
 WIDTHS = (390, 1280)
 NAMES = {
     "ko-KR": {"owner": "김민아", "mate": "박지수", "workspace": "디자인팀", "channel": "리뉴얼",
@@ -72,12 +75,22 @@ def start(binary: str) -> tuple[subprocess.Popen, str, str]:
     """Starts the server on an empty data folder; returns it, its base URL and the folder."""
     data = tempfile.mkdtemp(prefix="wsx-screenshots-")
     process = subprocess.Popen([binary, "serve", "--port", "0", "--data-dir", data, "--bcrypt-cost", "4", "--signup", "open",
-                                "--workspace-price", "0", "--payments", "sandbox", "--link-preview-hosts", "127.0.0.1"],
+                                "--workspace-price", "0", "--payments", "sandbox", "--link-preview-hosts", "127.0.0.1",
+                                "--api-key", API_KEY],
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     for line in process.stdout:
         if match := re.search(r"listening on (http://\S+)", line):
             return process, match.group(1), data
     raise RuntimeError("the server did not start")
+
+
+def app_sign_in(base: str, email: str, client: str) -> None:
+    """Signs `email` in from a phone app (`/v1`), which the profile page then lists."""
+    body = json.dumps({"email": email, "password": PASSWORD, "deviceToken": ""}).encode()
+    request = urllib.request.Request(base + "/v1/users/login", data=body, method="POST", headers={
+        "SesacKey": API_KEY, "Content-Type": "application/json", "User-Agent": client})
+    with urllib.request.urlopen(request) as response:
+        assert response.status == 200
 
 
 def signup(page: Page, base: str, email: str, nickname: str) -> None:
@@ -196,6 +209,8 @@ def take(browser, base: str, locale: str, out: pathlib.Path) -> None:
     owner.goto(base + second)
     send(owner, names["link"].format(serve_article(locale)))
     owner.locator(".link-preview img").wait_for()
+    # The owner's phone, signed in from the app: the profile page lists it.
+    app_sign_in(base, f"owner-{lang}@example.com", "WorkSpaceX/1.0 (iPhone; iOS 17.5)")
 
     pages = {
         "workspaces": "/workspaces", "home": f"/w/{workspace}", "channel": general,
@@ -245,6 +260,12 @@ def take(browser, base: str, locale: str, out: pathlib.Path) -> None:
         message.locator("a.message-react").click()
         owner.locator("dialog.emoji-picker .emoji-section").nth(2).wait_for()
         owner.screenshot(path=str(out / f"picker-{lang}-{width}.png"))
+    # The apps signed in to the account, on the profile page.
+    for width in WIDTHS:
+        owner.set_viewport_size({"width": width, "height": 844 if width < 800 else 800})
+        owner.goto(base + "/profile")
+        owner.locator("#apps-card").scroll_into_view_if_needed()
+        owner.screenshot(path=str(out / f"profile-apps-{lang}-{width}.png"))
 
 
 def take_slack_import(browser, base: str, binary: str, data: str, out: pathlib.Path) -> None:

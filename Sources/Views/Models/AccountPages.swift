@@ -104,12 +104,34 @@ public struct ProfilePage: Sendable {
     /// With mail: the address is not confirmed yet, and where to ask for the link again.
     public var emailUnconfirmed = false
     public var confirmURL = ""
+    /// With the apps' API on (or sign-ins left from when it was): the apps signed in to the
+    /// account, each with a way to end it.
+    public var appsShown = false
+    public var appSignIns: [AppSignInRow] = []
 
     public init(email: String, nickname: String, phone: String, errors: FieldErrors = FieldErrors()) {
         self.email = email
         self.nickname = nickname
         self.phone = phone
         self.errors = errors
+    }
+}
+
+/// One app signed in to the account (`/v1`), on the profile page.
+public struct AppSignInRow: Sendable {
+    /// What the app said it is (its `User-Agent`), or a placeholder.
+    public var client: String
+    /// When it signed in and was last used: ISO 8601 for `<time datetime>`, and as text.
+    public var signedInAt: String
+    public var signedInText: String
+    public var usedAt: String
+    public var usedText: String
+    /// Where its "sign out" form posts.
+    public var endURL: String
+
+    public init(client: String, signedInAt: String, signedInText: String, usedAt: String, usedText: String, endURL: String) {
+        (self.client, self.signedInAt, self.signedInText, self.usedAt, self.usedText, self.endURL) =
+            (client, signedInAt, signedInText, usedAt, usedText, endURL)
     }
 }
 

@@ -128,8 +128,10 @@ struct AccountAdministration: Sendable {
         return try database.query { tx in try tx.accounts.user(emailKey: key) }
     }
 
-    /// Deletes every session of `userId` and closes their event streams, in the caller's transaction.
+    /// Deletes every session of `userId` and closes their event streams, in the caller's
+    /// transaction; the apps' sign-ins (`/v1`) end with them.
     static func endSessions(_ tx: any StoreTransaction, userId: Int64, reason: String) throws {
+        try tx.appSessions.deleteAll(userId: userId)
         let ended = try tx.sessions.deleteAll(userId: userId)
         try tx.publish(OutgoingEvent(.sessionRevoked, to: .user(userId),
                                      payload: SessionRevokedPayload(userId: userId, reason: reason),

@@ -76,6 +76,8 @@ struct AppConfig: Sendable {
     var linkPreviewHosts: [String] = []
     /// Web Push (`PushOptions`).
     var webPush = WebPushSettings()
+    /// The apps' API (`APIOptions`): off by default.
+    var api = APISettings()
     /// How long a preview's page fetch (redirects included) may take, and its picture's again.
     var linkPreviewTimeout: Duration = .seconds(5)
     var payments = PaymentSettings()

@@ -62,6 +62,8 @@ struct AppServices: Sendable {
     let twoStepCookies: TwoStepCookies
     /// Links that confirm an address by mail.
     let confirmations: EmailConfirmations
+    /// The apps' sign-ins (`/v1`).
+    let appSessions: AppSessions
     let throttle: LoginThrottle
     let signups: SignupLimiter
     /// How fast each account may post, upload and search.
@@ -123,6 +125,7 @@ struct AppServices: Sendable {
         channels = ChannelService(database: database, clock: clock)
         sessions = SessionStore(database: database, clock: clock)
         throttle = LoginThrottle(limits: config.loginLimits, clock: clock, postgres: postgres)
+        appSessions = AppSessions(database: database, clock: clock, settings: config.api)
         signups = SignupLimiter(rule: config.signupLimit, clock: clock, postgres: postgres)
         devices = DeviceCookie(key: serverKey)
         cookies = CookiePolicy(alwaysSecure: config.secureCookies, trustProxy: config.trustProxy)

@@ -77,6 +77,7 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     MetricsController(metrics: services.metrics, hub: services.hub, database: services.database, events: services.events,
                       mail: services.mailOutbox, token: services.config.metricsToken).addRoutes(to: router)
     StaticController(assets: services.pages.assets).addRoutes(to: router)
+    if services.config.api.isOn { addAPIRoutes(to: router, services) }
 
     router.add(middleware: SessionMiddleware(sessions: services.sessions, cookies: services.cookies,
                                              trustProxy: services.config.trustProxy))
@@ -128,7 +129,7 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
                                typing: services.typing, rateLimiter: services.rateLimiter, metrics: services.metrics)
     ProfileController(accounts: services.accounts, workspaces: services.workspaces, files: services.files,
                       statuses: services.statuses, rateLimiter: services.rateLimiter, mailEnabled: services.mailSender != nil,
-                      cookies: services.cookies,
+                      appSessions: services.appSessions, apiOn: services.config.api.isOn, cookies: services.cookies,
                       pages: services.pages)
         .addRoutes(to: signedIn)
     WorkspacesController(workspaces: services.workspaces, channels: services.channels, members: services.members,
@@ -179,4 +180,16 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     AuditController(workspaces: services.workspaces, log: WorkspaceAuditLog(database: services.database), pages: services.pages)
         .addRoutes(to: signedIn)
     return router
+}
+
+/// The apps' API under `/v1` (`--api-key`), outside the pages' sessions, CSRF and error pages:
+/// its own key check and error answers (`APIMiddleware`); a path it does not know is `E97`.
+func addAPIRoutes(to router: Router<AppRequestContext>, _ services: AppServices) {
+    let v1 = router.group("v1")
+    v1.add(middleware: APIMiddleware(keys: services.config.api.keys))
+    let routes = APIRoutes(v1)
+    UsersAPIController(accounts: services.accounts, appSessions: services.appSessions, throttle: services.throttle,
+                       signups: services.signups, policy: services.config.signup, confirmations: services.confirmations,
+                       trustProxy: services.config.trustProxy).addRoutes(to: routes)
+    routes.finish()
 }

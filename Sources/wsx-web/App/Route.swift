@@ -163,6 +163,8 @@ enum Paths {
     static let twoStepStart = PlainRoute("/profile/2fa/start")
     static let twoStepDisable = PlainRoute("/profile/2fa/disable")
     static let recoveryCodes = PlainRoute("/profile/2fa/recovery")
+    /// Ends one of the person's apps' sign-ins (`/v1`).
+    static let endAppSignIn = Route<Int64>("/profile/apps/{id}/end")
 
     // Server administrators.
     static let admin = PlainRoute("/admin")
@@ -275,7 +277,7 @@ enum Paths {
         root, health, metrics, resetRequest, unsubscribe, join, signup, login, logout, language, events, invite, declineInvite, passwordReset, paymentWebhook, favicon,
         confirmEmail, twoStepLogin, pushKey, pushSubscriptions, pushSubscriptionRemoval, serviceWorker, manifest,
         profile, password, profileNotify, profileStatus, profileMail, user, store, checkout, checkoutComplete, sandboxPay, thumbnail, file,
-        profileConfirm, twoStep, twoStepStart, twoStepDisable, recoveryCodes,
+        profileConfirm, twoStep, twoStepStart, twoStepDisable, recoveryCodes, endAppSignIn,
         admin, adminWorkspaces, adminLog, adminMail, deactivateUser, reactivateUser, promoteUser, demoteUser, handOverWorkspace,
         workspaces, workspace, workspaceSettings, deleteWorkspace, leaveWorkspace, transferWorkspace, members, removeMember, resendInvite, revokeInvite, joinLink, disableJoinLink,
         unread, people, search, audit,

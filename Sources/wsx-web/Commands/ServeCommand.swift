@@ -21,6 +21,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var accountOptions: AccountOptions
     @OptionGroup var payments: PaymentOptions
     @OptionGroup var push: PushOptions
+    @OptionGroup var api: APIOptions
     @Option(name: .customLong("files-dir"), help: "Folder of uploaded files and thumbnails, shared by every node on one --database (env WSX_FILES_DIR, default the data folder).")
     var filesDirectory: String?
     @Option(name: .customLong("templates-dir"), help: "Development: read templates from this folder, re-read on change (env WSX_TEMPLATES_DIR).")
@@ -114,6 +115,7 @@ struct ServeCommand: AsyncParsableCommand {
         try signIns.apply(to: &config, environment: env)
         try mail.apply(to: &config, environment: env)
         try push.apply(to: &config, mailFrom: mail.mailFrom, environment: env)
+        try api.apply(to: &config, environment: env)
         try accountOptions.apply(to: &config, environment: env)
         config.signupCoins = try signupCoins ?? env.int("WSX_SIGNUP_COINS") ?? config.signupCoins
         config.workspacePrice = try workspacePrice ?? env.int("WSX_WORKSPACE_PRICE") ?? config.workspacePrice

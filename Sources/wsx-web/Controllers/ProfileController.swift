@@ -12,6 +12,9 @@ struct ProfileController: Sendable {
     let rateLimiter: AccountRateLimiter
     /// Whether this server sends mail (`--smtp-url`): the digest setting shows only then.
     let mailEnabled: Bool
+    /// The apps' sign-ins, listed on the page while the API is on (`apiOn`) or any are left.
+    let appSessions: AppSessions
+    let apiOn: Bool
     let cookies: CookiePolicy
     let pages: Pages
 
@@ -22,6 +25,13 @@ struct ProfileController: Sendable {
         group.post(Paths.profileStatus.routerPath, use: setStatus)
         group.post(Paths.profileMail.routerPath, use: setMail)
         group.get(Paths.user.routerPath, use: userPage)
+        group.post(Paths.endAppSignIn.routerPath, use: endAppSignIn)
+    }
+
+    /// Signs one of the person's apps out; someone else's sign-in is a 404.
+    @Sendable func endAppSignIn(_ request: Request, context: SignedInContext) async throws -> Response {
+        guard try await appSessions.end(id: try context.id("id"), userId: context.userId) else { throw AppError.notFound }
+        return redirect(flash: "apps_ended", request)
     }
 
     @Sendable func profileForm(_ request: Request, context: SignedInContext) async throws -> Response {
@@ -130,6 +140,13 @@ struct ProfileController: Sendable {
         page.twoStepOn = context.user.twoStepEnabledAt != nil
         page.emailUnconfirmed = mailEnabled && context.user.emailConfirmedAt == nil
         page.confirmURL = Paths.profileConfirm()
+        let apps = try await appSessions.list(userId: context.userId)
+        page.appsShown = apiOn || !apps.isEmpty
+        page.appSignIns = apps.map { app in
+            AppSignInRow(client: app.client.flatMap { $0.isEmpty ? nil : $0 } ?? strings["apps_unknown_client"],
+                         signedInAt: Timestamps.iso(app.createdAt), signedInText: Timestamps.utcText(app.createdAt),
+                         usedAt: Timestamps.iso(app.usedAt), usedText: Timestamps.utcText(app.usedAt), endURL: Paths.endAppSignIn(app.id!))
+        }
         page.notifyChoices = NotifyChoice.forDefault(NotifyLevel(rawValue: context.user.notifyDefault) ?? .standard,
                                                      strings: context.visitor.strings)
         return try await pages.render(.profile, title: context.visitor.strings["profile_title"], page: page, request: request,

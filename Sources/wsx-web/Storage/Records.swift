@@ -90,3 +90,25 @@ struct PasswordReset: Codable, Sendable {
         case usedAt = "used_at"
     }
 }
+
+/// A row of `app_sessions`: one app's sign-in (`/v1`), by the hashes of its tokens.
+struct AppSession: Codable, Sendable, Equatable {
+    var id: Int64?
+    var userId: Int64
+    var accessHash: String
+    var refreshHash: String
+    var accessExpiresAt: Date
+    var refreshExpiresAt: Date
+    /// The push token the app sent with its sign-in (`deviceToken`), if any.
+    var deviceToken: String?
+    /// What the app said it is (`User-Agent`), shown on the person's settings page.
+    var client: String?
+    var createdAt: Date
+    var usedAt: Date
+
+    enum CodingKeys: String, CodingKey {
+        case id, userId = "user_id", accessHash = "access_hash", refreshHash = "refresh_hash"
+        case accessExpiresAt = "access_expires_at", refreshExpiresAt = "refresh_expires_at", deviceToken = "device_token"
+        case client, createdAt = "created_at", usedAt = "used_at"
+    }
+}

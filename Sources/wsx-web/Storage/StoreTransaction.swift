@@ -80,4 +80,8 @@ protocol StoreTransaction {
     var sessions: any SessionRecordStore { get }
     /// The password reset links operators hand out.
     var passwordResets: any PasswordResetStore { get }
+    /// The apps' sign-ins (`/v1`).
+    var appSessions: any AppSessionStore { get }
+    /// Rows' opaque ids for `/v1`.
+    var publicIds: any PublicIdStore { get }
 }

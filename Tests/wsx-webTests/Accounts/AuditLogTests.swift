@@ -19,7 +19,7 @@ struct AuditLogTests {
             let guesser = app.browser()
             guesser.extraHeaders[ClientAddress.forwardedFor] = "198.51.100.20"
             #expect(try await guesser.logIn(email: typed, password: "wrong").status == .unauthorized)
-            let lines = try app.database.read { db in try SecurityLog.lines(db, limit: 10) }
+            let lines = try app.database.query { tx in try tx.securityLog.lines(limit: 10, beforeId: nil) }
             let failed = try #require(lines.first { $0.action == "sign_in_failed" })
             #expect(failed.address == "198.51.100.20" && failed.email.utf8.count <= 254 && failed.email.hasPrefix("가가"))
             let signedIn = try #require(lines.first { $0.action == "sign_in" && $0.address == "198.51.100.20" })

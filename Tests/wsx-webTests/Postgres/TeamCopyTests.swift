@@ -16,6 +16,17 @@ struct TeamCopyTests {
         let newestMessage: Int64
         let fileId: Int64
         let signature: String
+        /// Every opaque id `/v1` names rows by, table by table.
+        let publicIds: [[String]]
+    }
+
+    /// The opaque ids of accounts, workspaces, rooms and messages, in id order.
+    private static func publicIds(_ app: TestSession) throws -> [[String]] {
+        try app.database.query { tx in
+            try PublicTable.allCases.flatMap { table in
+                try tx.inspection.rows("SELECT id, public_id FROM \(table.rawValue) ORDER BY id", [])
+            }
+        }
     }
 
     @Test("copy: every id, the files, the secrets and the search index move; the copy is served from PostgreSQL; a second copy is refused")
@@ -40,7 +51,7 @@ struct TeamCopyTests {
             #expect(backup.status == 0, "\(backup.output)")
             return Before(wid: wid, cid: cid, newestEvent: try await app.settledEventId(),
                           newestMessage: Int64(try await app.count("SELECT MAX(id) FROM messages")), fileId: file.id!,
-                          signature: app.services.serverKey.code("invitation", "x"))
+                          signature: app.services.serverKey.code("invitation", "x"), publicIds: try Self.publicIds(app))
         }
         let restored = try await WSXBinary.runBeside(["restore", "--from", "team.tar", "--data-dir", "data"], in: work)
         #expect(restored.status == 0, "\(restored.output)")
@@ -55,6 +66,7 @@ struct TeamCopyTests {
         node.postgresAddress = address
         try await node.run(.live) { app in
             #expect(app.services.serverKey.code("invitation", "x") == before.signature, "links signed before the move still verify")
+            #expect(try Self.publicIds(app) == before.publicIds, "the apps' ids are the same ids")
             let owner = app.browser()
             #expect(try await owner.logIn(email: "o@example.com", password: "correct horse").status == .seeOther)
             let page = try await owner.get("/w/\(before.wid)/c/\(before.cid)")

@@ -10,14 +10,11 @@ import Testing
 struct GroupConversationMigrationTests {
     @Test("rooms, their messages and members survive the rebuild; the id sequence is kept")
     func rebuildKeepsEverything() throws {
-        let queue = try DatabaseQueue()
-        try AppDatabase.migrator.migrate(queue, upTo: "019-archived-channels")
-        let t = "2026-11-01 10:00:00.000"
+        let queue = try OlderDatabase.migrated(upTo: "019-archived-channels")
+        let t = OlderDatabase.time
         try queue.write { db in
+            try db.execute(sql: OlderDatabase.twoPeopleAndAWorkspace)
             try db.execute(sql: """
-                INSERT INTO users (id, email, email_key, nickname, password_hash, created_at, updated_at)
-                    VALUES (1, 'a@x', 'a@x', 'A', 'h', '\(t)', '\(t)'), (2, 'b@x', 'b@x', 'B', 'h', '\(t)', '\(t)');
-                INSERT INTO workspaces (id, name, name_key, owner_id, created_at, updated_at) VALUES (1, 'W', 'w', 1, '\(t)', '\(t)');
                 INSERT INTO workspace_members VALUES (1, 1, 'owner', '\(t)'), (1, 2, 'member', '\(t)');
                 INSERT INTO rooms (id, workspace_id, kind, name, name_key, is_default, dm_key, created_at, updated_at,
                                    visibility, archived_at)
@@ -49,7 +46,7 @@ struct GroupConversationMigrationTests {
             try db.execute(sql: "DELETE FROM rooms WHERE id = 2")
             #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM messages") == 1)
             #expect(try db.indexes(on: "rooms").map(\.name).sorted()
-                    == ["rooms_channel_name", "rooms_dm_pair", "rooms_group_members", "rooms_one_default"])
+                    == ["rooms_by_public_id", "rooms_channel_name", "rooms_dm_pair", "rooms_group_members", "rooms_one_default"])
         }
     }
 }

@@ -67,6 +67,29 @@ enum PostgresSchema {
             Self.unreadCounter("messages_uncount_unread", row: "OLD", by: "- 1"),
             Self.unreadCounter("messages_uncount_placeholder", row: "NEW", by: "- 1"),
         ]),
+        ("008-app-api", PublicTable.allCases.flatMap { table in [
+            // `/v1`'s opaque ids (SQLite's 033): 24 hexadecimal digits, from PostgreSQL's own
+            // random source, given to every row there is and each one inserted.
+            "ALTER TABLE \(table.rawValue) ADD COLUMN public_id TEXT NOT NULL DEFAULT substr(replace(gen_random_uuid()::text, '-', ''), 1, 24)",
+            "CREATE UNIQUE INDEX \(table.rawValue)_by_public_id ON \(table.rawValue) (public_id)",
+        ] } + [
+            """
+            CREATE TABLE app_sessions (
+                id BIGSERIAL PRIMARY KEY,
+                user_id BIGINT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                access_hash TEXT NOT NULL UNIQUE,
+                refresh_hash TEXT NOT NULL UNIQUE,
+                access_expires_at TIMESTAMPTZ NOT NULL,
+                refresh_expires_at TIMESTAMPTZ NOT NULL,
+                device_token TEXT,
+                client TEXT,
+                created_at TIMESTAMPTZ NOT NULL,
+                used_at TIMESTAMPTZ NOT NULL
+            )
+            """,
+            "CREATE INDEX app_sessions_by_user ON app_sessions (user_id)",
+            "CREATE INDEX app_sessions_by_expiry ON app_sessions (refresh_expires_at)",
+        ]),
     ]
 
     /// A trigger function that moves the unread count of every member of the message's room

@@ -75,4 +75,6 @@ struct PostgresTransaction: StoreTransaction {
     var seed: any SeedStore { PostgresSeedStore(session: session) }
     var sessions: any SessionRecordStore { PostgresSessionRecordStore(session: session) }
     var passwordResets: any PasswordResetStore { PostgresPasswordResetStore(session: session) }
+    var appSessions: any AppSessionStore { PostgresAppSessionStore(session: session) }
+    var publicIds: any PublicIdStore { PostgresPublicIdStore(session: session) }
 }

@@ -24,5 +24,6 @@ extension AppDatabase {
         }
         registerTrustMigrations(&migrator)
         registerPhoneMigrations(&migrator)
+        registerAPIMigrations(&migrator)
     }
 }

@@ -120,3 +120,9 @@ extension MessageStamp: FetchableRecord {
         (isDeleted, authorDeactivated) = (row[6], (row[7] as Bool?) ?? false)
     }
 }
+
+extension AppSession: FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "app_sessions"
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}

@@ -55,6 +55,8 @@ struct SQLiteTransaction: StoreTransaction {
     var seed: any SeedStore { SQLiteSeedStore(db: db) }
     var sessions: any SessionRecordStore { SQLiteSessionRecordStore(db: db) }
     var passwordResets: any PasswordResetStore { SQLitePasswordResetStore(db: db) }
+    var appSessions: any AppSessionStore { SQLiteAppSessionStore(db: db) }
+    var publicIds: any PublicIdStore { SQLitePublicIdStore(db: db) }
 }
 
 extension AppDatabase {

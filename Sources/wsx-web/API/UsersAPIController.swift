@@ -1,0 +1,147 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Views
+
+/// `/v1`'s accounts (`../shared/APP-API.md` §3.1): sign-up, the email check, sign-in, refresh,
+/// the caller's own profile, and another person's.
+struct UsersAPIController: Sendable {
+    let accounts: AccountService
+    let appSessions: AppSessions
+    let throttle: LoginThrottle
+    let signups: SignupLimiter
+    let policy: SignupPolicy
+    let confirmations: EmailConfirmations
+    let trustProxy: Bool
+
+    func addRoutes(to v1: APIRoutes) {
+        v1.post("users/validation/email", use: checkEmail)
+        v1.post("users/join", use: join)
+        v1.post("users/login", use: login)
+        v1.get("auth/refresh", use: refresh)
+        v1.get("users/me", use: me)
+        v1.put("users/me", use: updateMe)
+        v1.get("users/:user", use: member)
+    }
+
+    static var refreshHeader: HTTPField.Name { HTTPField.Name("RefreshToken")! }
+
+    @Sendable func checkEmail(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let email = try await APIFields.read(request).required("email").cleanedLine
+        guard AccountRules.isPlausibleEmail(email) else { throw APIError.badRequest }
+        guard try await !accounts.isEmailTaken(email) else { throw APIError.duplicate }
+        return APIResponse.empty
+    }
+
+    @Sendable func join(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let fields = try await APIFields.read(request)
+        let address = ClientAddress.of(request, peer: context.peerAddress, trustProxy: trustProxy)
+        var input = SignupInput(form: FormData(fields: []))
+        input.email = (fields["email"] ?? "").cleanedLine
+        input.nickname = (fields["nickname"] ?? "").cleanedLine
+        input.phone = (fields["phone"] ?? "").cleanedLine
+        input.password = (fields["password"] ?? "").nfc
+        input.passwordConfirm = input.password
+        guard policy.refusal(email: input.email, firstAccount: try !accounts.hasAccounts(), invited: false) == nil else {
+            throw APIError.noAccess
+        }
+        let ticket: AttemptLimiter.Ticket
+        switch await signups.begin(address: address) {
+        case .wait: throw APIError.tooManyCalls
+        case .proceed(let reserved): ticket = reserved
+        }
+        let user: User
+        do {
+            user = try await accounts.signUp(input, address: address)
+        } catch {
+            await signups.end(ticket, created: false)
+            throw error
+        }
+        await signups.end(ticket, created: true)
+        try await confirmations.send(to: user, lang: Lang.preferred(byAcceptLanguage: request.headers[.acceptLanguage]) ?? .ko)
+        return try await signedIn(user, fields: fields, request: request)
+    }
+
+    @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let fields = try await APIFields.read(request)
+        let email = (fields["email"] ?? "").cleanedLine, account = User.key(forEmail: email)
+        let address = ClientAddress.of(request, peer: context.peerAddress, trustProxy: trustProxy)
+        let ticket: AttemptLimiter.Ticket
+        switch await throttle.begin(account: account, address: address, trustedDevice: false) {
+        case .wait: throw APIError.tooManyCalls
+        case .proceed(let reserved): ticket = reserved
+        }
+        let found: User?
+        do {
+            found = try await accounts.authenticate(email: email, password: fields["password"] ?? "")
+        } catch {
+            await throttle.end(ticket, account: account, address: address, succeeded: false)
+            throw error
+        }
+        await throttle.end(ticket, account: account, address: address, succeeded: found != nil)
+        guard let user = found else {
+            try await SecurityLog.record(accounts.database, .signInFailed, address: address, email: email, at: accounts.clock.now())
+            throw APIError.unknownAccount
+        }
+        // A deactivated account, and one whose sign-in takes a second step, which an app's
+        // password alone cannot give.
+        guard user.isActive, user.twoStepEnabledAt == nil else {
+            try await SecurityLog.record(accounts.database, .signInRefused, target: user.id, address: address, email: user.email,
+                                         detail: user.isActive ? "two-step sign-in, from an app" : "deactivated",
+                                         at: accounts.clock.now())
+            throw APIError.unknownAccount
+        }
+        return try await signedIn(user, fields: fields, request: request)
+    }
+
+    @Sendable func refresh(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let access = try await appSessions.refresh(refreshToken: request.headers[Self.refreshHeader])
+        return APIResponse.json(["accessToken": access] as [String: String])
+    }
+
+    @Sendable func me(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (caller, _) = try await appSessions.account(authorization: request.headers[.authorization])
+        var account = try await self.account(caller)
+        account.coins = caller.coinBalance
+        return APIResponse.json(account)
+    }
+
+    @Sendable func updateMe(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (caller, _) = try await appSessions.account(authorization: request.headers[.authorization])
+        let fields = try await APIFields.read(request)
+        let updated = try await accounts.updateProfile(userId: caller.id!, nickname: fields["nickname"] ?? caller.nickname,
+                                                       phone: fields["phone"] ?? caller.phone ?? "")
+        return APIResponse.json(try await account(updated))
+    }
+
+    /// Another person, as a Member: only one the caller shares a workspace with (or
+    /// themselves); anyone else is as unknown as an id that names no one (`E03`).
+    @Sendable func member(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (caller, _) = try await appSessions.account(authorization: request.headers[.authorization])
+        let publicId = try context.parameters.require("user")
+        let found = try await accounts.database.queryOffLoop { tx -> (User, String)? in
+            guard let id = try tx.publicIds.id(of: publicId, in: .users), let user = try tx.accounts.user(id: id) else { return nil }
+            guard try id == caller.id || !tx.workspaces.sharedWorkspaces(of: caller.id!, with: id).isEmpty else { return nil }
+            return (user, publicId)
+        }
+        guard let (user, id) = found else { throw APIError.unknownAccount }
+        return APIResponse.json(APIMember(user, publicId: id))
+    }
+
+    /// Signs `user` in from an app and answers UserWithToken.
+    private func signedIn(_ user: User, fields: APIFields, request: Request) async throws -> Response {
+        let tokens = try await appSessions.signIn(userId: user.id!, deviceToken: fields["deviceToken"],
+                                                  client: request.headers[.userAgent])
+        var account = try await self.account(user)
+        account.tokens = tokens
+        return APIResponse.json(account)
+    }
+
+    /// `user` as the apps see their own account.
+    private func account(_ user: User) async throws -> APIAccount {
+        let userId = user.id!
+        let publicId = try await accounts.database.queryOffLoop { tx in try tx.publicIds.publicIds(of: [userId], in: .users)[userId] }
+        guard let publicId else { throw APIError.unknownAccount }
+        return APIAccount(user, publicId: publicId)
+    }
+}

@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+
+/// The apps' API (`/v1`): off unless keys are given.
+struct APIOptions: ParsableArguments {
+    @Option(name: .customLong("api-key"), help: "Turns the apps' API (/v1) on: comma-separated keys, one of which every request carries as SesacKey (env WSX_API_KEY; without it /v1 is a 404).")
+    var apiKey: String?
+    @Option(name: .customLong("api-access-ttl"), help: "How long an app's access token works before it refreshes it, e.g. 15m, 1h (env WSX_API_ACCESS_TTL, default 15m).")
+    var apiAccessTTL: String?
+    @Option(name: .customLong("api-refresh-ttl"), help: "How long an app stays signed in without being used, e.g. 30d (env WSX_API_REFRESH_TTL, default 30d).")
+    var apiRefreshTTL: String?
+
+    func apply(to config: inout AppConfig, environment env: EnvironmentDefaults) throws {
+        config.api.keys = (apiKey ?? env.string("WSX_API_KEY") ?? "").split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        if let text = apiAccessTTL ?? env.string("WSX_API_ACCESS_TTL") {
+            guard let seconds = DurationText.seconds(text), seconds >= 1 else {
+                throw ValidationError("--api-access-ttl: \(text) is not a duration like 15m, 1h or 900s")
+            }
+            config.api.accessLifetime = seconds
+        }
+        if let text = apiRefreshTTL ?? env.string("WSX_API_REFRESH_TTL") {
+            guard let seconds = DurationText.seconds(text), seconds > config.api.accessLifetime else {
+                throw ValidationError("--api-refresh-ttl: \(text) is not a duration longer than the access tokens', like 30d")
+            }
+            config.api.refreshLifetime = seconds
+        }
+    }
+}
+
+/// The apps' API settings (`APIOptions`).
+struct APISettings: Sendable {
+    /// The keys one of which every `/v1` request carries (`SesacKey`); none turns `/v1` off.
+    var keys: [String] = []
+    /// How long an access token works.
+    var accessLifetime: TimeInterval = 15 * 60
+    /// How long a refresh token works after its last use.
+    var refreshLifetime: TimeInterval = 30 * 86_400
+
+    var isOn: Bool { !keys.isEmpty }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import GRDB
+
+/// `AppSessionStore` on SQLite: the rows of `app_sessions`.
+struct SQLiteAppSessionStore: AppSessionStore {
+    let db: Database
+
+    func insert(_ session: AppSession) throws -> AppSession {
+        try session.inserted(db)
+    }
+
+    func session(accessHash: String) throws -> AppSession? {
+        try AppSession.fetchOne(db.cachedStatement(sql: "SELECT * FROM app_sessions WHERE access_hash = ?"), arguments: [accessHash])
+    }
+
+    func session(refreshHash: String) throws -> AppSession? {
+        try AppSession.fetchOne(db, sql: "SELECT * FROM app_sessions WHERE refresh_hash = ?", arguments: [refreshHash])
+    }
+
+    func renew(id: Int64, accessHash: String, accessExpiresAt: Date, refreshExpiresAt: Date, at usedAt: Date) throws {
+        try db.execute(sql: """
+            UPDATE app_sessions SET access_hash = ?, access_expires_at = ?, refresh_expires_at = ?, used_at = ? WHERE id = ?
+            """, arguments: [accessHash, accessExpiresAt, refreshExpiresAt, usedAt, id])
+    }
+
+    func delete(id: Int64, userId: Int64) throws -> Bool {
+        try db.execute(sql: "DELETE FROM app_sessions WHERE id = ? AND user_id = ?", arguments: [id, userId])
+        return db.changesCount > 0
+    }
+
+    func deleteAll(userId: Int64) throws -> Int {
+        try db.execute(sql: "DELETE FROM app_sessions WHERE user_id = ?", arguments: [userId])
+        return db.changesCount
+    }
+
+    func sessions(userId: Int64) throws -> [AppSession] {
+        try AppSession.fetchAll(db, sql: "SELECT * FROM app_sessions WHERE user_id = ? ORDER BY created_at DESC, id DESC",
+                                arguments: [userId])
+    }
+
+    func deleteExpired(at now: Date) throws -> Int {
+        try db.execute(sql: "DELETE FROM app_sessions WHERE refresh_expires_at <= ?", arguments: [now])
+        return db.changesCount
+    }
+}
+
+/// `PublicIdStore` on SQLite: the `public_id` columns.
+struct SQLitePublicIdStore: PublicIdStore {
+    let db: Database
+
+    func id(of publicId: String, in table: PublicTable) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM \(table.rawValue) WHERE public_id = ?"), arguments: [publicId])
+    }
+
+    func publicIds(of ids: [Int64], in table: PublicTable) throws -> [Int64: String] {
+        guard !ids.isEmpty else { return [:] }
+        let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+        let rows = try Row.fetchAll(db, sql: "SELECT id, public_id FROM \(table.rawValue) WHERE id IN (\(marks))",
+                                    arguments: StatementArguments(ids))
+        return Dictionary(rows.map { ($0["id"], $0["public_id"]) }, uniquingKeysWith: { first, _ in first })
+    }
+}
