@@ -32,6 +32,8 @@ struct APIMiddleware<Context: RequestContext>: RouterMiddleware {
             return (problems.messages.values.contains { $0.hasSuffix("_taken") } ? APIError.duplicate : APIError.badRequest).response
         case is DuplicateKey:
             return APIError.duplicate.response
+        case is CoinError:
+            return APIError.notEnoughCoins.response
         case let error as AppError:
             return code(for: error.status).response
         case let error as any HTTPResponseError where error.status != .internalServerError:

@@ -14,8 +14,14 @@ struct APIMember: Encodable, Sendable, Equatable {
         case userId = "user_id", email, nickname, profileImage
     }
 
-    init(_ user: User, publicId: String) {
-        (userId, email, nickname, profileImage) = (publicId, user.email, user.nickname, nil)
+    init(_ user: User, book: APIIdBook) throws {
+        (userId, email, nickname) = (try book.id(.users, user.id!), user.email, user.nickname)
+        profileImage = book.path(of: user.avatarFileId, in: .profiles)
+    }
+
+    init(_ member: MembershipService.Member, book: APIIdBook) throws {
+        (userId, email, nickname) = (try book.id(.users, member.id), member.email, member.nickname)
+        profileImage = book.path(of: member.avatarFileId, in: .profiles)
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -40,8 +46,8 @@ struct APIAccount: Encodable, Sendable {
     /// Set for UserWithToken.
     var tokens: AppSessions.Tokens?
 
-    init(_ user: User, publicId: String) {
-        member = APIMember(user, publicId: publicId)
+    init(_ user: User, book: APIIdBook) throws {
+        member = try APIMember(user, book: book)
         (phone, provider, createdAt) = (user.phone, nil, user.createdAt)
     }
 
@@ -65,5 +71,78 @@ struct APIAccount: Encodable, Sendable {
             try token.encode(tokens.accessToken, forKey: .accessToken)
             try token.encode(tokens.refreshToken, forKey: .refreshToken)
         }
+    }
+}
+
+/// **Workspace**, and with its channels and members **WorkspaceDetail** (also the search
+/// result's shape).
+struct APIWorkspace: Encodable, Sendable {
+    let workspaceId: String
+    let name: String
+    let description: String?
+    /// Never null: the apps' list decodes it as a string (`APIStaticPaths.defaultCover`).
+    let coverImage: String
+    let ownerId: String
+    let createdAt: Date
+    var channels: [APIChannel]?
+    var members: [APIMember]?
+
+    init(_ workspace: Workspace, book: APIIdBook) throws {
+        workspaceId = try book.id(.workspaces, workspace.id!)
+        (name, description) = (workspace.name, workspace.description.isEmpty ? nil : workspace.description)
+        coverImage = book.path(of: workspace.coverFileId, in: .workspaces) ?? APIStaticPaths.defaultCover
+        ownerId = try book.id(.users, workspace.ownerId)
+        createdAt = workspace.createdAt
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case workspaceId = "workspace_id", name, description, coverImage, ownerId = "owner_id", createdAt, channels, workspaceMembers
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var keys = encoder.container(keyedBy: CodingKeys.self)
+        try keys.encode(workspaceId, forKey: .workspaceId)
+        try keys.encode(name, forKey: .name)
+        try keys.encode(description, forKey: .description)
+        try keys.encode(coverImage, forKey: .coverImage)
+        try keys.encode(ownerId, forKey: .ownerId)
+        try keys.encode(APIDates.string(createdAt), forKey: .createdAt)
+        if let channels { try keys.encode(channels, forKey: .channels) }
+        if let members { try keys.encode(members, forKey: .workspaceMembers) }
+    }
+}
+
+/// **Channel**, and with its members **ChannelDetail**.
+struct APIChannel: Encodable, Sendable {
+    let channelId: String
+    let name: String
+    let description: String?
+    let coverImage: String?
+    let ownerId: String
+    let createdAt: Date
+    var members: [APIMember]?
+
+    /// `owner` stands in for a channel whose owner's account is gone: the workspace's owner.
+    init(_ room: Room, owner: Int64, book: APIIdBook) throws {
+        channelId = try book.id(.rooms, room.id!)
+        (name, description) = (room.name, room.description.isEmpty ? nil : room.description)
+        coverImage = book.path(of: room.coverFileId, in: .channels)
+        ownerId = try book.id(.users, room.ownerId ?? owner)
+        createdAt = room.createdAt
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case channelId = "channel_id", name, description, coverImage, ownerId = "owner_id", createdAt, channelMembers
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var keys = encoder.container(keyedBy: CodingKeys.self)
+        try keys.encode(channelId, forKey: .channelId)
+        try keys.encode(name, forKey: .name)
+        try keys.encode(description, forKey: .description)
+        try keys.encode(coverImage, forKey: .coverImage)
+        try keys.encode(ownerId, forKey: .ownerId)
+        try keys.encode(APIDates.string(createdAt), forKey: .createdAt)
+        if let members { try keys.encode(members, forKey: .channelMembers) }
     }
 }

@@ -119,13 +119,15 @@ struct UsersAPIController: Sendable {
     @Sendable func member(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (caller, _) = try await appSessions.account(authorization: request.headers[.authorization])
         let publicId = try context.parameters.require("user")
-        let found = try await accounts.database.queryOffLoop { tx -> (User, String)? in
+        let found = try await accounts.database.queryOffLoop { tx -> APIMember? in
             guard let id = try tx.publicIds.id(of: publicId, in: .users), let user = try tx.accounts.user(id: id) else { return nil }
             guard try id == caller.id || !tx.workspaces.sharedWorkspaces(of: caller.id!, with: id).isEmpty else { return nil }
-            return (user, publicId)
+            var wanted = APIIdBook.Wanted()
+            wanted.add(user)
+            return try APIMember(user, book: APIIdBook.load(tx, wanted))
         }
-        guard let (user, id) = found else { throw APIError.unknownAccount }
-        return APIResponse.json(APIMember(user, publicId: id))
+        guard let found else { throw APIError.unknownAccount }
+        return APIResponse.json(found)
     }
 
     /// Signs `user` in from an app and answers UserWithToken.
@@ -139,9 +141,10 @@ struct UsersAPIController: Sendable {
 
     /// `user` as the apps see their own account.
     private func account(_ user: User) async throws -> APIAccount {
-        let userId = user.id!
-        let publicId = try await accounts.database.queryOffLoop { tx in try tx.publicIds.publicIds(of: [userId], in: .users)[userId] }
-        guard let publicId else { throw APIError.unknownAccount }
-        return APIAccount(user, publicId: publicId)
+        try await accounts.database.queryOffLoop { tx in
+            var wanted = APIIdBook.Wanted()
+            wanted.add(user)
+            return try APIAccount(user, book: APIIdBook.load(tx, wanted))
+        }
     }
 }

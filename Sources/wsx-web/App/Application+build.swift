@@ -191,5 +191,7 @@ func addAPIRoutes(to router: Router<AppRequestContext>, _ services: AppServices)
     UsersAPIController(accounts: services.accounts, appSessions: services.appSessions, throttle: services.throttle,
                        signups: services.signups, policy: services.config.signup, confirmations: services.confirmations,
                        trustProxy: services.config.trustProxy).addRoutes(to: routes)
+    let access = APIAccess(sessions: services.appSessions, workspaces: services.workspaces, database: services.database)
+    WorkspacesAPIController(access: access, workspaces: services.workspaces, files: services.files).addRoutes(to: routes)
     routes.finish()
 }

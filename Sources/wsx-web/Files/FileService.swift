@@ -29,6 +29,22 @@ struct FileService: Sendable {
     /// past the account's upload allowance); checks the CSRF token (header or the form's leading
     /// `_csrf` field) before keeping any file.
     func receive(_ request: Request, visitor: Visitor, fileFields: Set<String>) async throws -> ReceivedForm {
+        let expected = visitor.csrfToken
+        let headerToken = request.headers[CSRFMiddleware.headerName]
+        return try await receive(request, uploader: visitor.user?.id, fileFields: fileFields) { (field: String?) -> Bool in
+            guard !expected.isEmpty, let offered = headerToken ?? field else { return false }
+            return SecretToken.constantTimeEquals(offered, expected)
+        }
+    }
+
+    /// Reads a multipart form an app sent (`/v1`): the caller was signed in by its token before
+    /// anything was read, so no CSRF token is asked for; the same limits hold.
+    func receiveFromApp(_ request: Request, uploader: Int64, fileFields: Set<String>) async throws -> ReceivedForm {
+        try await receive(request, uploader: uploader, fileFields: fileFields) { _ in true }
+    }
+
+    private func receive(_ request: Request, uploader: Int64?, fileFields: Set<String>,
+                         accepts: (String?) -> Bool) async throws -> ReceivedForm {
         guard let boundary = request.headers[.contentType].flatMap(MultipartParser.boundary(fromContentType:)) else {
             throw AppError.badRequest
         }
@@ -39,16 +55,10 @@ struct FileService: Sendable {
         }
         // The same 503 as a post on a full disk, before anything is written.
         guard disk.hasRoom(for: length ?? 0) else { throw POSIXError(.ENOSPC) }
-        let uploader = visitor.user?.id
         if let uploader, let length { try rateLimiter.charge(.upload, userId: uploader, cost: Double(length)) }
-        let expected = visitor.csrfToken
-        let headerToken = request.headers[CSRFMiddleware.headerName]
         let form: ReceivedForm
         do {
-            form = try await receiver.receive(request.body, boundary: boundary, fileFields: fileFields) { field in
-                guard !expected.isEmpty, let offered = headerToken ?? field else { return false }
-                return SecretToken.constantTimeEquals(offered, expected)
-            }
+            form = try await receiver.receive(request.body, boundary: boundary, fileFields: fileFields, authorize: accepts)
         } catch let error as UploadError {
             throw Self.refusal(error, policy: policy)
         }

@@ -45,7 +45,7 @@ struct WorkspaceService: Sendable {
     /// Throws `FormProblems` for bad names and `CoinError.insufficient` when the coins do not
     /// suffice; either way nothing is created.
     func create(ownerId: Int64, name rawName: String, description rawDescription: String,
-                defaultChannelName: String) async throws -> Workspace {
+                defaultChannelName: String, cover: PreparedFile? = nil) async throws -> Workspace {
         let (name, description) = try NameRules.cleaned(name: rawName, description: rawDescription,
                                                         allowed: NameRules.workspaceName)
         let now = clock.now(), price = self.price, ledger = self.ledger, membership = self.membership
@@ -54,9 +54,10 @@ struct WorkspaceService: Sendable {
                 if try tx.workspaces.isNameTaken(ownerId: ownerId, nameKey: NameRules.key(name), except: nil) {
                     throw FormProblems([.name: "error_workspace_name_taken"])
                 }
-                let workspace = try tx.workspaces.insert(Workspace(id: nil, name: name, nameKey: NameRules.key(name),
-                                                                   description: description, ownerId: ownerId,
-                                                                   createdAt: now, updatedAt: now))
+                var made = Workspace(id: nil, name: name, nameKey: NameRules.key(name), description: description, ownerId: ownerId,
+                                     createdAt: now, updatedAt: now)
+                if let cover { made.coverFileId = try tx.files.insert([cover], uploader: ownerId, at: now)[0].id }
+                let workspace = try tx.workspaces.insert(made)
                 if price > 0 {
                     try ledger.change(tx, userId: ownerId, by: -price, reason: "workspace_created",
                                       reference: "workspace:\(workspace.id!)", at: now)

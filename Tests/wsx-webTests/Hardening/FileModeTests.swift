@@ -17,7 +17,7 @@ struct FileModeTests {
     /// Paths under `root` (relative) whose mode lets anyone but the owner in, with that mode.
     static func open(_ root: String) -> [String] {
         var found: [String] = []
-        var info = stat()
+        var info = Glibc.stat()
         if stat(root, &info) == 0, info.st_mode & 0o077 != 0 { found.append(". \(String(info.st_mode & 0o777, radix: 8))") }
         let walker = FileManager.default.enumerator(atPath: root)
         while let relative = walker?.nextObject() as? String {

@@ -50,6 +50,20 @@ struct APIClient: Sendable {
         return Reply(status: response.status, headers: response.headers, text: String(buffer: response.body))
     }
 
+    /// Sends a multipart form as WorkSpaceX's own builder does: its boundary, `text/plain` on
+    /// each text part, then the files.
+    func multipart(_ method: HTTPRequest.Method, _ path: String, _ fields: [(String, String)],
+                   files: [TestBrowser.Upload] = []) async throws -> Reply {
+        let boundary = "workSpaceX.boundary." + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
+        let body = TestBrowser.multipartBody(fields, files: files, boundary: boundary, textType: "text/plain")
+        var headers = HTTPFields()
+        if let key { headers[HTTPField.Name("SesacKey")!] = key }
+        if let accessToken { headers[.authorization] = accessToken }
+        headers[.contentType] = "multipart/form-data; boundary=\(boundary)"
+        let response = try await client.executeRequest(uri: path, method: method, headers: headers, body: ByteBuffer(bytes: body))
+        return Reply(status: response.status, headers: response.headers, text: String(buffer: response.body))
+    }
+
     func get(_ path: String, headers: HTTPFields = [:]) async throws -> Reply {
         try await call(.get, path, headers: headers)
     }

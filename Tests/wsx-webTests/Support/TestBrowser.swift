@@ -159,12 +159,28 @@ extension TestBrowser {
         var disposition: String?
     }
 
+    /// A multipart body: fields, then files. `textType` labels each text part (one app's
+    /// builder says `text/plain`; browsers say nothing).
+    static func multipartBody(_ fields: [(String, String)], files: [Upload], boundary: String, textType: String? = nil) -> Data {
+        var body = Data()
+        let label = textType.map { "\r\nContent-Type: \($0)" } ?? ""
+        for (name, value) in fields {
+            body += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\(label)\r\n\r\n\(value)\r\n".utf8)
+        }
+        for file in files {
+            let disposition = file.disposition ?? "form-data; name=\"\(file.field)\"; filename=\"\(file.filename)\""
+            body += Data("--\(boundary)\r\nContent-Disposition: \(disposition)\r\nContent-Type: \(file.contentType)\r\n\r\n".utf8)
+            body += file.data + Data("\r\n".utf8)
+        }
+        body += Data("--\(boundary)--\r\n".utf8)
+        return body
+    }
+
     /// Posts a multipart form as a browser would: the CSRF field first, then fields, then files.
     @discardableResult
     func postMultipart(_ uri: String, _ fields: [(String, String)] = [], files: [Upload] = [], csrf: CSRF = .fromLastPage,
                        headers: HTTPFields = [:]) async throws -> TestResponse {
         let boundary = "----wsxTest\(UUID().uuidString.prefix(8))"
-        var body = Data()
         var allFields = fields
         switch csrf {
         case .fromLastPage:
@@ -173,15 +189,7 @@ extension TestBrowser {
         case .value(let token): allFields.insert(("_csrf", token), at: 0)
         case .none: break
         }
-        for (name, value) in allFields {
-            body += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
-        }
-        for file in files {
-            let disposition = file.disposition ?? "form-data; name=\"\(file.field)\"; filename=\"\(file.filename)\""
-            body += Data("--\(boundary)\r\nContent-Disposition: \(disposition)\r\nContent-Type: \(file.contentType)\r\n\r\n".utf8)
-            body += file.data + Data("\r\n".utf8)
-        }
-        body += Data("--\(boundary)--\r\n".utf8)
+        let body = Self.multipartBody(allFields, files: files, boundary: boundary)
         var headers = headers
         headers[.contentType] = "multipart/form-data; boundary=\(boundary)"
         return try await send(uri, method: .post, headers: headers, body: ByteBuffer(bytes: body))

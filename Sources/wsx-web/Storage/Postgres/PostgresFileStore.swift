@@ -20,6 +20,17 @@ struct PostgresFileStore: StoredFileStore {
         }
     }
 
+    func files(ids: [Int64]) throws -> [Int64: StoredFile] {
+        guard !ids.isEmpty else { return [:] }
+        var result: [Int64: StoredFile] = [:]
+        for row in try session.run("SELECT \(unescaped: Self.columns) FROM files WHERE files.id = ANY(\(ids))") {
+            let cells = try row.decode((Int64, String, String, Int, String, Int?, Int?, Bool, Int64?, Date).self)
+            result[cells.0] = StoredFile(id: cells.0, sha256: cells.1, mime: cells.2, size: cells.3, originalName: cells.4,
+                                         width: cells.5, height: cells.6, hasThumbnail: cells.7, uploaderId: cells.8, createdAt: cells.9)
+        }
+        return result
+    }
+
     func attachments(messageIds: [Int64]) throws -> [Int64: [StoredFile]] {
         guard !messageIds.isEmpty else { return [:] }
         var result: [Int64: [StoredFile]] = [:]

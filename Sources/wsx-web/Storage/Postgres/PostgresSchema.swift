@@ -67,12 +67,9 @@ enum PostgresSchema {
             Self.unreadCounter("messages_uncount_unread", row: "OLD", by: "- 1"),
             Self.unreadCounter("messages_uncount_placeholder", row: "NEW", by: "- 1"),
         ]),
-        ("008-app-api", PublicTable.allCases.flatMap { table in [
-            // `/v1`'s opaque ids (SQLite's 033): 24 hexadecimal digits, from PostgreSQL's own
-            // random source, given to every row there is and each one inserted.
-            "ALTER TABLE \(table.rawValue) ADD COLUMN public_id TEXT NOT NULL DEFAULT substr(replace(gen_random_uuid()::text, '-', ''), 1, 24)",
-            "CREATE UNIQUE INDEX \(table.rawValue)_by_public_id ON \(table.rawValue) (public_id)",
-        ] } + [
+        // `/v1`'s opaque ids (SQLite's 033): 24 hexadecimal digits, from PostgreSQL's own random
+        // source, given to every row there is and each one inserted.
+        ("008-app-api", ["users", "workspaces", "rooms", "messages"].flatMap(Self.publicIds) + [
             """
             CREATE TABLE app_sessions (
                 id BIGSERIAL PRIMARY KEY,
@@ -90,7 +87,16 @@ enum PostgresSchema {
             "CREATE INDEX app_sessions_by_user ON app_sessions (user_id)",
             "CREATE INDEX app_sessions_by_expiry ON app_sessions (refresh_expires_at)",
         ]),
+        ("009-file-public-ids", Self.publicIds("files")),
     ]
+
+    /// The statements that give `table` opaque ids.
+    private static func publicIds(_ table: String) -> [String] {
+        [
+            "ALTER TABLE \(table) ADD COLUMN public_id TEXT NOT NULL DEFAULT substr(replace(gen_random_uuid()::text, '-', ''), 1, 24)",
+            "CREATE UNIQUE INDEX \(table)_by_public_id ON \(table) (public_id)",
+        ]
+    }
 
     /// A trigger function that moves the unread count of every member of the message's room
     /// who had read up to before it (not its author) by `by`, locking their rows in member order.

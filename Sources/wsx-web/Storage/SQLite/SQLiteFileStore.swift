@@ -17,6 +17,13 @@ struct SQLiteFileStore: StoredFileStore {
         try files.map { try $0.record(uploader: uploader, at: now).inserted(db) }
     }
 
+    func files(ids: [Int64]) throws -> [Int64: StoredFile] {
+        guard !ids.isEmpty else { return [:] }
+        let files = try StoredFile.fetchAll(db, sql: "SELECT * FROM files WHERE id IN (\(databaseQuestionMarks(count: ids.count)))",
+                                            arguments: StatementArguments(ids))
+        return Dictionary(files.map { ($0.id!, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
     func attachments(messageIds: [Int64]) throws -> [Int64: [StoredFile]] {
         guard !messageIds.isEmpty else { return [:] }
         let rows = try Row.fetchAll(db.cachedStatement(sql: """

@@ -26,7 +26,7 @@ protocol AppSessionStore {
 /// The tables whose rows have an opaque id for `/v1` (`public_id`: never the sequential ids of
 /// the web's URLs, unchanged by restarts, backups and copies).
 enum PublicTable: String, Sendable, CaseIterable {
-    case users, workspaces, rooms, messages
+    case users, workspaces, rooms, messages, files
 }
 
 /// Opaque ids of rows, both ways.

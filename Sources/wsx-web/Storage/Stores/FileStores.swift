@@ -4,6 +4,8 @@ import Foundation
 protocol StoredFileStore {
     /// Stores the rows of prepared files; answers them with their ids.
     func insert(_ files: [PreparedFile], uploader: Int64, at now: Date) throws -> [StoredFile]
+    /// The files with these ids (those that exist).
+    func files(ids: [Int64]) throws -> [Int64: StoredFile]
     /// The files of each message, in the order they were attached.
     func attachments(messageIds: [Int64]) throws -> [Int64: [StoredFile]]
     /// The file, if `userId` may download it: they uploaded it, or it is in a message of a room
