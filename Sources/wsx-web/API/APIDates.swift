@@ -9,7 +9,8 @@ import Foundation
 enum APIDates {
     /// `date` as the apps read it.
     static func string(_ date: Date) -> String {
-        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded(.down)
+        // To the microsecond first: a time read back as 13.303 may be 13.302999… in binary.
+        let milliseconds = ((date.timeIntervalSince1970 * 1_000_000).rounded() / 1000).rounded(.down)
         let whole = Date(timeIntervalSince1970: (milliseconds / 1000).rounded(.down))
         let fraction = Int(milliseconds.truncatingRemainder(dividingBy: 1000) + 1000) % 1000
         var calendar = Calendar(identifier: .gregorian)
@@ -91,7 +92,8 @@ enum APIDates {
         }
 
         func sign() -> Int? {
-            if skip("+") { return 1 }
+            // A `+` a proxy or client decoded as a space in the query.
+            if skip("+") || skip(" ") { return 1 }
             if skip("-") { return -1 }
             return nil
         }

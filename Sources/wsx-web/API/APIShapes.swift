@@ -19,6 +19,13 @@ struct APIMember: Encodable, Sendable, Equatable {
         profileImage = book.path(of: user.avatarFileId, in: .profiles)
     }
 
+    private init(userId: String, email: String, nickname: String) {
+        (self.userId, self.email, self.nickname, profileImage) = (userId, email, nickname, nil)
+    }
+
+    /// The author of a message whose account was deleted: the apps decode every chat's `user`.
+    static let gone = APIMember(userId: "", email: "", nickname: "(알 수 없음)")
+
     init(_ member: MembershipService.Member, book: APIIdBook) throws {
         (userId, email, nickname) = (try book.id(.users, member.id), member.email, member.nickname)
         profileImage = book.path(of: member.avatarFileId, in: .profiles)
@@ -144,5 +151,77 @@ struct APIChannel: Encodable, Sendable {
         try keys.encode(ownerId, forKey: .ownerId)
         try keys.encode(APIDates.string(createdAt), forKey: .createdAt)
         if let members { try keys.encode(members, forKey: .channelMembers) }
+    }
+}
+
+/// **ChannelChat** (`channel`) or **DMChat** (`dm`): one message of a room's timeline.
+struct APIChat: Encodable, Sendable {
+    /// Where it was said: a channel (its opaque id and name) or a DM room (its opaque id).
+    enum Place: Sendable {
+        case channel(id: String, name: String)
+        case dm(roomId: String)
+    }
+
+    let place: Place
+    let chatId: String
+    /// The text as written (never null: two apps decode it as a string).
+    let content: String
+    let createdAt: Date
+    let files: [String]
+    let user: APIMember
+
+    /// `row` with its author (nil when their account is gone: `APIMember.gone`) as `book` names them.
+    init(_ row: MessageRow, author: User?, place: Place, book: APIIdBook) throws {
+        self.place = place
+        chatId = try book.id(.messages, row.id)
+        content = row.body
+        createdAt = row.createdAt
+        let bucket: APIStaticPaths.Bucket = if case .channel = place { .channelChats } else { .dmChats }
+        files = row.attachments.compactMap { book.path(of: $0.id, in: bucket) }
+        user = try author.map { try APIMember($0, book: book) } ?? .gone
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case channelId = "channel_id", channelName, chatId = "chat_id", dmId = "dm_id", roomId = "room_id"
+        case content, createdAt, files, user
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var keys = encoder.container(keyedBy: CodingKeys.self)
+        switch place {
+        case .channel(let id, let name):
+            try keys.encode(id, forKey: .channelId)
+            try keys.encode(name, forKey: .channelName)
+            try keys.encode(chatId, forKey: .chatId)
+        case .dm(let roomId):
+            try keys.encode(chatId, forKey: .dmId)
+            try keys.encode(roomId, forKey: .roomId)
+        }
+        try keys.encode(content, forKey: .content)
+        try keys.encode(APIDates.string(createdAt), forKey: .createdAt)
+        try keys.encode(files, forKey: .files)
+        try keys.encode(user, forKey: .user)
+    }
+}
+
+/// **DMRoom**: a direct conversation with one other person (`user`).
+struct APIDMRoom: Encodable, Sendable {
+    let roomId: String
+    let createdAt: Date
+    let user: APIMember
+
+    init(_ room: Room, partner: User, book: APIIdBook) throws {
+        (roomId, createdAt, user) = (try book.id(.rooms, room.id!), room.createdAt, try APIMember(partner, book: book))
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case roomId = "room_id", createdAt, user
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var keys = encoder.container(keyedBy: CodingKeys.self)
+        try keys.encode(roomId, forKey: .roomId)
+        try keys.encode(APIDates.string(createdAt), forKey: .createdAt)
+        try keys.encode(user, forKey: .user)
     }
 }

@@ -137,10 +137,8 @@ struct WorkspacesAPIController: Sendable {
         let needle = keyword.map { $0.lowercased() }
         @Sendable func holds(_ name: String) -> Bool { needle.map { name.lowercased().contains($0) } ?? true }
         @Sendable func read(_ tx: any StoreTransaction) throws -> (rooms: [Room], members: [MembershipService.Member]) {
-            let visible = Set(try tx.rooms.channelListings(workspaceId: workspace.id!, userId: userId).map(\.id))
-            let rooms = try tx.rooms.rooms(workspaceId: workspace.id!)
-                .filter { $0.kind == .channel && visible.contains($0.id!) && holds($0.name) }
-                .sorted { ($0.createdAt, $0.id!) < ($1.createdAt, $1.id!) }
+            let rooms = try ChannelsAPIController.rooms(tx, workspaceId: workspace.id!, userId: userId, joinedOnly: false)
+                .filter { holds($0.name) }
             let members = try tx.memberships.members(workspaceId: workspace.id!).filter { holds($0.nickname) || holds($0.email) }
             return (rooms, members)
         }

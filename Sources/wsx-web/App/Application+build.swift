@@ -125,8 +125,7 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
                       issuer: services.site.host, cookies: services.cookies, pages: services.pages).addRoutes(to: signedIn)
     AdminController(administration: services.administration, mail: services.mailOutbox, database: services.database,
                     cookies: services.cookies, pages: services.pages).addRoutes(to: signedIn)
-    let poster = MessagePoster(messages: services.messages, files: services.files, linkPreviews: services.linkPreviews,
-                               typing: services.typing, rateLimiter: services.rateLimiter, metrics: services.metrics)
+    let poster = services.poster
     ProfileController(accounts: services.accounts, workspaces: services.workspaces, files: services.files,
                       statuses: services.statuses, rateLimiter: services.rateLimiter, mailEnabled: services.mailSender != nil,
                       appSessions: services.appSessions, apiOn: services.config.api.isOn, cookies: services.cookies,
@@ -193,5 +192,17 @@ func addAPIRoutes(to router: Router<AppRequestContext>, _ services: AppServices)
                        trustProxy: services.config.trustProxy).addRoutes(to: routes)
     let access = APIAccess(sessions: services.appSessions, workspaces: services.workspaces, database: services.database)
     WorkspacesAPIController(access: access, workspaces: services.workspaces, files: services.files).addRoutes(to: routes)
+    let channels = ChannelsAPIController(access: access, channels: services.channels, files: services.files)
+    channels.addRoutes(to: routes)
+    ChatsAPIController(access: access, channels: channels, messages: services.messages, directRooms: services.directRooms,
+                       poster: services.poster, files: services.files, rateLimiter: services.rateLimiter).addRoutes(to: routes)
     routes.finish()
+}
+
+extension AppServices {
+    /// What posts a message, from a page or an app.
+    var poster: MessagePoster {
+        MessagePoster(messages: messages, files: files, linkPreviews: linkPreviews, typing: typing, rateLimiter: rateLimiter,
+                      metrics: metrics)
+    }
 }

@@ -79,13 +79,8 @@ struct MessagePoster: Sendable {
             let into = try await destination.room()
             var thread = destination.thread
             if let placement = thread { thread = ThreadPlacement(rootId: placement.rootId, alsoInRoom: submission.alsoInRoom) }
-            let posted = try await messages.post(in: into, authorId: context.userId, author: context.user, text: content, files: prepared,
-                                                 clientId: submission.clientId, thread: thread)
-            if !posted.isRepeat { metrics.posts.increment() }
-            // Its link's card comes later, by itself.
-            linkPreviews.schedule(posted, in: into)
-            // The message ends the "typing…" it follows; the next words may say so at once.
-            typing.forget(userId: context.userId, roomId: into.id!)
+            let posted = try await deliver(content, files: prepared, in: into, author: context.user, clientId: submission.clientId,
+                                           thread: thread)
             if RoomsController.wantsJSON(request) {
                 return RoomsController.json(["html": .string(posted.html), "id": .int(posted.id)],
                                             status: posted.isRepeat ? .ok : .created)
@@ -94,6 +89,19 @@ struct MessagePoster: Sendable {
         } catch let problems as FormProblems {
             return try await refuse(problems, content: content, destination, request, context)
         }
+    }
+
+    /// Stores a post (`MessageService.post`) and does what follows every post, from a page or an
+    /// app: it is counted, its link's card is fetched later, and it ends the author's "typing…".
+    func deliver(_ text: String, files prepared: [PreparedFile], in room: Room, author: User, clientId: String? = nil,
+                 thread: ThreadPlacement? = nil) async throws -> WrittenMessage {
+        let posted = try await messages.post(in: room, authorId: author.id!, author: author, text: text, files: prepared,
+                                             clientId: clientId, thread: thread)
+        if !posted.isRepeat { metrics.posts.increment() }
+        linkPreviews.schedule(posted, in: room)
+        // The next words may say "typing…" at once.
+        typing.forget(userId: author.id!, roomId: room.id!)
+        return posted
     }
 
     private func refuse(_ problems: FormProblems, content: String, _ destination: Destination, _ request: Request,

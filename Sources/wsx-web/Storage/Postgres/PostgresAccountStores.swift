@@ -5,6 +5,10 @@ import PostgresNIO
 struct PostgresAccountStore: AccountStore {
     let session: PostgresSession
 
+    func users(ids: [Int64]) throws -> [User] {
+        try session.run("SELECT \(unescaped: User.postgresColumns) FROM users WHERE id = ANY(\(ids))").map(User.init(postgres:))
+    }
+
     func user(id: Int64) throws -> User? {
         try session.run("SELECT \(unescaped: User.postgresColumns) FROM users WHERE id = \(id)").first.map(User.init(postgres:))
     }

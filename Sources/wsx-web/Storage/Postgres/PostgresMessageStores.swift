@@ -38,6 +38,26 @@ struct PostgresMessageStore: MessageStore {
             """).map(MessageRow.init(postgres:)))
     }
 
+    func chats(roomId: Int64, after: (date: Date, id: Int64)?, limit: Int) throws -> [MessageRow] {
+        // Compared to the millisecond, as the apps read and send times back.
+        let rows = try session.run("""
+            SELECT \(unescaped: MessageRow.columns) FROM messages LEFT JOIN users ON users.id = messages.author_id
+            WHERE messages.room_id = \(roomId) AND messages.in_timeline AND messages.deleted_at IS NULL
+              AND (\(after == nil) OR date_trunc('milliseconds', messages.created_at) > \(after?.date)
+                   OR (date_trunc('milliseconds', messages.created_at) = \(after?.date) AND messages.id > \(after?.id)))
+            ORDER BY date_trunc('milliseconds', messages.created_at), messages.id LIMIT \(limit)
+            """)
+        return try withAttachments(rows.map(MessageRow.init(postgres:)))
+    }
+
+    func chatCount(roomId: Int64, after: Date?, excluding authorId: Int64) throws -> Int {
+        try session.run("""
+            SELECT COUNT(*) FROM messages WHERE room_id = \(roomId) AND in_timeline AND deleted_at IS NULL
+                AND author_id IS DISTINCT FROM \(authorId)
+                AND (\(after == nil) OR date_trunc('milliseconds', created_at) > \(after))
+            """).first?.decode(Int.self) ?? 0
+    }
+
     private func withAttachments(_ rows: [MessageRow]) throws -> [MessageRow] {
         try PostgresFileStore(session: session).withAttachments(rows)
     }

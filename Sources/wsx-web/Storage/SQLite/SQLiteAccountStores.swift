@@ -5,6 +5,10 @@ import GRDB
 struct SQLiteAccountStore: AccountStore {
     let db: Database
 
+    func users(ids: [Int64]) throws -> [User] {
+        try User.fetchAll(db, keys: ids)
+    }
+
     func user(id: Int64) throws -> User? {
         try User.fetchOne(db, key: id)
     }

@@ -41,6 +41,29 @@ struct SQLiteMessageStore: MessageStore {
     }
 
     /// `rows` with their files.
+    func chats(roomId: Int64, after: (date: Date, id: Int64)?, limit: Int) throws -> [MessageRow] {
+        var arguments: StatementArguments = [roomId]
+        var condition = ""
+        if let after {
+            let time = Timestamps.database(after.date)
+            condition = "AND (messages.created_at > ? OR (messages.created_at = ? AND messages.id > ?))"
+            arguments += [time, time, after.id]
+        }
+        let rows = try MessageRow.fetchAll(db.cachedStatement(sql: """
+            SELECT \(MessageRow.columns) FROM messages LEFT JOIN users ON users.id = messages.author_id
+            WHERE messages.room_id = ? AND messages.in_timeline = 1 AND messages.deleted_at IS NULL \(condition)
+            ORDER BY messages.created_at, messages.id LIMIT \(limit)
+            """), arguments: arguments)
+        return try withAttachments(rows)
+    }
+
+    func chatCount(roomId: Int64, after: Date?, excluding authorId: Int64) throws -> Int {
+        try Int.fetchOne(db, sql: """
+            SELECT COUNT(*) FROM messages WHERE room_id = ? AND in_timeline = 1 AND deleted_at IS NULL
+                AND (author_id IS NULL OR author_id <> ?) AND created_at > ?
+            """, arguments: [roomId, authorId, after.map(Timestamps.database) ?? ""]) ?? 0
+    }
+
     func withAttachments(_ rows: [MessageRow]) throws -> [MessageRow] {
         let files = try SQLiteFileStore(db: db).attachments(messageIds: rows.map(\.id))
         return rows.map { row in

@@ -7,6 +7,8 @@ protocol AccountStore {
     func user(id: Int64) throws -> User?
     /// The account whose address has this key (`User.key(forEmail:)`), or nil.
     func user(emailKey: String) throws -> User?
+    /// The accounts with these ids (those that exist).
+    func users(ids: [Int64]) throws -> [User]
     /// Marks the account's address confirmed at `now`.
     func confirmEmail(userId: Int64, at now: Date) throws
 

@@ -158,6 +158,13 @@ protocol MessageStore {
     func message(id: Int64) throws -> Message?
     /// The message's stamp (what a page needs to place it), if there is one.
     func stamp(id: Int64) throws -> MessageStamp?
+    /// The room's timeline messages (not deleted) after `after` (created later, or at that time
+    /// with a larger id; times compared to the millisecond, as `/v1` writes them), oldest first,
+    /// at most `limit`, with their files; from the first without `after`.
+    func chats(roomId: Int64, after: (date: Date, id: Int64)?, limit: Int) throws -> [MessageRow]
+    /// How many of the room's timeline messages (not deleted) not by `excluding` were created
+    /// after `after` (to the millisecond), or at all without it.
+    func chatCount(roomId: Int64, after: Date?, excluding authorId: Int64) throws -> Int
     /// A page of the room's timeline (its messages and the replies also sent to it), as stamps,
     /// without what decorates them (reactions, pins, cards, threads).
     func timeline(roomId: Int64, anchor: MessageAnchor, size: Int) throws -> MessagePage
