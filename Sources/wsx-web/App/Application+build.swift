@@ -196,6 +196,8 @@ func addAPIRoutes(to router: Router<AppRequestContext>, _ services: AppServices)
     channels.addRoutes(to: routes)
     ChatsAPIController(access: access, channels: channels, messages: services.messages, directRooms: services.directRooms,
                        poster: services.poster, files: services.files, rateLimiter: services.rateLimiter).addRoutes(to: routes)
+    FilesAPIController(access: access, files: services.files, assets: services.pages.assets).addRoutes(to: routes)
+    StoreAPIController(access: access, payments: services.payments).addRoutes(to: routes)
     routes.finish()
 }
 

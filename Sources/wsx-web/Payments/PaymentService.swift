@@ -99,16 +99,7 @@ struct PaymentService: Sendable {
                     try settle(.failed, "mismatch")
                     return .failed(payment, reason: "mismatch")
                 }
-                // Once: whoever gets here first credits; the rest find credited_at set.
-                guard try tx.payments.markCredited(id: payment.id!, gatewayPaymentId: reported.id, at: now) else {
-                    return .alreadyCredited(payment)
-                }
-                try CoinLedger(outbox: outbox).change(tx, userId: payment.userId, by: payment.coins, reason: "purchase",
-                                                      reference: payment.merchantUid, at: now)
-                payment.status = .paid
-                payment.gatewayPaymentId = reported.id
-                payment.creditedAt = now
-                return .credited(payment)
+                return try Self.credit(tx, payment, reported: reported, outbox: outbox, at: now)
             case "failed", "cancelled":
                 try settle(.failed, reported.status == "cancelled" ? "cancelled" : "declined")
                 return .failed(payment, reason: reported.status == "cancelled" ? "cancelled" : "declined")
@@ -119,6 +110,70 @@ struct PaymentService: Sendable {
                 }
                 return .pending(payment, reason: "not_confirmed")
             }
+        }
+    }
+
+    /// Credits `payment`, which the gateway reports paid, once: whoever gets here first credits;
+    /// the rest find `credited_at` set.
+    private static func credit(_ tx: any StoreTransaction, _ original: Payment, reported: GatewayPayment, outbox: EventOutbox,
+                               at now: Date) throws -> Outcome {
+        var payment = original
+        guard try tx.payments.markCredited(id: payment.id!, gatewayPaymentId: reported.id, at: now) else {
+            return .alreadyCredited(payment)
+        }
+        try CoinLedger(outbox: outbox).change(tx, userId: payment.userId, by: payment.coins, reason: "purchase",
+                                              reference: payment.merchantUid, at: now)
+        payment.status = .paid
+        payment.gatewayPaymentId = reported.id
+        payment.creditedAt = now
+        return .credited(payment)
+    }
+
+    /// A payment an app made at the gateway itself (`POST /v1/store/pay/validation`: the app
+    /// picks its own merchant id and pays a pack's price; no checkout of ours came first).
+    /// Believed only as the gateway reports it: paid, for `merchantUid`, in our currency, at
+    /// exactly the price of one of our packs, which is what is credited, to `userId`, once.
+    /// A merchant id another account used, or one already credited, is refused (`mismatch`,
+    /// `used`); a payment the gateway does not know is `unknown_payment`.
+    func verifyFromApp(gatewayPaymentId: String, merchantUid: String, userId: Int64) async throws -> Outcome {
+        guard let gateway else { throw AppError.notFound }
+        let reported: GatewayPayment
+        do {
+            reported = try await gateway.fetch(paymentId: gatewayPaymentId)
+        } catch GatewayError.notFound {
+            return .failed(nil, reason: "unknown_payment")
+        } catch let error as GatewayError {
+            logger.warning("payment gateway could not be asked", metadata: ["error": "\(error)", "payment": "\(gatewayPaymentId)"])
+            return .pending(nil, reason: "gateway_unavailable")
+        }
+        guard reported.merchantUid == merchantUid else { return .failed(nil, reason: "mismatch") }
+        guard reported.status == "paid" else { return .failed(nil, reason: reported.status == "failed" ? "declined" : "not_confirmed") }
+        guard reported.currency.uppercased() == currency.uppercased(), let pack = packs.first(where: { $0.price == reported.amount }) else {
+            return .failed(nil, reason: "mismatch")
+        }
+        let now = clock.now(), outbox = database.outbox, currency = self.currency, gatewayName = gateway.name
+        do {
+            return try await database.write { tx -> Outcome in
+                let payment: Payment
+                if let existing = try tx.payments.payment(merchantUid: merchantUid) {
+                    guard existing.userId == userId, existing.amount == reported.amount, existing.gateway == gatewayName else {
+                        return .failed(nil, reason: "mismatch")
+                    }
+                    guard existing.creditedAt == nil else { return .failed(existing, reason: "used") }
+                    payment = existing
+                } else {
+                    payment = try tx.payments.insert(Payment(
+                        id: nil, merchantUid: merchantUid, userId: userId, item: pack.item, coins: pack.coins, amount: pack.price,
+                        currency: currency, gateway: gatewayName, gatewayPaymentId: reported.id, status: .pending, failureReason: nil,
+                        creditedAt: nil, createdAt: now, updatedAt: now))
+                }
+                let outcome = try Self.credit(tx, payment, reported: reported, outbox: outbox, at: now)
+                if case .alreadyCredited(let credited) = outcome { return .failed(credited, reason: "used") }
+                return outcome
+            }
+        } catch is DuplicateKey {
+            // Two validations of one new payment at once: the other made its row and credits it.
+            return .failed(nil, reason: "used")
         }
     }
 
