@@ -9,6 +9,7 @@ struct WorkspacesAPIController: Sendable {
     let access: APIAccess
     let workspaces: WorkspaceService
     let files: FileService
+    let invitations: InvitationSender
 
     func addRoutes(to v1: APIRoutes) {
         v1.get("workspaces", use: list)
@@ -17,6 +18,7 @@ struct WorkspacesAPIController: Sendable {
         v1.put("workspaces/:workspace", use: edit)
         v1.delete("workspaces/:workspace", use: delete)
         v1.get("workspaces/:workspace/members", use: members)
+        v1.post("workspaces/:workspace/members", use: invite)
         v1.get("workspaces/:workspace/search", use: search)
         v1.put("workspaces/:workspace/transfer/ownership", use: transfer)
         v1.get("workspaces/:workspace/exit", use: exit)
@@ -81,6 +83,39 @@ struct WorkspacesAPIController: Sendable {
             for member in try tx.memberships.members(workspaceId: workspaceId) { wanted.add(member) }
         }, { book, tx in try tx.memberships.members(workspaceId: workspaceId).map { try APIMember($0, book: book) } })
         return APIResponse.json(members)
+    }
+
+    /// Invites `{email}` as the web's members page does (owner only, `E14`): the person still
+    /// accepts. The apps expect the invitee back as a Member, so an address without an account
+    /// is `E03` and nothing is sent; a member already there is `E12`; past the hourly allowance,
+    /// or an address mailed minutes ago, `E98`.
+    @Sendable func invite(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (caller, membership) = try await access.workspace(request, context)
+        guard membership.isOwner else { throw APIError.ownerOnly }
+        let email = try await APIFields.read(request).required("email").cleanedLine
+        guard AccountRules.isPlausibleEmail(email) else { throw APIError.badRequest }
+        let key = User.key(forEmail: email)
+        guard let invitee = try await access.database.queryOffLoop({ tx in try tx.accounts.user(emailKey: key) }) else {
+            // Counted as an invitation made: an owner cannot test more addresses for accounts
+            // than they may invite in an hour.
+            if case .proceed(let ticket) = await invitations.limits.beginInvitation(inviter: caller.id!, workspaceId: membership.workspaceId) {
+                await invitations.limits.endInvitation(ticket, made: true)
+                throw APIError.unknownAccount
+            }
+            throw APIError.tooManyCalls
+        }
+        let lang = Lang.preferred(byAcceptLanguage: request.headers[.acceptLanguage]) ?? .ko
+        do {
+            if case .mailedRecently = try await invitations.invite(membership, email: email, inviterNickname: caller.nickname, lang: lang) {
+                throw APIError.tooManyCalls
+            }
+        } catch is InvitationSender.Throttled {
+            throw APIError.tooManyCalls
+        } catch let problems as FormProblems where problems.messages[.email] == "error_already_member" {
+            throw APIError.duplicate
+        }
+        return APIResponse.json(try await access.present({ wanted, _ in wanted.add(invitee) },
+                                                         { book, _ in try APIMember(invitee, book: book) }))
     }
 
     /// The channels and members whose names hold `keyword` (any part of it, any letter case;

@@ -191,7 +191,10 @@ func addAPIRoutes(to router: Router<AppRequestContext>, _ services: AppServices)
                        signups: services.signups, policy: services.config.signup, confirmations: services.confirmations,
                        trustProxy: services.config.trustProxy).addRoutes(to: routes)
     let access = APIAccess(sessions: services.appSessions, workspaces: services.workspaces, database: services.database)
-    WorkspacesAPIController(access: access, workspaces: services.workspaces, files: services.files).addRoutes(to: routes)
+    let mail = MailRoutes(outbox: services.mailOutbox, composer: services.mailComposer, sender: services.mailSender)
+    WorkspacesAPIController(access: access, workspaces: services.workspaces, files: services.files,
+                            invitations: InvitationSender(invitations: services.invitations, limits: services.invitationLimits, mail: mail))
+        .addRoutes(to: routes)
     let channels = ChannelsAPIController(access: access, channels: services.channels, files: services.files)
     channels.addRoutes(to: routes)
     ChatsAPIController(access: access, channels: channels, messages: services.messages, directRooms: services.directRooms,

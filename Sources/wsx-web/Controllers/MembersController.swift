@@ -20,6 +20,9 @@ struct MembersController: Sendable {
     /// Invitations per hour, and how often one address is mailed again.
     let limits: InvitationLimits
 
+    /// Invitations as the owner sends them (limits, the invitation, its mail).
+    var sender: InvitationSender { InvitationSender(invitations: invitations, limits: limits, mail: mail) }
+
     func addRoutes(to group: RouterGroup<SignedInContext>) {
         group.get(Paths.members.routerPath, use: list)
         group.post(Paths.members.routerPath, use: invite)
@@ -67,52 +70,31 @@ struct MembersController: Sendable {
         try access.requireOwner()
         let email = context.form["email"] ?? ""
         let strings = context.strings
-        // Inviting an address with a pending invitation again is only its mail again: that is
-        // held by the cooldown below, not by the count of new invitations.
-        var ticket: AttemptLimiter.Ticket?
-        switch await limits.beginInvitation(inviter: access.userId, workspaceId: access.workspaceId) {
-        case .wait where try invitations.isPending(access, email: email):
-            ticket = nil
-        case .wait(let seconds):
+        func refuse(_ message: String, seconds: Int, address: String) async throws -> Response {
             var errors = FieldErrors()
-            errors.email = strings.format("invite_throttled", max(1, (seconds + 59) / 60))
-            var response = try await show(access, request, context, email: email.cleanedLine, errors: errors, status: .tooManyRequests)
+            errors.email = message
+            var response = try await show(access, request, context, email: address, errors: errors, status: .tooManyRequests)
             response.headers[.retryAfter] = "\(seconds)"
             return response
-        case .proceed(let reserved):
-            ticket = reserved
         }
         do {
             // The same answer whether or not the address has an account: a link to pass on, or
-            // (with mail) a mail on its way. Inviting a pending address again sends it again,
-            // once every ten minutes at most.
-            let (token, made) = try await invitations.invite(access, email: email)
-            if let ticket { await limits.endInvitation(ticket, made: made) }
-            if let composer = mail.composer {
-                let address = email.cleanedLine
-                if let wait = await limits.mayMail(workspaceId: access.workspaceId, email: address) {
-                    var errors = FieldErrors()
-                    errors.email = strings.format("invite_mail_cooldown", address, max(1, (wait + 59) / 60))
-                    var response = try await show(access, request, context, email: address, errors: errors, status: .tooManyRequests)
-                    response.headers[.retryAfter] = "\(wait)"
-                    return response
-                }
-                try await mail.outbox.enqueue(kind: .invitation, recipient: address, workspaceId: access.workspaceId,
-                                              message: composer.invitation(to: address, inviter: context.user.nickname,
-                                                                           workspace: access.workspace.name, token: token,
-                                                                           lang: try mail.outbox.savedLanguage(email: address)
-                                                                               .flatMap(Lang.init(rawValue:)) ?? context.visitor.lang))
-                mail.sender?.wake()
-                return try await show(access, request, context, notice: context.strings.format("invite_mailed", address))
+            // (with mail) a mail on its way.
+            switch try await sender.invite(access, email: email, inviterNickname: context.user.nickname, lang: context.visitor.lang) {
+            case .link(let token):
+                return try await show(access, request, context, inviteLink: "\(site.base)/invite/\(token)")
+            case .mailed(let address):
+                return try await show(access, request, context, notice: strings.format("invite_mailed", address))
+            case .mailedRecently(let address, let seconds):
+                return try await refuse(strings.format("invite_mail_cooldown", address, max(1, (seconds + 59) / 60)),
+                                        seconds: seconds, address: address)
             }
-            return try await show(access, request, context, inviteLink: "\(site.base)/invite/\(token)")
+        } catch let throttled as InvitationSender.Throttled {
+            return try await refuse(strings.format("invite_throttled", max(1, (throttled.seconds + 59) / 60)),
+                                    seconds: throttled.seconds, address: email.cleanedLine)
         } catch let problems as FormProblems {
-            if let ticket { await limits.endInvitation(ticket, made: false) }
             return try await show(access, request, context, email: email.cleanedLine,
                                   errors: FieldErrors(problems, context.strings), status: .unprocessableContent)
-        } catch {
-            if let ticket { await limits.endInvitation(ticket, made: false) }
-            throw error
         }
     }
 

@@ -111,3 +111,38 @@ struct WorkspacesAPITests {
         }
     }
 }
+
+/// `POST /v1/workspaces/{wid}/members`: the web's invitation, from an app.
+@Suite("The apps' API: inviting", .timeLimit(.minutes(3)))
+struct InviteAPITests {
+    @Test("the owner invites an account by address: the invitee is answered as a Member and accepts on the web; E03 without an account, E12 for a member, E14 for a member inviting")
+    func invite() async throws {
+        try await TestApp.withAPI().run { app in
+            let (owner, member, workspace) = try await WorkspacesAPITests.team(app)
+            let guest = try await app.signedInBrowser(email: "guest@example.com", nickname: "손님")
+            try await app.confirmAddress("guest@example.com")
+            let invited = try await owner.post("/v1/workspaces/\(workspace)/members", ["email": "Guest@example.com"])
+            #expect(invited.status == .ok && invited["nickname"] == "손님" && invited["email"] == "guest@example.com")
+            #expect(try await owner.get("/v1/workspaces/\(workspace)/members").array?.count == 2, "not a member until they accept")
+            let page = try await guest.get("/workspaces")
+            #expect(page.text.contains("Team"), "the invitation waits on the guest's workspaces page")
+
+            #expect(try await owner.post("/v1/workspaces/\(workspace)/members", ["email": "nobody@example.com"]).code == "E03")
+            #expect(try await owner.post("/v1/workspaces/\(workspace)/members", ["email": "m@example.com"]).code == "E12")
+            #expect(try await owner.post("/v1/workspaces/\(workspace)/members", ["email": "not an address"]).code == "E11")
+            #expect(try await member.post("/v1/workspaces/\(workspace)/members", ["email": "guest@example.com"]).code == "E14")
+        }
+    }
+
+    @Test("addresses without accounts count against the hourly invitations: an owner cannot test addresses beyond them (E98)")
+    func probing() async throws {
+        try await TestApp.withAPI { $0.invitationsPerHour = 4 }.run { app in
+            // The team's member came in by one invitation of the four.
+            let (owner, _, workspace) = try await WorkspacesAPITests.team(app)
+            for index in 1...3 {
+                #expect(try await owner.post("/v1/workspaces/\(workspace)/members", ["email": "nobody\(index)@example.com"]).code == "E03")
+            }
+            #expect(try await owner.post("/v1/workspaces/\(workspace)/members", ["email": "nobody4@example.com"]).code == "E98")
+        }
+    }
+}
