@@ -184,6 +184,12 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
 /// The apps' API under `/v1` (`--api-key`), outside the pages' sessions, CSRF and error pages:
 /// its own key check and error answers (`APIMiddleware`); a path it does not know is `E97`.
 func addAPIRoutes(to router: Router<AppRequestContext>, _ services: AppServices) {
+    // The contract itself needs no key: tools read it before they have one.
+    let assets = services.pages.assets
+    router.get("/v1/openapi.json") { request, _ -> Response in
+        guard let document = assets.asset(at: "api/openapi.json") else { return APIError.unknownRoute.response }
+        return StaticController.answer(document, request, headers: [.cacheControl: "no-cache"])
+    }
     let v1 = router.group("v1")
     v1.add(middleware: APIMiddleware(keys: services.config.api.keys))
     let routes = APIRoutes(v1)
