@@ -78,7 +78,7 @@ public struct SlackToMarkdown: Sendable {
         return depth == 0
     }
 
-    static func unescape(_ text: String) -> String {
+    public static func unescape(_ text: String) -> String {
         guard text.contains("&") else { return text }
         return text.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
             .replacingOccurrences(of: "&amp;", with: "&")

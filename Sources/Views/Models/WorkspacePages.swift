@@ -488,6 +488,8 @@ public struct MessageView: Sendable {
     public var deletedTexts: [LocalText] = []
     /// Its author was deactivated: "(deactivated)" beside the name, in each language.
     public var deactivatedTexts: [LocalText] = []
+    /// Its author is an incoming webhook (a bot), said in each language.
+    public var botTexts: [LocalText] = []
     /// A reply also sent to the room: its thread, and "replied in a thread" in every language.
     public var threadURL: String?
     public var replyTexts: [LocalText] = []
@@ -585,7 +587,34 @@ public struct MessageActions: Sendable {
 }
 
 /// A channel's settings: edit, hand over, delete (managers), members, leave.
+/// One incoming webhook on its channel's settings page.
+public struct WebhookRow: Sendable {
+    public var name: String
+    public var creator: String
+    public var createdAt: String
+    public var createdText: String
+    /// When it last posted (ISO 8601 for `<time datetime>`, and as text); nil: never.
+    public var lastUsedAt: String?
+    public var lastUsedText: String?
+    /// Where its forms post, for those who may renew or revoke it (else nil).
+    public var renewURL: String?
+    public var revokeURL: String?
+
+    public init(name: String, creator: String, createdAt: String, createdText: String, lastUsedAt: String?, lastUsedText: String?,
+                renewURL: String?, revokeURL: String?) {
+        (self.name, self.creator, self.createdAt, self.createdText) = (name, creator, createdAt, createdText)
+        (self.lastUsedAt, self.lastUsedText) = (lastUsedAt, lastUsedText)
+        (self.renewURL, self.revokeURL) = (renewURL, revokeURL)
+    }
+}
+
 public struct ChannelSettingsPage: Sendable {
+    /// The channel's incoming webhooks (for its members and managers), where a member makes
+    /// one, and a new hook's URL, shown this once.
+    public var webhooksShown = false
+    public var webhooks: [WebhookRow] = []
+    public var webhookCreateURL: String?
+    public var newWebhookURL: String?
     public var workspaceId: Int64
     public var id: Int64
     public var name: String

@@ -242,6 +242,7 @@ extension MessageView: TemplateContext {
         case "isDeleted": isDeleted.templateValue
         case "deletedTexts": deletedTexts.templateValue
         case "deactivatedTexts": deactivatedTexts.templateValue
+        case "botTexts": botTexts.templateValue
         case "threadURL": threadURL.templateValue
         case "replyTexts": replyTexts.templateValue
         default: .missing

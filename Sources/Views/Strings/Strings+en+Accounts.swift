@@ -3,6 +3,7 @@ extension Strings {
     static let englishAccounts: [String: String] = [
         "nav_admin": "Admin",
         "author_deactivated": "(deactivated)",
+        "author_bot": "BOT",
         "login_deactivated": "This account was deactivated by an administrator of this server. Ask them if you need it back.",
         "signup_invite_only": "Sign-up on this server is by invitation. Ask someone in your team to invite you, or to share the workspace's join link.",
         "signup_domains": "Sign-up here is open to addresses at {0}. Anyone else needs an invitation.",

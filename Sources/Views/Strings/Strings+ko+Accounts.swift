@@ -3,6 +3,7 @@ extension Strings {
     static let koreanAccounts: [String: String] = [
         "nav_admin": "관리",
         "author_deactivated": "(비활성)",
+        "author_bot": "봇",
         "login_deactivated": "이 서버의 관리자가 비활성화한 계정입니다. 다시 쓰려면 관리자에게 문의하세요.",
         "signup_invite_only": "이 서버는 초대받은 사람만 가입할 수 있습니다. 팀원에게 초대나 워크스페이스 참여 링크를 부탁하세요.",
         "signup_domains": "이 서버는 {0} 주소로 가입할 수 있습니다. 다른 주소는 초대가 필요합니다.",

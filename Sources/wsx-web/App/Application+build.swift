@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
+import SlackFormat
 import Uploads
 
 /// Builds the whole server from its configuration; `serve` runs it, tests drive it in-process.
@@ -83,7 +84,9 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
                                              trustProxy: services.config.trustProxy))
     router.add(middleware: ErrorPageMiddleware(pages: services.pages, health: services.health))
     let webhook = Paths.paymentWebhook()
-    router.add(middleware: CSRFMiddleware(isExempt: { $0 == webhook || Paths.unsubscribe.matches($0) }, multipartPaths: { path in
+    router.add(middleware: CSRFMiddleware(isExempt: {
+        $0 == webhook || Paths.unsubscribe.matches($0) || Paths.incomingWebhook.matches($0)
+    }, multipartPaths: { path in
         Paths.multipart.contains { $0.matches(path) }
     }))
     router.add(middleware: RenderedPageMiddleware(pages: services.renderedPages, lastRooms: services.lastRooms,
@@ -91,6 +94,10 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
 
     home.addRoutes(to: router)
     EventsController().addRoutes(to: router)
+    let catalog = services.reactions.catalog
+    IncomingWebhookController(webhooks: services.incomingWebhooks,
+                              mrkdwn: SlackToMarkdown(person: { _ in nil }, channel: { _ in nil },
+                                                      emoji: { catalog.entry(forShortcode: $0)?.emoji })).addRoutes(to: router)
     let joinLinks = services.joinLinks
     AuthController(accounts: services.accounts, sessions: services.sessions, signIns: services.signIns, throttle: services.throttle,
                    signups: services.signups, policy: services.config.signup, joinLinks: joinLinks,
@@ -140,7 +147,7 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
                       cookies: services.cookies, pages: services.pages, site: services.site,
                       limits: services.invitationLimits).addRoutes(to: signedIn)
     ChannelsController(workspaces: services.workspaces, channels: services.channels, members: services.members, files: services.files,
-                       cookies: services.cookies,
+                       webhooks: services.incomingWebhooks, site: services.site, cookies: services.cookies,
                        pages: services.pages).addRoutes(to: signedIn)
     let rooms = RoomScope(workspaces: services.workspaces, channels: services.channels, directRooms: services.directRooms,
                           groups: services.groups)
@@ -211,6 +218,11 @@ func addAPIRoutes(to router: Router<AppRequestContext>, _ services: AppServices)
 }
 
 extension AppServices {
+    /// Incoming webhooks, posting through `poster`.
+    var incomingWebhooks: IncomingWebhooks {
+        IncomingWebhooks(database: database, clock: clock, poster: poster, rateLimiter: rateLimiter)
+    }
+
     /// What posts a message, from a page or an app.
     var poster: MessagePoster {
         MessagePoster(messages: messages, files: files, linkPreviews: linkPreviews, typing: typing, rateLimiter: rateLimiter,

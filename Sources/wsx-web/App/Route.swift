@@ -216,6 +216,12 @@ enum Paths {
     static let channelSettings = Route<Int64, Int64>("/w/{wid}/c/{cid}/settings")
     static let deleteChannel = Route<Int64, Int64>("/w/{wid}/c/{cid}/delete")
     static let transferChannel = Route<Int64, Int64>("/w/{wid}/c/{cid}/transfer")
+    /// A channel's incoming webhooks: make one, give one a new URL, revoke one.
+    static let channelWebhooks = Route<Int64, Int64>("/w/{wid}/c/{cid}/webhooks")
+    static let renewWebhook = Route<Int64, Int64, Int64>("/w/{wid}/c/{cid}/webhooks/{hid}/renew")
+    static let revokeWebhook = Route<Int64, Int64, Int64>("/w/{wid}/c/{cid}/webhooks/{hid}/revoke")
+    /// An incoming webhook's secret URL (Slack-compatible; no session, no CSRF token).
+    static let incomingWebhook = Route<String>("/hooks/{token}")
     static let channelMembers = Route<Int64, Int64>("/w/{wid}/c/{cid}/members")
     static let channelVisibility = Route<Int64, Int64>("/w/{wid}/c/{cid}/visibility")
     static let archiveChannel = Route<Int64, Int64>("/w/{wid}/c/{cid}/archive")
@@ -282,7 +288,7 @@ enum Paths {
         workspaces, workspace, workspaceSettings, deleteWorkspace, leaveWorkspace, transferWorkspace, members, removeMember, resendInvite, revokeInvite, joinLink, disableJoinLink,
         unread, people, search, audit,
         channels, channel, channelMessages, channelRead, channelNotify, joinChannel, leaveChannel, channelSettings, deleteChannel,
-        transferChannel, directMessages, directMessagePost, directMessagesRead, directMessagesNotify, editMessage, deleteMessage,
+        transferChannel, channelWebhooks, renewWebhook, revokeWebhook, incomingWebhook, directMessages, directMessagePost, directMessagesRead, directMessagesNotify, editMessage, deleteMessage,
         messageReactions, mentions, saved, pinMessage, unpinMessage, saveMessage, unsaveMessage, channelPins, directMessagePins,
         presence, channelTyping, directMessageTyping, channelMembers, channelVisibility, archiveChannel, unarchiveChannel,
         removePreview, startConversation, group, groupMessages, groupRead, groupNotify, groupMembers, leaveGroup, groupPins, groupTyping,

@@ -7,6 +7,9 @@ struct ChannelsController: Sendable {
     let channels: ChannelService
     let members: MembershipService
     let files: FileService
+    let webhooks: IncomingWebhooks
+    /// Where links point (`--base-url`): a webhook's URL.
+    let site: SiteAddress
     let cookies: CookiePolicy
     let pages: Pages
 
@@ -23,6 +26,9 @@ struct ChannelsController: Sendable {
         group.post(Paths.channelVisibility.routerPath, use: changeVisibility)
         group.post(Paths.archiveChannel.routerPath) { request, context in try await archive(request, context, archived: true) }
         group.post(Paths.unarchiveChannel.routerPath) { request, context in try await archive(request, context, archived: false) }
+        group.post(Paths.channelWebhooks.routerPath, use: createWebhook)
+        group.post(Paths.renewWebhook.routerPath, use: renewWebhook)
+        group.post(Paths.revokeWebhook.routerPath, use: revokeWebhook)
     }
 
     @Sendable func browse(_ request: Request, context: SignedInContext) async throws -> Response {
@@ -179,13 +185,13 @@ struct ChannelsController: Sendable {
 
     // MARK: Helpers
 
-    private func channel(_ context: SignedInContext) async throws -> ChannelService.View {
+    func channel(_ context: SignedInContext) async throws -> ChannelService.View {
         let access = try await context.workspaceAccess(workspaces)
         return try await channels.channel(access, id: try context.id("cid"))
     }
 
     /// A link to `route` for the channel of `view`.
-    private func path(_ view: ChannelService.View, _ route: Route<Int64, Int64> = Paths.channel) -> String {
+    func path(_ view: ChannelService.View, _ route: Route<Int64, Int64> = Paths.channel) -> String {
         route(view.room.workspaceId, view.room.id!)
     }
 
@@ -206,9 +212,9 @@ struct ChannelsController: Sendable {
                                       context: context, place: .workspace(access.workspaceId), status: status)
     }
 
-    private func showSettings(_ view: ChannelService.View, _ request: Request, _ context: SignedInContext,
-                              name: String? = nil, description: String? = nil, errors: FieldErrors = FieldErrors(),
-                              status: HTTPResponse.Status = .ok) async throws -> Response {
+    func showSettings(_ view: ChannelService.View, _ request: Request, _ context: SignedInContext,
+                      name: String? = nil, description: String? = nil, errors: FieldErrors = FieldErrors(),
+                      newWebhookURL: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let people = try await channels.members(of: view.room.id!).map { PersonOption.profile($0.id, $0.nickname) }
         var page = ChannelSettingsPage(workspaceId: view.room.workspaceId, id: view.room.id!, name: name ?? view.room.name,
                                        description: description ?? view.room.description, errors: errors,
@@ -230,6 +236,7 @@ struct ChannelsController: Sendable {
             page.addCandidates = try await members.members(of: view.room.workspaceId).filter { !inChannel.contains($0.id) }
                 .map { PersonOption.profile($0.id, $0.nickname) }
         }
+        try await describeWebhooks(&page, view, newURL: newWebhookURL)
         return try await pages.render(.channelSettings, title: context.strings["channel_settings_title"], page: page,
                                       request: request, context: context,
                                       place: .room(workspace: view.room.workspaceId, room: view.room.id!), status: status)

@@ -93,9 +93,11 @@ struct MessagePoster: Sendable {
 
     /// Stores a post (`MessageService.post`) and does what follows every post, from a page or an
     /// app: it is counted, its link's card is fetched later, and it ends the author's "typing…".
+    /// `drawEarly`: the fragment may be drawn before the writer's turn from `author` as the
+    /// request read them (`PostDraft`); else from the stored row (a bot's, which says it is one).
     func deliver(_ text: String, files prepared: [PreparedFile], in room: Room, author: User, clientId: String? = nil,
-                 thread: ThreadPlacement? = nil) async throws -> WrittenMessage {
-        let posted = try await messages.post(in: room, authorId: author.id!, author: author, text: text, files: prepared,
+                 thread: ThreadPlacement? = nil, drawEarly: Bool = true) async throws -> WrittenMessage {
+        let posted = try await messages.post(in: room, authorId: author.id!, author: drawEarly ? author : nil, text: text, files: prepared,
                                              clientId: clientId, thread: thread)
         if !posted.isRepeat { metrics.posts.increment() }
         linkPreviews.schedule(posted, in: room)

@@ -345,6 +345,7 @@ struct MessageListRenderer: Sendable {
                                avatarURL: row.authorAvatarId.map { Paths.thumbnail($0) }, authorURL: row.authorId.map { Paths.user($0) })
         view.link = Paths.message(row.id)
         if row.authorDeactivated { view.deactivatedTexts = Self.deactivatedTexts }
+        if row.authorIsBot { view.botTexts = Self.botTexts }
         if row.isDeleted {
             (view.isDeleted, view.deletedTexts) = (true, Self.deletedTexts)
         } else if let root = row.threadRootId {
@@ -355,6 +356,7 @@ struct MessageListRenderer: Sendable {
 
     private static let deletedTexts = LocalText.every("message_deleted_placeholder")
     private static let deactivatedTexts = LocalText.every("author_deactivated")
+    private static let botTexts = LocalText.every("author_bot")
     private static let replyTexts = LocalText.every("thread_reply_context")
 
     private static let openTexts = LocalText.every("file_open")

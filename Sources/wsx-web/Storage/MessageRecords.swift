@@ -43,6 +43,9 @@ struct MessageRow: Sendable, Decodable {
     let authorDeactivated: Bool
     /// Its files, loaded separately (not a column).
     var attachments: [StoredFile] = []
+    /// Its author is an incoming webhook's bot (`users.is_bot`): the message says so. A
+    /// message's author never changes, so its fragment's key (`MessageStamp`) needs no part of it.
+    var authorIsBot = false
 
     enum CodingKeys: String, CodingKey {
         case id, roomId = "room_id", authorId = "author_id", authorNickname = "author_nickname"
@@ -67,7 +70,7 @@ struct MessageRow: Sendable, Decodable {
         users.avatar_file_id AS author_avatar_id, messages.body,
         messages.body_html, messages.created_at, messages.edited_at,
         messages.thread_root_id, messages.in_timeline, messages.deleted_at IS NOT NULL AS is_deleted,
-        users.deactivated_at IS NOT NULL AS author_deactivated
+        users.deactivated_at IS NOT NULL AS author_deactivated, COALESCE(users.is_bot, FALSE) AS author_is_bot
         """
 
     /// Where this message is shown as `viewer` reaches it: a reply in its thread, anything else

@@ -84,4 +84,6 @@ protocol StoreTransaction {
     var appSessions: any AppSessionStore { get }
     /// Rows' opaque ids for `/v1`.
     var publicIds: any PublicIdStore { get }
+    /// Incoming webhooks.
+    var webhooks: any WebhookStore { get }
 }

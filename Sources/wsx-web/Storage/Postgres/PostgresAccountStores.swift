@@ -41,7 +41,7 @@ struct PostgresAccountStore: AccountStore {
                    (SELECT COUNT(*) FROM workspace_members WHERE user_id = users.id),
                    totp_enabled_at IS NOT NULL, password_hash <> ''
             FROM users
-            WHERE email_key LIKE \(pattern) ESCAPE '\\' OR lower(nickname) LIKE \(pattern) ESCAPE '\\'
+            WHERE (email_key LIKE \(pattern) ESCAPE '\\' OR lower(nickname) LIKE \(pattern) ESCAPE '\\') AND NOT is_bot
             ORDER BY deactivated_at IS NOT NULL, id DESC LIMIT \(limit)
             """).map { row in
             let (id, email, nickname, isAdmin, deactivatedAt, lastSeenAt, createdAt, workspaces, twoStep, hasPassword) =

@@ -5,10 +5,11 @@ extension MessageRow {
     /// A message as lists show it, from a row of `MessageRow.columns` (they read the same on
     /// PostgreSQL), without its files.
     init(postgres row: PostgresRow) throws {
-        let cells = try row.decode((Int64, Int64, Int64?, String?, Int64?, String, String, Date, Date?, Int64?, Bool, Bool, Bool).self)
+        let cells = try row.decode((Int64, Int64, Int64?, String?, Int64?, String, String, Date, Date?, Int64?, Bool, Bool, Bool, Bool).self)
         self.init(id: cells.0, roomId: cells.1, authorId: cells.2, authorNickname: cells.3, authorAvatarId: cells.4, body: cells.5,
                   bodyHtml: cells.6, createdAt: cells.7, editedAt: cells.8, threadRootId: cells.9, inTimeline: cells.10,
                   isDeleted: cells.11, authorDeactivated: cells.12, attachments: [])
+        authorIsBot = cells.13
     }
 }
 

@@ -88,6 +88,25 @@ enum PostgresSchema {
             "CREATE INDEX app_sessions_by_expiry ON app_sessions (refresh_expires_at)",
         ]),
         ("009-file-public-ids", Self.publicIds("files")),
+        ("010-webhooks", [
+            // Incoming webhooks (SQLite's 035).
+            "ALTER TABLE users ADD COLUMN is_bot BOOLEAN NOT NULL DEFAULT false",
+            """
+            CREATE TABLE webhooks (
+                id BIGSERIAL PRIMARY KEY,
+                workspace_id BIGINT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+                room_id BIGINT NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,
+                name TEXT NOT NULL,
+                token_hash TEXT NOT NULL UNIQUE,
+                bot_user_id BIGINT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                created_by BIGINT REFERENCES users(id) ON DELETE SET NULL,
+                created_at TIMESTAMPTZ NOT NULL,
+                last_used_at TIMESTAMPTZ
+            )
+            """,
+            "CREATE INDEX webhooks_by_room ON webhooks (room_id)",
+            "CREATE INDEX webhooks_by_bot ON webhooks (bot_user_id)",
+        ]),
     ]
 
     /// The statements that give `table` opaque ids.

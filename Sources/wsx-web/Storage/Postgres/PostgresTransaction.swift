@@ -77,4 +77,5 @@ struct PostgresTransaction: StoreTransaction {
     var passwordResets: any PasswordResetStore { PostgresPasswordResetStore(session: session) }
     var appSessions: any AppSessionStore { PostgresAppSessionStore(session: session) }
     var publicIds: any PublicIdStore { PostgresPublicIdStore(session: session) }
+    var webhooks: any WebhookStore { PostgresWebhookStore(session: session) }
 }

@@ -31,6 +31,28 @@ extension AppDatabase {
         migrator.registerMigration("034-file-public-ids") { db in
             try addPublicIds(db, to: "files")
         }
+        // 035: incoming webhooks. Each posts into one room as a bot account of its own
+        // (`users.is_bot`: it has no password and signs in nowhere; its messages say "bot"),
+        // by a secret URL whose token is kept hashed. Revoking deletes the hook; its bot and its
+        // messages stay.
+        migrator.registerMigration("035-webhooks") { db in
+            try db.execute(sql: """
+                ALTER TABLE users ADD COLUMN is_bot INTEGER NOT NULL DEFAULT 0;
+                CREATE TABLE webhooks (
+                    id INTEGER PRIMARY KEY,
+                    workspace_id INTEGER NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+                    room_id INTEGER NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,
+                    name TEXT NOT NULL,
+                    token_hash TEXT NOT NULL UNIQUE,
+                    bot_user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    created_by INTEGER REFERENCES users(id) ON DELETE SET NULL,
+                    created_at DATETIME NOT NULL,
+                    last_used_at DATETIME
+                );
+                CREATE INDEX webhooks_by_room ON webhooks(room_id);
+                CREATE INDEX webhooks_by_bot ON webhooks(bot_user_id);
+                """)
+        }
     }
 
     /// Adds `public_id` to `table`: filled for every row there, and for every row inserted without one.

@@ -111,6 +111,7 @@ extension MessageRow: FetchableRecord {
         (id, roomId, authorId, authorNickname, authorAvatarId) = (row[0], row[1], row[2], row[3], row[4])
         (body, bodyHtml, createdAt, editedAt) = (row[5], row[6], row[7], row[8])
         (threadRootId, inTimeline, isDeleted, authorDeactivated) = (row[9], row[10], row[11], (row[12] as Bool?) ?? false)
+        authorIsBot = (row[13] as Bool?) ?? false
     }
 }
 

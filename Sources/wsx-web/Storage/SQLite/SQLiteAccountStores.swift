@@ -37,7 +37,7 @@ struct SQLiteAccountStore: AccountStore {
         try Row.fetchAll(db, sql: """
             SELECT users.*, (SELECT COUNT(*) FROM workspace_members WHERE user_id = users.id) AS workspace_count
             FROM users
-            WHERE users.email_key LIKE ? ESCAPE '\\' OR lower(users.nickname) LIKE ? ESCAPE '\\'
+            WHERE (users.email_key LIKE ? ESCAPE '\\' OR lower(users.nickname) LIKE ? ESCAPE '\\') AND NOT users.is_bot
             ORDER BY users.deactivated_at IS NOT NULL, users.id DESC LIMIT ?
             """, arguments: [pattern, pattern, limit]).map { row in
             AccountAdministration.Account(

@@ -57,6 +57,7 @@ struct SQLiteTransaction: StoreTransaction {
     var passwordResets: any PasswordResetStore { SQLitePasswordResetStore(db: db) }
     var appSessions: any AppSessionStore { SQLiteAppSessionStore(db: db) }
     var publicIds: any PublicIdStore { SQLitePublicIdStore(db: db) }
+    var webhooks: any WebhookStore { SQLiteWebhookStore(db: db) }
 }
 
 extension AppDatabase {
