@@ -61,12 +61,12 @@ struct PaymentService: Sendable {
     func verify(gatewayPaymentId: String, claimedMerchantUid: String?) async throws -> Outcome {
         guard let gateway else { throw AppError.notFound }
         let reported: GatewayPayment
-        do {
-            reported = try await gateway.fetch(paymentId: gatewayPaymentId)
-        } catch GatewayError.notFound {
+        switch try await ask(gateway, about: gatewayPaymentId) {
+        case .success(let payment):
+            reported = payment
+        case .failure(.notFound):
             return .failed(nil, reason: "unknown_payment")
-        } catch let error as GatewayError {
-            logger.warning("payment gateway could not be asked", metadata: ["error": "\(error)", "payment": "\(gatewayPaymentId)"])
+        case .failure:
             let pending = try await claimedMerchantUid.asyncMap { try await self.payment(merchantUid: $0) } ?? nil
             return .pending(pending, reason: "gateway_unavailable")
         }
@@ -113,6 +113,18 @@ struct PaymentService: Sendable {
         }
     }
 
+    /// What the gateway reports of its payment `id`, or why it could not say (logged).
+    private func ask(_ gateway: any PaymentGateway, about id: String) async throws -> Result<GatewayPayment, GatewayError> {
+        do {
+            return .success(try await gateway.fetch(paymentId: id))
+        } catch let error as GatewayError {
+            if error != .notFound {
+                logger.warning("payment gateway could not be asked", metadata: ["error": "\(error)", "payment": "\(id)"])
+            }
+            return .failure(error)
+        }
+    }
+
     /// Credits `payment`, which the gateway reports paid, once: whoever gets here first credits;
     /// the rest find `credited_at` set.
     private static func credit(_ tx: any StoreTransaction, _ original: Payment, reported: GatewayPayment, outbox: EventOutbox,
@@ -138,13 +150,10 @@ struct PaymentService: Sendable {
     func verifyFromApp(gatewayPaymentId: String, merchantUid: String, userId: Int64) async throws -> Outcome {
         guard let gateway else { throw AppError.notFound }
         let reported: GatewayPayment
-        do {
-            reported = try await gateway.fetch(paymentId: gatewayPaymentId)
-        } catch GatewayError.notFound {
-            return .failed(nil, reason: "unknown_payment")
-        } catch let error as GatewayError {
-            logger.warning("payment gateway could not be asked", metadata: ["error": "\(error)", "payment": "\(gatewayPaymentId)"])
-            return .pending(nil, reason: "gateway_unavailable")
+        switch try await ask(gateway, about: gatewayPaymentId) {
+        case .success(let payment): reported = payment
+        case .failure(.notFound): return .failed(nil, reason: "unknown_payment")
+        case .failure: return .pending(nil, reason: "gateway_unavailable")
         }
         guard reported.merchantUid == merchantUid else { return .failed(nil, reason: "mismatch") }
         guard reported.status == "paid" else { return .failed(nil, reason: reported.status == "failed" ? "declined" : "not_confirmed") }

@@ -67,99 +67,98 @@ struct PostgresAppTests {
     @Test("two nodes, one database: a session of one works on the other, a post on one is live on the other, a rename is seen at once",
           .timeLimit(.minutes(3)))
     func twoNodes() async throws {
-        // Node B's test client opens its one connection when node B starts, and sends its first
-        // request only after node A's setup; the server times a request head from the connection's
-        // opening (10 s), which the full suite's load outlasted ("I/O on closed channel").
-        var nodeA = TestApp(), nodeB = TestApp { $0.connections.requestHeadTimeout = .seconds(600) }
-        let address = try await PostgresTestCluster.shared().database()
-        (nodeA.postgresAddress, nodeB.postgresAddress) = (address, address)
-        let secondNode = nodeB
-        try await nodeA.run(.live) { a in
-            try await secondNode.run(.live) { b in
-                let (owner, member, wid) = try await ChannelTests.team(a)
-                let cid = try await owner.createChannel(in: wid, "공지")
-                try await member.get("/w/\(wid)/channels")
-                #expect(try await member.post("/w/\(wid)/c/\(cid)/join").status == .seeOther)
-                // The member's browser, now talking to node B: the same cookies.
-                let onB = b.browser()
-                for (name, value) in member.cookies { onB.setCookie(name, value) }
-                let page = try await onB.get("/w/\(wid)/c/\(cid)")
-                #expect(page.status == .ok && page.text.contains("공지"), "node B knows node A's session and rooms")
-                #expect(!page.text.contains("You are not in this channel."), "and that the member joined there")
+        try await Self.twoNodes { a, b in
+            let (owner, member, wid) = try await ChannelTests.team(a)
+            let cid = try await owner.createChannel(in: wid, "공지")
+            try await member.get("/w/\(wid)/channels")
+            #expect(try await member.post("/w/\(wid)/c/\(cid)/join").status == .seeOther)
+            // The member's browser, now talking to node B: the same cookies.
+            let onB = b.browser()
+            for (name, value) in member.cookies { onB.setCookie(name, value) }
+            let page = try await onB.get("/w/\(wid)/c/\(cid)")
+            #expect(page.status == .ok && page.text.contains("공지"), "node B knows node A's session and rooms")
+            #expect(!page.text.contains("You are not in this channel."), "and that the member joined there")
 
-                // As a browser does, a stream that ends is opened again from the last id it got.
-                var lastId = "\(try await b.settledEventId())", created: String?
-                _ = try await MessagingTests.say(owner, "/w/\(wid)/c/\(cid)", "노드 A에서 보낸 소식")
-                for _ in 0..<5 where created == nil {
-                    let events = try? await EventStreamClient.connect(port: b.client.port!, headers: ["Cookie": onB.cookieHeader,
-                                                                                                     "Last-Event-ID": lastId]) { reader in
-                        var got: [ReceivedEvent] = []
-                        while let event = try await reader.next() {
-                            got.append(event)
-                            if event.type == "message.created" { break }
-                        }
-                        return got
+            // As a browser does, a stream that ends is opened again from the last id it got.
+            var lastId = "\(try await b.settledEventId())", created: String?
+            _ = try await MessagingTests.say(owner, "/w/\(wid)/c/\(cid)", "노드 A에서 보낸 소식")
+            for _ in 0..<5 where created == nil {
+                let events = try? await EventStreamClient.connect(port: b.client.port!, headers: ["Cookie": onB.cookieHeader,
+                                                                                                 "Last-Event-ID": lastId]) { reader in
+                    var got: [ReceivedEvent] = []
+                    while let event = try await reader.next() {
+                        got.append(event)
+                        if event.type == "message.created" { break }
                     }
-                    for event in events ?? [] {
-                        lastId = event.id ?? lastId
-                        if event.type == "message.created" { created = event.data }
-                    }
+                    return got
                 }
-                #expect(created?.contains("노드 A에서 보낸 소식") == true, "node B's stream carries node A's post")
-                #expect(try await onB.get("/w/\(wid)/c/\(cid)").text.contains("노드 A에서 보낸 소식"))
-
-                // Node B keeps the page; a rename on node A reaches it.
-                _ = try await onB.get("/w/\(wid)/c/\(cid)")
-                try await owner.get("/w/\(wid)/c/\(cid)/settings")
-                #expect(try await owner.post("/w/\(wid)/c/\(cid)/settings", [("name", "새이름"), ("description", "")]).status == .seeOther)
-                let renamed = try await eventually(timeout: .seconds(5)) {
-                    try await onB.get("/w/\(wid)/c/\(cid)").text.contains("새이름")
+                for event in events ?? [] {
+                    lastId = event.id ?? lastId
+                    if event.type == "message.created" { created = event.data }
                 }
-                #expect(renamed, "node B's kept page follows node A's write")
-                #expect(a.services.serverKey.code("invitation", "x") == b.services.serverKey.code("invitation", "x"),
-                        "both nodes sign invitations and device cookies with the same key")
             }
+            #expect(created?.contains("노드 A에서 보낸 소식") == true, "node B's stream carries node A's post")
+            #expect(try await onB.get("/w/\(wid)/c/\(cid)").text.contains("노드 A에서 보낸 소식"))
+
+            // Node B keeps the page; a rename on node A reaches it.
+            _ = try await onB.get("/w/\(wid)/c/\(cid)")
+            try await owner.get("/w/\(wid)/c/\(cid)/settings")
+            #expect(try await owner.post("/w/\(wid)/c/\(cid)/settings", [("name", "새이름"), ("description", "")]).status == .seeOther)
+            let renamed = try await eventually(timeout: .seconds(5)) {
+                try await onB.get("/w/\(wid)/c/\(cid)").text.contains("새이름")
+            }
+            #expect(renamed, "node B's kept page follows node A's write")
+            #expect(a.services.serverKey.code("invitation", "x") == b.services.serverKey.code("invitation", "x"),
+                    "both nodes sign invitations and device cookies with the same key")
         }
     }
 
     @Test("two nodes: a node's kept reads follow exactly the tables the other node's writes change: a post renews the pages, not the sessions; a sign-out ends the session there",
           .timeLimit(.minutes(3)))
     func regionsAcrossNodes() async throws {
+        try await Self.twoNodes { a, b in
+            let (owner, member, wid) = try await ChannelTests.team(a)
+            let cid = try await owner.createChannel(in: wid, "공지")
+            try await member.get("/w/\(wid)/channels")
+            try await member.post("/w/\(wid)/c/\(cid)/join")
+            let onB = b.browser()
+            for (name, value) in member.cookies { onB.setCookie(name, value) }
+            let regions = b.services.database.regions
+            let sessions = try #require(regions.region(named: "sessions"))
+            let pages = try #require(regions.region(named: "message pages"))
+            #expect(try await onB.get("/w/\(wid)/c/\(cid)").status == .ok)
+            /// Node A's post, seen by node B's kept page (as its notice arrives, not by time).
+            func postOnA(_ text: String) async throws {
+                let before = pages.version
+                _ = try await MessagingTests.say(owner, "/w/\(wid)/c/\(cid)", text)
+                #expect(await eventually { pages.version != before }, "node B's kept messages count node A's post")
+                #expect(try await onB.get("/w/\(wid)/c/\(cid)").text.contains(text))
+                _ = try await onB.get("/w/\(wid)/c/\(cid)")
+            }
+            try await postOnA("첫 소식")
+            let signedIn = sessions.version
+            try await postOnA("둘째 소식")
+            try await postOnA("셋째 소식")
+            #expect(sessions.version == signedIn, "posts change no session: node B keeps its sessions")
+
+            #expect(try await member.post("/logout").status == .seeOther)
+            #expect(await eventually { sessions.version != signedIn }, "a sign-out on node A reaches node B's sessions")
+            let after = try await onB.get("/w/\(wid)/c/\(cid)")
+            #expect(after.status == .seeOther && after.headers[.location]?.contains("/login") == true, "and ends the session there")
+        }
+    }
+
+    /// Runs `body` with two live nodes on one new database. Node B's test client opens its one
+    /// connection when node B starts, and sends its first request only after node A's setup; the
+    /// server times a request head from the connection's opening (10 s), which the full suite's
+    /// load outlasted ("I/O on closed channel"): node B waits longer.
+    static func twoNodes(_ body: @escaping @Sendable (TestSession, TestSession) async throws -> Void) async throws {
         var nodeA = TestApp(), nodeB = TestApp { $0.connections.requestHeadTimeout = .seconds(600) }
         let address = try await PostgresTestCluster.shared().database()
         (nodeA.postgresAddress, nodeB.postgresAddress) = (address, address)
         let secondNode = nodeB
         try await nodeA.run(.live) { a in
-            try await secondNode.run(.live) { b in
-                let (owner, member, wid) = try await ChannelTests.team(a)
-                let cid = try await owner.createChannel(in: wid, "공지")
-                try await member.get("/w/\(wid)/channels")
-                try await member.post("/w/\(wid)/c/\(cid)/join")
-                let onB = b.browser()
-                for (name, value) in member.cookies { onB.setCookie(name, value) }
-                let regions = b.services.database.regions
-                let sessions = try #require(regions.region(named: "sessions"))
-                let pages = try #require(regions.region(named: "message pages"))
-                #expect(try await onB.get("/w/\(wid)/c/\(cid)").status == .ok)
-                /// Node A's post, seen by node B's kept page (as its notice arrives, not by time).
-                func postOnA(_ text: String) async throws {
-                    let before = pages.version
-                    _ = try await MessagingTests.say(owner, "/w/\(wid)/c/\(cid)", text)
-                    #expect(await eventually { pages.version != before }, "node B's kept messages count node A's post")
-                    #expect(try await onB.get("/w/\(wid)/c/\(cid)").text.contains(text))
-                    _ = try await onB.get("/w/\(wid)/c/\(cid)")
-                }
-                try await postOnA("첫 소식")
-                let signedIn = sessions.version
-                try await postOnA("둘째 소식")
-                try await postOnA("셋째 소식")
-                #expect(sessions.version == signedIn, "posts change no session: node B keeps its sessions")
-
-                #expect(try await member.post("/logout").status == .seeOther)
-                #expect(await eventually { sessions.version != signedIn }, "a sign-out on node A reaches node B's sessions")
-                let after = try await onB.get("/w/\(wid)/c/\(cid)")
-                #expect(after.status == .seeOther && after.headers[.location]?.contains("/login") == true, "and ends the session there")
-            }
+            try await secondNode.run(.live) { b in try await body(a, b) }
         }
     }
 

@@ -5,12 +5,6 @@ import PostgresNIO
 struct PostgresWebhookStore: WebhookStore {
     let session: PostgresSession
 
-    private static let select = """
-        SELECT webhooks.id, webhooks.workspace_id, webhooks.room_id, webhooks.name, webhooks.bot_user_id, webhooks.created_by,
-               creator.nickname, webhooks.created_at, webhooks.last_used_at
-        FROM webhooks LEFT JOIN users AS creator ON creator.id = webhooks.created_by
-        """
-
     func insert(workspaceId: Int64, roomId: Int64, name: String, tokenHash: String, createdBy: Int64, at now: Date) throws -> Webhook {
         let address = Webhook.botAddress()
         let bot = try session.run("""
@@ -26,16 +20,16 @@ struct PostgresWebhookStore: WebhookStore {
     }
 
     func webhook(tokenHash: String) throws -> Webhook? {
-        try session.run(numbered: "\(Self.select) WHERE webhooks.token_hash = $1", binding: tokenHash).first.map(Self.webhook)
+        try session.run(numbered: "\(Webhook.select) WHERE webhooks.token_hash = $1", binding: tokenHash).first.map(Self.webhook)
     }
 
     func webhook(id: Int64, roomId: Int64) throws -> Webhook? {
-        try session.run(numbered: "\(Self.select) WHERE webhooks.id = $1 AND webhooks.room_id = $2", binding: id, roomId)
+        try session.run(numbered: "\(Webhook.select) WHERE webhooks.id = $1 AND webhooks.room_id = $2", binding: id, roomId)
             .first.map(Self.webhook)
     }
 
     func webhooks(roomId: Int64) throws -> [Webhook] {
-        try session.run(numbered: "\(Self.select) WHERE webhooks.room_id = $1 ORDER BY webhooks.id", binding: roomId).map(Self.webhook)
+        try session.run(numbered: "\(Webhook.select) WHERE webhooks.room_id = $1 ORDER BY webhooks.id", binding: roomId).map(Self.webhook)
     }
 
     func replaceToken(id: Int64, tokenHash: String) throws {

@@ -5,12 +5,6 @@ import GRDB
 struct SQLiteWebhookStore: WebhookStore {
     let db: Database
 
-    private static let select = """
-        SELECT webhooks.id, webhooks.workspace_id, webhooks.room_id, webhooks.name, webhooks.bot_user_id, webhooks.created_by,
-               creator.nickname, webhooks.created_at, webhooks.last_used_at
-        FROM webhooks LEFT JOIN users AS creator ON creator.id = webhooks.created_by
-        """
-
     func insert(workspaceId: Int64, roomId: Int64, name: String, tokenHash: String, createdBy: Int64, at now: Date) throws -> Webhook {
         let address = Webhook.botAddress()
         let time = Timestamps.database(now)
@@ -28,15 +22,15 @@ struct SQLiteWebhookStore: WebhookStore {
     }
 
     func webhook(tokenHash: String) throws -> Webhook? {
-        try Row.fetchOne(db, sql: "\(Self.select) WHERE webhooks.token_hash = ?", arguments: [tokenHash]).map(Self.webhook)
+        try Row.fetchOne(db, sql: "\(Webhook.select) WHERE webhooks.token_hash = ?", arguments: [tokenHash]).map(Self.webhook)
     }
 
     func webhook(id: Int64, roomId: Int64) throws -> Webhook? {
-        try Row.fetchOne(db, sql: "\(Self.select) WHERE webhooks.id = ? AND webhooks.room_id = ?", arguments: [id, roomId]).map(Self.webhook)
+        try Row.fetchOne(db, sql: "\(Webhook.select) WHERE webhooks.id = ? AND webhooks.room_id = ?", arguments: [id, roomId]).map(Self.webhook)
     }
 
     func webhooks(roomId: Int64) throws -> [Webhook] {
-        try Row.fetchAll(db, sql: "\(Self.select) WHERE webhooks.room_id = ? ORDER BY webhooks.id", arguments: [roomId]).map(Self.webhook)
+        try Row.fetchAll(db, sql: "\(Webhook.select) WHERE webhooks.room_id = ? ORDER BY webhooks.id", arguments: [roomId]).map(Self.webhook)
     }
 
     func replaceToken(id: Int64, tokenHash: String) throws {

@@ -33,6 +33,13 @@ protocol WebhookStore {
 }
 
 extension Webhook {
+    /// The columns every backend's store reads a hook from, with its maker's nickname.
+    static let select = """
+        SELECT webhooks.id, webhooks.workspace_id, webhooks.room_id, webhooks.name, webhooks.bot_user_id, webhooks.created_by,
+               creator.nickname, webhooks.created_at, webhooks.last_used_at
+        FROM webhooks LEFT JOIN users AS creator ON creator.id = webhooks.created_by
+        """
+
     /// A bot's address: unique, and at `.invalid` (RFC 2606), which no one can receive mail at
     /// or sign up with.
     static func botAddress() -> String {
