@@ -70,7 +70,7 @@ def test_openapi_document_is_valid_and_lists_every_route(api_server):
 
 
 @pytest.mark.timeout(900)
-def test_schemathesis_meets_no_server_error_and_no_undocumented_answer(api_server):
+def test_schemathesis_meets_no_server_error_and_no_undocumented_answer(api_server, tmp_path):
     base, log_path = api_server
     status, joined = request(base, "POST", "/v1/users/join",
                              {"email": "퍼저@example.com", "password": "Fuzz-pass-1", "nickname": "퍼저", "phone": ""})
@@ -89,7 +89,8 @@ def test_schemathesis_meets_no_server_error_and_no_undocumented_answer(api_serve
     result = subprocess.run(
         [str(st), "run", base + "/v1/openapi.json", "--url", base, "--checks", CHECKS, "--max-examples", "20",
          "-H", f"SesacKey: {KEY}", "-H", f"Authorization: {token}", "--no-color"],
-        capture_output=True, text=True, timeout=840)
+        # Its cache of examples goes to a folder of the test's own, not the checkout.
+        capture_output=True, text=True, timeout=840, cwd=tmp_path)
     report = result.stdout[-6000:] + result.stderr[-2000:]
     assert result.returncode == 0, report
     assert "passed" in result.stdout, report

@@ -16,13 +16,16 @@ import Glibc  // stat(): file modes
 struct FileModeTests {
     /// Paths under `root` (relative) whose mode lets anyone but the owner in, with that mode.
     static func open(_ root: String) -> [String] {
+        // The item's own mode (a link's, not its target's), as lstat(2) tells it.
+        func mode(_ path: String) -> Int? {
+            (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue
+        }
         var found: [String] = []
-        var info = Glibc.stat()
-        if stat(root, &info) == 0, info.st_mode & 0o077 != 0 { found.append(". \(String(info.st_mode & 0o777, radix: 8))") }
+        if let mode = mode(root), mode & 0o077 != 0 { found.append(". \(String(mode & 0o777, radix: 8))") }
         let walker = FileManager.default.enumerator(atPath: root)
         while let relative = walker?.nextObject() as? String {
-            if lstat((root as NSString).appendingPathComponent(relative), &info) == 0, info.st_mode & 0o077 != 0 {
-                found.append("\(relative) \(String(info.st_mode & 0o777, radix: 8))")
+            if let mode = mode((root as NSString).appendingPathComponent(relative)), mode & 0o077 != 0 {
+                found.append("\(relative) \(String(mode & 0o777, radix: 8))")
             }
         }
         return found.sorted()
