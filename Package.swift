@@ -44,6 +44,8 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // RSA, to check the signatures of Sign in with Apple's tokens (API/AppleIdentity.swift).
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -90,6 +92,8 @@ let package = Package(
             dependencies: [
                 "wsx-web", "LocalTestSite", "Mail", "SlackFormat",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                // Tokens signed as Sign in with Apple signs them (API/SocialSignInTests.swift).
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

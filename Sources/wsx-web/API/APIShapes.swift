@@ -46,7 +46,7 @@ struct APIAccount: Encodable, Sendable {
     let member: APIMember
     let phone: String?
     /// How the account signs in besides its password: `kakao`, `apple`, or null.
-    let provider: String?
+    var provider: String?
     let createdAt: Date
     /// Set for MyProfile.
     var coins: Int?

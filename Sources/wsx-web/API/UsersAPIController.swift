@@ -12,12 +12,17 @@ struct UsersAPIController: Sendable {
     let signups: SignupLimiter
     let policy: SignupPolicy
     let confirmations: EmailConfirmations
+    let social: SocialSignIns
+    let apple: AppleIdentity
+    let kakao: KakaoIdentity
     let trustProxy: Bool
 
     func addRoutes(to v1: APIRoutes) {
         v1.post("users/validation/email", use: checkEmail)
         v1.post("users/join", use: join)
         v1.post("users/login", use: login)
+        v1.post("users/login/kakao", use: kakaoLogin)
+        v1.post("users/login/apple", use: appleLogin)
         v1.get("auth/refresh", use: refresh)
         v1.get("users/me", use: me)
         v1.put("users/me", use: updateMe)
@@ -94,6 +99,27 @@ struct UsersAPIController: Sendable {
         return try await signedIn(user, fields: fields, request: request)
     }
 
+    /// `{oauthToken, deviceToken}`: the person Kakao says the token is theirs (`KakaoIdentity`);
+    /// `E03` for a token Kakao does not know, or while Kakao sign-in is off.
+    @Sendable func kakaoLogin(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let fields = try await APIFields.read(request)
+        guard let person = await kakao.person(oauthToken: try fields.required("oauthToken")) else { throw APIError.unknownAccount }
+        let user = try await social.account(.kakao, subject: person.subject, email: person.email, nickname: person.nickname,
+                                            address: ClientAddress.of(request, peer: context.peerAddress, trustProxy: trustProxy))
+        return try await signedIn(user, fields: fields, request: request)
+    }
+
+    /// `{idToken, nickname?, deviceToken?}`: the person Apple's signed token names
+    /// (`AppleIdentity`); `E03` for a token that is not one, or while Apple sign-in is off.
+    /// `nickname` is the name Apple gives the app at the first sign-in only.
+    @Sendable func appleLogin(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let fields = try await APIFields.read(request)
+        guard let person = await apple.person(idToken: try fields.required("idToken")) else { throw APIError.unknownAccount }
+        let user = try await social.account(.apple, subject: person.subject, email: person.email, nickname: fields["nickname"],
+                                            address: ClientAddress.of(request, peer: context.peerAddress, trustProxy: trustProxy))
+        return try await signedIn(user, fields: fields, request: request)
+    }
+
     @Sendable func refresh(_ request: Request, context: AppRequestContext) async throws -> Response {
         let access = try await appSessions.refresh(refreshToken: request.headers[Self.refreshHeader])
         return APIResponse.json(["accessToken": access] as [String: String])
@@ -144,7 +170,9 @@ struct UsersAPIController: Sendable {
         try await accounts.database.queryOffLoop { tx in
             var wanted = APIIdBook.Wanted()
             wanted.add(user)
-            return try APIAccount(user, book: APIIdBook.load(tx, wanted))
+            var account = try APIAccount(user, book: APIIdBook.load(tx, wanted))
+            account.provider = try tx.socialLogins.providers(userIds: [user.id!])[user.id!]
+            return account
         }
     }
 }

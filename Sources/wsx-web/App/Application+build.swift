@@ -200,8 +200,12 @@ func addAPIRoutes(to router: Router<AppRequestContext>, _ services: AppServices)
     let v1 = router.group("v1")
     v1.add(middleware: APIMiddleware(keys: services.config.api.keys))
     let routes = APIRoutes(v1)
+    let api = services.config.api
     UsersAPIController(accounts: services.accounts, appSessions: services.appSessions, throttle: services.throttle,
                        signups: services.signups, policy: services.config.signup, confirmations: services.confirmations,
+                       social: SocialSignIns(database: services.database, clock: services.clock, policy: services.config.signup,
+                                             signupCoins: services.config.signupCoins),
+                       apple: services.apple, kakao: KakaoIdentity(api: api.kakaoAPI),
                        trustProxy: services.config.trustProxy).addRoutes(to: routes)
     let access = APIAccess(sessions: services.appSessions, workspaces: services.workspaces, database: services.database)
     let mail = MailRoutes(outbox: services.mailOutbox, composer: services.mailComposer, sender: services.mailSender)

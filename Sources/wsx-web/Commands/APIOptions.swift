@@ -9,6 +9,12 @@ struct APIOptions: ParsableArguments {
     var apiAccessTTL: String?
     @Option(name: .customLong("api-refresh-ttl"), help: "How long an app stays signed in without being used, e.g. 30d (env WSX_API_REFRESH_TTL, default 30d).")
     var apiRefreshTTL: String?
+    @Option(name: .customLong("apple-client-id"), help: "Turns Sign in with Apple on for the apps: their bundle ids (the idToken's audience), comma-separated (env WSX_APPLE_CLIENT_ID).")
+    var appleClientId: String?
+    @Option(name: .customLong("apple-jwks"), help: "Where Apple's signing keys are: a JWKS file or URL (env WSX_APPLE_JWKS, default https://appleid.apple.com/auth/keys).")
+    var appleJWKS: String?
+    @Option(name: .customLong("kakao-api"), help: "Turns Kakao sign-in on for the apps: the base URL of Kakao's API, https://kapi.kakao.com (env WSX_KAKAO_API).")
+    var kakaoAPI: String?
 
     func apply(to config: inout AppConfig, environment env: EnvironmentDefaults) throws {
         config.api.keys = (apiKey ?? env.string("WSX_API_KEY") ?? "").split(separator: ",")
@@ -25,6 +31,15 @@ struct APIOptions: ParsableArguments {
             }
             config.api.refreshLifetime = seconds
         }
+        config.api.appleClientIds = (appleClientId ?? env.string("WSX_APPLE_CLIENT_ID") ?? "").split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        config.api.appleKeys = appleJWKS ?? env.string("WSX_APPLE_JWKS") ?? config.api.appleKeys
+        if let base = kakaoAPI ?? env.string("WSX_KAKAO_API") {
+            guard let url = URL(string: base), url.scheme == "https" || url.scheme == "http", url.host != nil else {
+                throw ValidationError("--kakao-api: \(base) is not an http(s) address like https://kapi.kakao.com")
+            }
+            config.api.kakaoAPI = url
+        }
     }
 }
 
@@ -36,6 +51,12 @@ struct APISettings: Sendable {
     var accessLifetime: TimeInterval = 15 * 60
     /// How long a refresh token works after its last use.
     var refreshLifetime: TimeInterval = 30 * 86_400
+    /// Sign in with Apple: the apps' bundle ids (none: off), and where Apple's keys are (a JWKS
+    /// file or URL).
+    var appleClientIds: [String] = []
+    var appleKeys = "https://appleid.apple.com/auth/keys"
+    /// Kakao sign-in: the base URL of Kakao's API (nil: off).
+    var kakaoAPI: URL?
 
     var isOn: Bool { !keys.isEmpty }
 }

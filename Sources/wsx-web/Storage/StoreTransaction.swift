@@ -86,4 +86,6 @@ protocol StoreTransaction {
     var publicIds: any PublicIdStore { get }
     /// Incoming webhooks.
     var webhooks: any WebhookStore { get }
+    /// Kakao and Apple sign-ins.
+    var socialLogins: any SocialLoginStore { get }
 }

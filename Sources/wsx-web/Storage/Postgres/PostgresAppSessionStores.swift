@@ -80,3 +80,26 @@ struct PostgresPublicIdStore: PublicIdStore {
         return try Dictionary(rows.map { try $0.decode((Int64, String).self) }, uniquingKeysWith: { first, _ in first })
     }
 }
+
+/// `SocialLoginStore` on PostgreSQL: the rows of `social_logins`.
+struct PostgresSocialLoginStore: SocialLoginStore {
+    let session: PostgresSession
+
+    func userId(provider: String, subject: String) throws -> Int64? {
+        try session.run("SELECT user_id FROM social_logins WHERE provider = \(provider) AND subject = \(subject)").first?.decode(Int64.self)
+    }
+
+    func link(provider: String, subject: String, userId: Int64, at now: Date) throws {
+        try DuplicateKey.mappedOnPostgres {
+            try session.run("""
+                INSERT INTO social_logins (provider, subject, user_id, created_at) VALUES (\(provider), \(subject), \(userId), \(now))
+                """)
+        }
+    }
+
+    func providers(userIds: [Int64]) throws -> [Int64: String] {
+        guard !userIds.isEmpty else { return [:] }
+        let rows = try session.run("SELECT user_id, provider FROM social_logins WHERE user_id = ANY(\(userIds))")
+        return try Dictionary(rows.map { try $0.decode((Int64, String).self) }, uniquingKeysWith: { first, _ in first })
+    }
+}

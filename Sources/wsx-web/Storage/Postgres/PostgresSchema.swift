@@ -107,6 +107,19 @@ enum PostgresSchema {
             "CREATE INDEX webhooks_by_room ON webhooks (room_id)",
             "CREATE INDEX webhooks_by_bot ON webhooks (bot_user_id)",
         ]),
+        ("011-social-logins", [
+            // Kakao and Apple sign-ins (SQLite's 036).
+            """
+            CREATE TABLE social_logins (
+                provider TEXT NOT NULL,
+                subject TEXT NOT NULL,
+                user_id BIGINT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                created_at TIMESTAMPTZ NOT NULL,
+                PRIMARY KEY (provider, subject)
+            )
+            """,
+            "CREATE INDEX social_logins_by_user ON social_logins (user_id)",
+        ]),
     ]
 
     /// The statements that give `table` opaque ids.

@@ -78,4 +78,5 @@ struct PostgresTransaction: StoreTransaction {
     var appSessions: any AppSessionStore { PostgresAppSessionStore(session: session) }
     var publicIds: any PublicIdStore { PostgresPublicIdStore(session: session) }
     var webhooks: any WebhookStore { PostgresWebhookStore(session: session) }
+    var socialLogins: any SocialLoginStore { PostgresSocialLoginStore(session: session) }
 }

@@ -53,6 +53,19 @@ extension AppDatabase {
                 CREATE INDEX webhooks_by_bot ON webhooks(bot_user_id);
                 """)
         }
+        // 036: accounts the apps sign in to with Kakao or Apple: the provider's id of the person.
+        migrator.registerMigration("036-social-logins") { db in
+            try db.execute(sql: """
+                CREATE TABLE social_logins (
+                    provider TEXT NOT NULL,
+                    subject TEXT NOT NULL,
+                    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    created_at DATETIME NOT NULL,
+                    PRIMARY KEY (provider, subject)
+                );
+                CREATE INDEX social_logins_by_user ON social_logins(user_id);
+                """)
+        }
     }
 
     /// Adds `public_id` to `table`: filled for every row there, and for every row inserted without one.

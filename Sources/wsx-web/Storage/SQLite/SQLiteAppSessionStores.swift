@@ -60,3 +60,25 @@ struct SQLitePublicIdStore: PublicIdStore {
         return Dictionary(rows.map { ($0["id"], $0["public_id"]) }, uniquingKeysWith: { first, _ in first })
     }
 }
+
+/// `SocialLoginStore` on SQLite: the rows of `social_logins`.
+struct SQLiteSocialLoginStore: SocialLoginStore {
+    let db: Database
+
+    func userId(provider: String, subject: String) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT user_id FROM social_logins WHERE provider = ? AND subject = ?", arguments: [provider, subject])
+    }
+
+    func link(provider: String, subject: String, userId: Int64, at now: Date) throws {
+        try db.execute(sql: "INSERT INTO social_logins (provider, subject, user_id, created_at) VALUES (?, ?, ?, ?)",
+                       arguments: [provider, subject, userId, Timestamps.database(now)])
+    }
+
+    func providers(userIds: [Int64]) throws -> [Int64: String] {
+        guard !userIds.isEmpty else { return [:] }
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT user_id, provider FROM social_logins WHERE user_id IN (\(databaseQuestionMarks(count: userIds.count)))
+            """, arguments: StatementArguments(userIds))
+        return Dictionary(rows.map { ($0["user_id"], $0["provider"]) }, uniquingKeysWith: { first, _ in first })
+    }
+}

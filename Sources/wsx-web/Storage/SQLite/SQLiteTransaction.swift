@@ -58,6 +58,7 @@ struct SQLiteTransaction: StoreTransaction {
     var appSessions: any AppSessionStore { SQLiteAppSessionStore(db: db) }
     var publicIds: any PublicIdStore { SQLitePublicIdStore(db: db) }
     var webhooks: any WebhookStore { SQLiteWebhookStore(db: db) }
+    var socialLogins: any SocialLoginStore { SQLiteSocialLoginStore(db: db) }
 }
 
 extension AppDatabase {

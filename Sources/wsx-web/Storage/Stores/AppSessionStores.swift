@@ -36,3 +36,13 @@ protocol PublicIdStore {
     /// The opaque ids of `ids` in `table` (those that exist).
     func publicIds(of ids: [Int64], in table: PublicTable) throws -> [Int64: String]
 }
+
+/// Accounts the apps sign in to with Kakao or Apple (`SocialSignIns`).
+protocol SocialLoginStore {
+    /// The account `provider`'s person `subject` signs in to.
+    func userId(provider: String, subject: String) throws -> Int64?
+    /// Links `provider`'s person `subject` to the account.
+    func link(provider: String, subject: String, userId: Int64, at now: Date) throws
+    /// The provider each of these accounts signs in with (those that have one).
+    func providers(userIds: [Int64]) throws -> [Int64: String]
+}
