@@ -108,6 +108,12 @@ public struct ProfilePage: Sendable {
     /// account, each with a way to end it.
     public var appsShown = false
     public var appSignIns: [AppSignInRow] = []
+    /// With two-step sign-in on: the account's app passwords, where one is made, and a new one
+    /// shown this once (grouped for typing).
+    public var appPasswordsShown = false
+    public var appPasswords: [AppSignInRow] = []
+    public var appPasswordURL = ""
+    public var newAppPassword: String?
 
     public init(email: String, nickname: String, phone: String, errors: FieldErrors = FieldErrors()) {
         self.email = email
@@ -124,12 +130,13 @@ public struct AppSignInRow: Sendable {
     /// When it signed in and was last used: ISO 8601 for `<time datetime>`, and as text.
     public var signedInAt: String
     public var signedInText: String
-    public var usedAt: String
-    public var usedText: String
+    /// When it was last used; nil: never (an app password not typed in yet).
+    public var usedAt: String?
+    public var usedText: String?
     /// Where its "sign out" form posts.
     public var endURL: String
 
-    public init(client: String, signedInAt: String, signedInText: String, usedAt: String, usedText: String, endURL: String) {
+    public init(client: String, signedInAt: String, signedInText: String, usedAt: String?, usedText: String?, endURL: String) {
         (self.client, self.signedInAt, self.signedInText, self.usedAt, self.usedText, self.endURL) =
             (client, signedInAt, signedInText, usedAt, usedText, endURL)
     }

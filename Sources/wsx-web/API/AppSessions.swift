@@ -16,7 +16,8 @@ struct AppSessions: Sendable {
     }
 
     /// Signs `userId` in on a device; `deviceToken` is its push token, `client` its `User-Agent`.
-    func signIn(userId: Int64, deviceToken: String?, client: String?) async throws -> Tokens {
+    /// `appPassword`: the app password it signed in with (a two-step account), which ends it when revoked.
+    func signIn(userId: Int64, deviceToken: String?, client: String?, appPassword: Int64? = nil) async throws -> Tokens {
         let tokens = Tokens(accessToken: SecretToken.generate(), refreshToken: SecretToken.generate())
         let now = clock.now()
         let record = AppSession(id: nil, userId: userId, accessHash: SecretToken.hash(tokens.accessToken),
@@ -24,7 +25,7 @@ struct AppSessions: Sendable {
                                 accessExpiresAt: now.addingTimeInterval(settings.accessLifetime),
                                 refreshExpiresAt: now.addingTimeInterval(settings.refreshLifetime),
                                 deviceToken: deviceToken.flatMap { $0.isEmpty ? nil : String($0.prefix(512)) },
-                                client: client.map { String($0.prefix(200)) }, createdAt: now, usedAt: now)
+                                client: client.map { String($0.prefix(200)) }, createdAt: now, usedAt: now, appPasswordId: appPassword)
         _ = try await database.write { tx in try tx.appSessions.insert(record) }
         return tokens
     }

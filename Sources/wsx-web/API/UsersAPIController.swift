@@ -13,6 +13,7 @@ struct UsersAPIController: Sendable {
     let policy: SignupPolicy
     let confirmations: EmailConfirmations
     let social: SocialSignIns
+    let appPasswords: AppPasswords
     let apple: AppleIdentity
     let kakao: KakaoIdentity
     let trustProxy: Bool
@@ -76,9 +77,19 @@ struct UsersAPIController: Sendable {
         case .wait: throw APIError.tooManyCalls
         case .proceed(let reserved): ticket = reserved
         }
-        let found: User?
+        // An account with two-step sign-in signs in to the apps (which ask for no code) with one of
+        // its app passwords only; any other with its password.
+        let found: User?, appPassword: AppPassword?
         do {
-            found = try await accounts.authenticate(email: email, password: fields["password"] ?? "")
+            let typed = fields["password"] ?? ""
+            if let twoStep = try await accounts.user(email: email), twoStep.twoStepEnabledAt != nil {
+                // As slow as a password's check, so the answer's time says nothing of two-step.
+                try await accounts.hasher.verifyAgainstNothing(typed.nfc)
+                appPassword = try await appPasswords.match(userId: twoStep.id!, typed: typed)
+                found = appPassword == nil ? nil : twoStep
+            } else {
+                (found, appPassword) = (try await accounts.authenticate(email: email, password: typed), nil)
+            }
         } catch {
             await throttle.end(ticket, account: account, address: address, succeeded: false)
             throw error
@@ -88,15 +99,12 @@ struct UsersAPIController: Sendable {
             try await SecurityLog.record(accounts.database, .signInFailed, address: address, email: email, at: accounts.clock.now())
             throw APIError.unknownAccount
         }
-        // A deactivated account, and one whose sign-in takes a second step, which an app's
-        // password alone cannot give.
-        guard user.isActive, user.twoStepEnabledAt == nil else {
+        guard user.isActive else {
             try await SecurityLog.record(accounts.database, .signInRefused, target: user.id, address: address, email: user.email,
-                                         detail: user.isActive ? "two-step sign-in, from an app" : "deactivated",
-                                         at: accounts.clock.now())
+                                         detail: "deactivated", at: accounts.clock.now())
             throw APIError.unknownAccount
         }
-        return try await signedIn(user, fields: fields, request: request)
+        return try await signedIn(user, fields: fields, request: request, appPassword: appPassword?.id)
     }
 
     /// `{oauthToken, deviceToken}`: the person Kakao says the token is theirs (`KakaoIdentity`);
@@ -157,9 +165,9 @@ struct UsersAPIController: Sendable {
     }
 
     /// Signs `user` in from an app and answers UserWithToken.
-    private func signedIn(_ user: User, fields: APIFields, request: Request) async throws -> Response {
+    private func signedIn(_ user: User, fields: APIFields, request: Request, appPassword: Int64? = nil) async throws -> Response {
         let tokens = try await appSessions.signIn(userId: user.id!, deviceToken: fields["deviceToken"],
-                                                  client: request.headers[.userAgent])
+                                                  client: request.headers[.userAgent], appPassword: appPassword)
         var account = try await self.account(user)
         account.tokens = tokens
         return APIResponse.json(account)

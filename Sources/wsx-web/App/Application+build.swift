@@ -135,7 +135,8 @@ func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     let poster = services.poster
     ProfileController(accounts: services.accounts, workspaces: services.workspaces, files: services.files,
                       statuses: services.statuses, rateLimiter: services.rateLimiter, mailEnabled: services.mailSender != nil,
-                      appSessions: services.appSessions, apiOn: services.config.api.isOn, cookies: services.cookies,
+                      appSessions: services.appSessions, appPasswords: services.appPasswords, apiOn: services.config.api.isOn,
+                      cookies: services.cookies,
                       pages: services.pages)
         .addRoutes(to: signedIn)
     WorkspacesController(workspaces: services.workspaces, channels: services.channels, members: services.members,
@@ -205,7 +206,7 @@ func addAPIRoutes(to router: Router<AppRequestContext>, _ services: AppServices)
                        signups: services.signups, policy: services.config.signup, confirmations: services.confirmations,
                        social: SocialSignIns(database: services.database, clock: services.clock, policy: services.config.signup,
                                              signupCoins: services.config.signupCoins),
-                       apple: services.apple, kakao: KakaoIdentity(api: api.kakaoAPI),
+                       appPasswords: services.appPasswords, apple: services.apple, kakao: KakaoIdentity(api: api.kakaoAPI),
                        trustProxy: services.config.trustProxy).addRoutes(to: routes)
     let access = APIAccess(sessions: services.appSessions, workspaces: services.workspaces, database: services.database)
     let mail = MailRoutes(outbox: services.mailOutbox, composer: services.mailComposer, sender: services.mailSender)
@@ -222,6 +223,9 @@ func addAPIRoutes(to router: Router<AppRequestContext>, _ services: AppServices)
 }
 
 extension AppServices {
+    /// Two-step accounts' passwords for the apps.
+    var appPasswords: AppPasswords { AppPasswords(database: database, clock: clock) }
+
     /// Incoming webhooks, posting through `poster`.
     var incomingWebhooks: IncomingWebhooks {
         IncomingWebhooks(database: database, clock: clock, poster: poster, rateLimiter: rateLimiter)

@@ -165,6 +165,9 @@ enum Paths {
     static let recoveryCodes = PlainRoute("/profile/2fa/recovery")
     /// Ends one of the person's apps' sign-ins (`/v1`).
     static let endAppSignIn = Route<Int64>("/profile/apps/{id}/end")
+    /// Two-step accounts' app passwords: make one, revoke one.
+    static let appPasswords = PlainRoute("/profile/app-passwords")
+    static let revokeAppPassword = Route<Int64>("/profile/app-passwords/{id}/revoke")
 
     // Server administrators.
     static let admin = PlainRoute("/admin")
@@ -283,7 +286,7 @@ enum Paths {
         root, health, metrics, resetRequest, unsubscribe, join, signup, login, logout, language, events, invite, declineInvite, passwordReset, paymentWebhook, favicon,
         confirmEmail, twoStepLogin, pushKey, pushSubscriptions, pushSubscriptionRemoval, serviceWorker, manifest,
         profile, password, profileNotify, profileStatus, profileMail, user, store, checkout, checkoutComplete, sandboxPay, thumbnail, file,
-        profileConfirm, twoStep, twoStepStart, twoStepDisable, recoveryCodes, endAppSignIn,
+        profileConfirm, twoStep, twoStepStart, twoStepDisable, recoveryCodes, endAppSignIn, appPasswords, revokeAppPassword,
         admin, adminWorkspaces, adminLog, adminMail, deactivateUser, reactivateUser, promoteUser, demoteUser, handOverWorkspace,
         workspaces, workspace, workspaceSettings, deleteWorkspace, leaveWorkspace, transferWorkspace, members, removeMember, resendInvite, revokeInvite, joinLink, disableJoinLink,
         unread, people, search, audit,

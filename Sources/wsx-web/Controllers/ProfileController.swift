@@ -14,6 +14,7 @@ struct ProfileController: Sendable {
     let mailEnabled: Bool
     /// The apps' sign-ins, listed on the page while the API is on (`apiOn`) or any are left.
     let appSessions: AppSessions
+    let appPasswords: AppPasswords
     let apiOn: Bool
     let cookies: CookiePolicy
     let pages: Pages
@@ -26,6 +27,29 @@ struct ProfileController: Sendable {
         group.post(Paths.profileMail.routerPath, use: setMail)
         group.get(Paths.user.routerPath, use: userPage)
         group.post(Paths.endAppSignIn.routerPath, use: endAppSignIn)
+        group.post(Paths.appPasswords.routerPath, use: createAppPassword)
+        group.post(Paths.revokeAppPassword.routerPath, use: revokeAppPassword)
+    }
+
+    /// Makes an app password (two-step accounts, with the API on) and shows it this once.
+    @Sendable func createAppPassword(_ request: Request, context: SignedInContext) async throws -> Response {
+        guard apiOn, context.user.twoStepEnabledAt != nil else { throw AppError.notFound }
+        let user = context.user
+        var page = ProfilePage(email: user.email, nickname: user.nickname, phone: user.phone ?? "")
+        page.photoURL = user.avatarFileId.map { Paths.thumbnail($0) }
+        do {
+            page.newAppPassword = try await appPasswords.create(userId: context.userId, name: context.form["name"] ?? "").1
+            return try await show(page, request, context)
+        } catch let problems as FormProblems {
+            page.errors = FieldErrors(problems, context.strings)
+            return try await show(page, request, context, status: .unprocessableContent)
+        }
+    }
+
+    /// Revokes an app password; the app signed in with it signs out with it.
+    @Sendable func revokeAppPassword(_ request: Request, context: SignedInContext) async throws -> Response {
+        guard try await appPasswords.revoke(id: try context.id("id"), userId: context.userId) else { throw AppError.notFound }
+        return redirect(flash: "app_password_revoked", request)
     }
 
     /// Signs one of the person's apps out; someone else's sign-in is a 404.
@@ -142,6 +166,15 @@ struct ProfileController: Sendable {
         page.confirmURL = Paths.profileConfirm()
         let apps = try await appSessions.list(userId: context.userId)
         page.appsShown = apiOn || !apps.isEmpty
+        if apiOn, context.user.twoStepEnabledAt != nil {
+            page.appPasswordsShown = true
+            page.appPasswordURL = Paths.appPasswords()
+            page.appPasswords = try await appPasswords.list(userId: context.userId).map { password in
+                AppSignInRow(client: password.name, signedInAt: Timestamps.iso(password.createdAt),
+                             signedInText: Timestamps.utcText(password.createdAt), usedAt: password.lastUsedAt.map(Timestamps.iso),
+                             usedText: password.lastUsedAt.map(Timestamps.utcText), endURL: Paths.revokeAppPassword(password.id))
+            }
+        }
         page.appSignIns = apps.map { app in
             AppSignInRow(client: app.client.flatMap { $0.isEmpty ? nil : $0 } ?? strings["apps_unknown_client"],
                          signedInAt: Timestamps.iso(app.createdAt), signedInText: Timestamps.utcText(app.createdAt),

@@ -105,10 +105,21 @@ struct AppSession: Codable, Sendable, Equatable {
     var client: String?
     var createdAt: Date
     var usedAt: Date
+    /// The app password it signed in with (two-step accounts): revoking that ends it.
+    var appPasswordId: Int64?
 
     enum CodingKeys: String, CodingKey {
         case id, userId = "user_id", accessHash = "access_hash", refreshHash = "refresh_hash"
         case accessExpiresAt = "access_expires_at", refreshExpiresAt = "refresh_expires_at", deviceToken = "device_token"
-        case client, createdAt = "created_at", usedAt = "used_at"
+        case client, createdAt = "created_at", usedAt = "used_at", appPasswordId = "app_password_id"
     }
+}
+
+/// A row of `app_passwords`: one device's password for the apps, by its hash.
+struct AppPassword: Sendable, Equatable {
+    var id: Int64
+    var userId: Int64
+    var name: String
+    var createdAt: Date
+    var lastUsedAt: Date?
 }

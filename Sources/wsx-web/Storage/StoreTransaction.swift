@@ -88,4 +88,6 @@ protocol StoreTransaction {
     var webhooks: any WebhookStore { get }
     /// Kakao and Apple sign-ins.
     var socialLogins: any SocialLoginStore { get }
+    /// App passwords of two-step accounts.
+    var appPasswords: any AppPasswordStore { get }
 }

@@ -120,6 +120,22 @@ enum PostgresSchema {
             """,
             "CREATE INDEX social_logins_by_user ON social_logins (user_id)",
         ]),
+        ("012-app-passwords", [
+            // App passwords (SQLite's 037).
+            """
+            CREATE TABLE app_passwords (
+                id BIGSERIAL PRIMARY KEY,
+                user_id BIGINT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                name TEXT NOT NULL,
+                password_hash TEXT NOT NULL UNIQUE,
+                created_at TIMESTAMPTZ NOT NULL,
+                last_used_at TIMESTAMPTZ
+            )
+            """,
+            "CREATE INDEX app_passwords_by_user ON app_passwords (user_id)",
+            "ALTER TABLE app_sessions ADD COLUMN app_password_id BIGINT REFERENCES app_passwords(id) ON DELETE CASCADE",
+            "CREATE INDEX app_sessions_by_app_password ON app_sessions (app_password_id)",
+        ]),
     ]
 
     /// The statements that give `table` opaque ids.

@@ -79,4 +79,5 @@ struct PostgresTransaction: StoreTransaction {
     var publicIds: any PublicIdStore { PostgresPublicIdStore(session: session) }
     var webhooks: any WebhookStore { PostgresWebhookStore(session: session) }
     var socialLogins: any SocialLoginStore { PostgresSocialLoginStore(session: session) }
+    var appPasswords: any AppPasswordStore { PostgresAppPasswordStore(session: session) }
 }

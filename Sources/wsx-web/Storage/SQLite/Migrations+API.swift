@@ -66,6 +66,24 @@ extension AppDatabase {
                 CREATE INDEX social_logins_by_user ON social_logins(user_id);
                 """)
         }
+        // 037: app passwords, for accounts with two-step sign-in to sign in to the apps (which
+        // ask for no code): one per device, random, kept as their SHA-256; an app's sign-in made
+        // with one ends when it is revoked.
+        migrator.registerMigration("037-app-passwords") { db in
+            try db.execute(sql: """
+                CREATE TABLE app_passwords (
+                    id INTEGER PRIMARY KEY,
+                    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    name TEXT NOT NULL,
+                    password_hash TEXT NOT NULL UNIQUE,
+                    created_at DATETIME NOT NULL,
+                    last_used_at DATETIME
+                );
+                CREATE INDEX app_passwords_by_user ON app_passwords(user_id);
+                ALTER TABLE app_sessions ADD COLUMN app_password_id INTEGER REFERENCES app_passwords(id) ON DELETE CASCADE;
+                CREATE INDEX app_sessions_by_app_password ON app_sessions(app_password_id);
+                """)
+        }
     }
 
     /// Adds `public_id` to `table`: filled for every row there, and for every row inserted without one.

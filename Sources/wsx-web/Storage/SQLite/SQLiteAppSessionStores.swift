@@ -82,3 +82,38 @@ struct SQLiteSocialLoginStore: SocialLoginStore {
         return Dictionary(rows.map { ($0["user_id"], $0["provider"]) }, uniquingKeysWith: { first, _ in first })
     }
 }
+
+/// `AppPasswordStore` on SQLite: the rows of `app_passwords`.
+struct SQLiteAppPasswordStore: AppPasswordStore {
+    let db: Database
+
+    private static let select = "SELECT id, user_id, name, created_at, last_used_at FROM app_passwords"
+
+    func insert(userId: Int64, name: String, passwordHash: String, at now: Date) throws -> AppPassword {
+        try db.execute(sql: "INSERT INTO app_passwords (user_id, name, password_hash, created_at) VALUES (?, ?, ?, ?)",
+                       arguments: [userId, name, passwordHash, Timestamps.database(now)])
+        return AppPassword(id: db.lastInsertedRowID, userId: userId, name: name, createdAt: now, lastUsedAt: nil)
+    }
+
+    func password(userId: Int64, passwordHash: String) throws -> AppPassword? {
+        try Row.fetchOne(db, sql: "\(Self.select) WHERE user_id = ? AND password_hash = ?", arguments: [userId, passwordHash])
+            .map(Self.password)
+    }
+
+    func passwords(userId: Int64) throws -> [AppPassword] {
+        try Row.fetchAll(db, sql: "\(Self.select) WHERE user_id = ? ORDER BY id DESC", arguments: [userId]).map(Self.password)
+    }
+
+    func touch(id: Int64, at now: Date) throws {
+        try db.execute(sql: "UPDATE app_passwords SET last_used_at = ? WHERE id = ?", arguments: [Timestamps.database(now), id])
+    }
+
+    func delete(id: Int64, userId: Int64) throws -> Bool {
+        try db.execute(sql: "DELETE FROM app_passwords WHERE id = ? AND user_id = ?", arguments: [id, userId])
+        return db.changesCount > 0
+    }
+
+    private static func password(_ row: Row) -> AppPassword {
+        AppPassword(id: row[0], userId: row[1], name: row[2], createdAt: row[3], lastUsedAt: row[4])
+    }
+}

@@ -59,6 +59,7 @@ struct SQLiteTransaction: StoreTransaction {
     var publicIds: any PublicIdStore { SQLitePublicIdStore(db: db) }
     var webhooks: any WebhookStore { SQLiteWebhookStore(db: db) }
     var socialLogins: any SocialLoginStore { SQLiteSocialLoginStore(db: db) }
+    var appPasswords: any AppPasswordStore { SQLiteAppPasswordStore(db: db) }
 }
 
 extension AppDatabase {

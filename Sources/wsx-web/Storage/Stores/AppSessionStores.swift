@@ -46,3 +46,15 @@ protocol SocialLoginStore {
     /// The provider each of these accounts signs in with (those that have one).
     func providers(userIds: [Int64]) throws -> [Int64: String]
 }
+
+/// Accounts' app passwords (`AppPasswords`): only their SHA-256 is kept.
+protocol AppPasswordStore {
+    func insert(userId: Int64, name: String, passwordHash: String, at now: Date) throws -> AppPassword
+    /// The account's app password whose hash is `passwordHash`.
+    func password(userId: Int64, passwordHash: String) throws -> AppPassword?
+    /// The account's app passwords, newest first.
+    func passwords(userId: Int64) throws -> [AppPassword]
+    func touch(id: Int64, at now: Date) throws
+    /// Revokes one (the apps' sign-ins made with it end too); answers whether there was one.
+    func delete(id: Int64, userId: Int64) throws -> Bool
+}
