@@ -198,6 +198,11 @@ func addAPIRoutes(to router: Router<AppRequestContext>, _ services: AppServices)
         guard let document = assets.asset(at: "api/openapi.json") else { return APIError.unknownRoute.response }
         return StaticController.answer(document, request, headers: [.cacheControl: "no-cache"])
     }
+    // The apps' live updates (Socket.IO over long-polling): no key, since the apps send none there.
+    let socketIO = SocketIOController(sessions: SocketIOSessions(), appSessions: services.appSessions, database: services.database)
+    socketIO.addRoutes(to: router)
+    let committed = services.database.outbox.listen()
+    Task { await socketIO.relay(committed) }
     let v1 = router.group("v1")
     v1.add(middleware: APIMiddleware(keys: services.config.api.keys))
     let routes = APIRoutes(v1)
