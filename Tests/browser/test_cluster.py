@@ -18,6 +18,7 @@ Without PostgreSQL or nginx the tests are skipped, except under CI, where they f
 """
 
 import http.client
+import itertools
 import os
 import pathlib
 import re
@@ -135,9 +136,10 @@ def adapt_site(text: str, *, http_port: int, https_port: int, nodes: list[str], 
     substitute(r"^(\s*)listen \[::\]:\d+\b[^;]*;\n", "", 2)
     substitute(r"^(\s*)listen 80;", rf"\g<1>listen 127.0.0.1:{http_port};", 1)
     substitute(r"^(\s*)listen 443 ssl", rf"\g<1>listen 127.0.0.1:{https_port} ssl", 1)
-    addresses = iter(nodes)
+    # Two upstreams name the nodes, in the same order: the pages' and the apps' Socket.IO.
+    addresses = itertools.cycle(nodes)
     substitute(r"^(\s*)server \d+\.\d+\.\d+\.\d+:\d+(\s[^;]*)?;", lambda m: f"{m.group(1)}server {next(addresses)}{m.group(2) or ''};",
-               len(nodes))
+               2 * len(nodes))
     substitute(re.escape(f"/etc/letsencrypt/live/{DOMAIN}/"), f"{certs}/", 2)
     assert not re.search(r"^\s*listen (?!127\.0\.0\.1:)", text, flags=re.MULTILINE), text
     return text
