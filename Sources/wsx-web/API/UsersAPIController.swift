@@ -82,13 +82,14 @@ struct UsersAPIController: Sendable {
         let found: User?, appPassword: AppPassword?
         do {
             let typed = fields["password"] ?? ""
-            if let twoStep = try await accounts.user(email: email), twoStep.twoStepEnabledAt != nil {
+            let account = try await accounts.user(email: email)
+            if let twoStep = account, twoStep.twoStepEnabledAt != nil {
                 // As slow as a password's check, so the answer's time says nothing of two-step.
                 try await accounts.hasher.verifyAgainstNothing(typed.nfc)
                 appPassword = try await appPasswords.match(userId: twoStep.id!, typed: typed)
                 found = appPassword == nil ? nil : twoStep
             } else {
-                (found, appPassword) = (try await accounts.authenticate(email: email, password: typed), nil)
+                (found, appPassword) = (try await accounts.authenticate(account, password: typed), nil)
             }
         } catch {
             await throttle.end(ticket, account: account, address: address, succeeded: false)

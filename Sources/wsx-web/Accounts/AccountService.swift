@@ -86,7 +86,12 @@ struct AccountService: Sendable {
     /// wrong passwords, so timing does not reveal who has an account.
     func authenticate(email: String, password: String) async throws -> User? {
         let key = User.key(forEmail: email.cleanedLine)
-        let user = try await database.queryOffLoop { tx in try tx.accounts.user(emailKey: key) }
+        return try await authenticate(try await database.queryOffLoop { tx in try tx.accounts.user(emailKey: key) }, password: password)
+    }
+
+    /// `user` (as read for its address; nil: no account) if `password` is its password, else nil,
+    /// in as much time either way.
+    func authenticate(_ user: User?, password: String) async throws -> User? {
         // An account made without a password (by an import) is not signed in to until its
         // person chooses one through their invitation or a reset link.
         guard let user, !user.passwordHash.isEmpty else {

@@ -19,7 +19,7 @@ final class PostingLoad: Sendable {
 
 /// The SQLite store's backup (`VACUUM INTO` and the files, one tar) and restore; PostgreSQL
 /// deployments use `pg_dump` and the files folder instead.
-@Suite("Backup and restore")
+@Suite("Backup and restore", .timeLimit(.minutes(5)))
 struct BackupTests {
     static func folder() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("wsx-backup-\(UUID().uuidString)")

@@ -18,8 +18,10 @@ final class PostgresTables: Sendable {
     let names: Set<String>
     /// The tables a change to each table changes besides itself, followed to the end.
     private let reach: [String: Set<String>]
-    /// The tables each statement names, by its SQL (statements are few and fixed: values are bound).
+    /// The tables each statement names, and what it changes in a write, by its SQL (statements are
+    /// few and fixed: values are bound). Every statement of every transaction asks.
     private let named = Mutex<[String: Set<String>]>([:])
+    private let changes = Mutex<[String: Set<String>?]>([:])
 
     init(names: Set<String>, triggers: [(table: String, body: String)], cascades: [(parent: String, child: String)]) {
         self.names = names
@@ -76,6 +78,16 @@ final class PostgresTables: Sendable {
     /// names and everything they reach for a change, nil (every table) for one whose kind is not
     /// known (a schema change).
     func changed(by sql: String) -> Set<String>? {
+        if let known = changes.withLock({ $0[sql] }) { return known }
+        let found = changedUncached(by: sql)
+        changes.withLock { known in
+            if known.count >= 4096 { known = [:] }
+            known[sql] = .some(found)
+        }
+        return found
+    }
+
+    private func changedUncached(by sql: String) -> Set<String>? {
         switch Self.firstWord(of: sql) {
         case "select", "begin", "commit", "rollback", "savepoint", "release", "set", "show", "listen", "unlisten":
             return []
