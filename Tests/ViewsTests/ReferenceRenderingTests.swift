@@ -26,8 +26,16 @@ struct ReferenceRenderingTests {
         return library
     }
 
+    /// The reference library of each language, made once per test (parsing every template for
+    /// every page took minutes of the suite's two cores).
+    var references: [Lang: MustacheLibrary] = [:]
+
+    init() throws {
+        for lang in Lang.allCases { references[lang] = try reference(lang) }
+    }
+
     func referenceDocument(_ template: TemplateName, title: String, page: Any, chrome: Chrome) throws -> String {
-        let library = try reference(chrome.lang)
+        let library = try #require(references[chrome.lang])
         let table = chrome.lang.strings.table
         let content = try #require(library.render(ReferencePage(t: table, chrome: chrome, page: page), withTemplate: template.rawValue))
         return try #require(library.render(ReferenceLayout(t: table, chrome: chrome, title: title, contentHtml: content), withTemplate: "layout"))

@@ -98,8 +98,10 @@ struct AppServices: Sendable {
     /// Opens the database (migrating it) and loads templates and static files, failing with a
     /// clear message when any of them is missing. With `postgres` (opened and migrated by the
     /// caller, `serve --database`), the data is there and the data folder keeps what is the
-    /// node's own.
-    init(config: AppConfig, clock: WallClock = .system, logger: Logger, postgres: PostgresBackend? = nil) throws {
+    /// node's own. `views`, when given, are templates and static files loaded already (the
+    /// tests' servers share one parse of the embedded ones).
+    init(config: AppConfig, clock: WallClock = .system, logger: Logger, postgres: PostgresBackend? = nil,
+         views: LoadedViews? = nil) throws {
         self.config = config
         self.clock = clock
         self.logger = logger
@@ -160,10 +162,7 @@ struct AppServices: Sendable {
         } else {
             push = nil
         }
-        let renderer = try PageRenderer(source: config.templatesDirectory.map { .directory($0) }
-            ?? .files(EmbeddedFiles.files(in: "Templates")))
-        let assets = try StaticAssets(source: config.publicDirectory.map { .directory($0) }
-            ?? .files(EmbeddedFiles.files(in: "Public")), compressed: EmbeddedFiles.files(in: "Compressed/Public"))
+        let (renderer, assets) = try views.map { ($0.renderer, $0.assets) } ?? LoadedViews(config).pair
         let hub = self.hub
         renderedPages = VersionedCache("rendered pages", of: database, clock: clock, capacity: 256)
         let markers = ReadMarkers(database: database, clock: clock)

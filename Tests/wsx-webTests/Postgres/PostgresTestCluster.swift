@@ -20,7 +20,8 @@ final class PostgresTestCluster: Sendable {
         try await starting.value
     }
 
-    private static let starting = Task { try PostgresTestCluster.start() }
+    /// Started on a thread of its own: `pg_ctl -w` blocks while the server comes up.
+    private static let starting = Task { try await onOwnThread { try PostgresTestCluster.start() } }
 
     private init(port: Int, folder: URL, binaries: URL) {
         (self.port, self.folder, self.binaries) = (port, folder, binaries)
@@ -51,16 +52,27 @@ final class PostgresTestCluster: Sendable {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wsx-pg-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         if getuid() == 0 { try run("/bin/chown", ["postgres", folder.path]) }
-        let port = try freePort()
         try runAsOwner(binaries.appendingPathComponent("initdb").path,
                        ["-D", folder.appendingPathComponent("data").path, "-E", "UTF8", "--locale=C.UTF-8", "-A", "trust",
                         "-U", "postgres", "--no-sync"])
-        try runAsOwner(binaries.appendingPathComponent("pg_ctl").path,
-                       // `-t 60`: pg_ctl waits at most a minute for the server, so a start that hangs fails
-                       // the suite that asked for the cluster instead of holding it.
-                       ["-D", folder.appendingPathComponent("data").path, "-w", "-t", "60", "-l", folder.appendingPathComponent("log").path,
-                        "-o", "-p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=1000 -c shared_buffers=32MB",
-                        "start"])
+        // The port is free when chosen, but another process may bind it before the server does:
+        // then the start fails, and another port is tried.
+        var port = 0
+        for attempt in 1...3 {
+            port = try freePort()
+            do {
+                try runAsOwner(binaries.appendingPathComponent("pg_ctl").path,
+                               // `-t 60`: pg_ctl waits at most a minute for the server, so a start that hangs fails
+                               // the suite that asked for the cluster instead of holding it.
+                               ["-D", folder.appendingPathComponent("data").path, "-w", "-t", "60", "-l", folder.appendingPathComponent("log").path,
+                                "-o", "-p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=1000 -c shared_buffers=32MB",
+                                "start"])
+                break
+            } catch let failure as ClusterFailure {
+                let log = (try? String(contentsOf: folder.appendingPathComponent("log"), encoding: .utf8)) ?? ""
+                guard attempt < 3 else { throw ClusterFailure("\(failure)\n--- server log ---\n\(log.suffix(2000))") }
+            }
+        }
         let cluster = PostgresTestCluster(port: port, folder: folder, binaries: binaries)
         stopAtExit = (binaries.appendingPathComponent("pg_ctl").path, folder.path)
         atexit {
@@ -92,23 +104,26 @@ final class PostgresTestCluster: Sendable {
         }
     }
 
-    /// A port nothing listens on now: bound to 0, read, released.
+    /// A port nothing listens on now, below the range the system hands out for port 0, where
+    /// the run's hundreds of test servers take theirs.
     private static func freePort() throws -> Int {
+        for _ in 0..<100 {
+            let port = Int.random(in: 20_000..<32_000)
+            if canBind(port) { return port }
+        }
+        throw ClusterFailure("cannot find a free port")
+    }
+
+    private static func canBind(_ port: Int) -> Bool {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(socket) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) }
-        }
-        guard bound == 0 else { throw ClusterFailure("cannot find a free port") }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
     }
 
     struct ClusterFailure: Error, CustomStringConvertible {

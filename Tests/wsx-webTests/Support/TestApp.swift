@@ -73,9 +73,15 @@ struct TestApp {
         }
     }
 
+    /// The embedded templates and static files, loaded once for every test server.
+    private static let embeddedViews = Result { try LoadedViews(AppConfig()) }
+
     private func run<Value: Sendable>(_ setup: TestingSetup, postgres: PostgresBackend?,
                                       _ body: @Sendable (TestSession) async throws -> Value) async throws -> Value {
-        let services = try AppServices(config: config, clock: clock.wallClock, logger: logs.logger(), postgres: postgres)
+        // Hundreds of servers start in one run: the embedded templates are parsed once for all.
+        let views = config.templatesDirectory == nil && config.publicDirectory == nil ? try Self.embeddedViews.get() : nil
+        if postgres == nil { try MigratedDatabase.shared.get().copy(into: config.dataDirectory) }
+        let services = try AppServices(config: config, clock: clock.wallClock, logger: logs.logger(), postgres: postgres, views: views)
         let router = buildRouter(services)
         extraRoutes(router)
         let app = Application(router: router, server: httpServer(services, logger: logs.logger()),
