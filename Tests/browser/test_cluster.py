@@ -11,6 +11,8 @@ listen addresses, its nodes' addresses and its certificate folder changed. Then:
 - writers on both nodes post for 30 s while listeners on both nodes hold event streams: every
   acknowledged post is stored once, reaches every listener once and in the same order, and a
   member who read nothing has the same, exact unread count on both nodes;
+- an app's Socket.IO socket through nginx (polling, upgraded to a WebSocket) hears the posts
+  made on either node, each once;
 - a browser through nginx whose node is killed (SIGKILL) reconnects through nginx to the other
   node and gets every message posted meanwhile, each once.
 
@@ -21,6 +23,7 @@ import http.client
 import itertools
 import os
 import pathlib
+import queue
 import re
 import shutil
 import signal
@@ -40,7 +43,8 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from conftest import (ACTION_TIMEOUT, PASSWORD, REPO, SIGNUP_MAX_PER_IP, STARTUP_TIMEOUT, _stop, _wait_for_ready_line,
                       accept_invitation, composer, create_workspace, general_channel_id, invite, messages_with,
                       not_reloaded, signup, unique_email, unique_name, wait_until_live, wsx_binary)
-from test_deploy_nginx import DOMAIN, CookieClient, Reply, _free_port, _make_certificate, _require, _tail, nginx_conf
+from test_api_contract import KEY as API_KEY, request as api_request
+from test_deploy_nginx import DOMAIN, app_socket, CookieClient, Reply, _free_port, _make_certificate, _require, _tail, nginx_conf
 
 sys.path.insert(0, str(REPO / "Tests" / "support"))
 from throwaway_postgres import Postgres, PostgresMissing  # noqa: E402  (the shared throwaway cluster)
@@ -237,7 +241,9 @@ def cluster() -> Cluster:
                 # As conftest's server: sign-ups, invitations and posts in bulk from 127.0.0.1.
                 "--signup-max-per-ip", str(SIGNUP_MAX_PER_IP), "--invitations-per-hour", "0",
                 "--status-changes-per-minute", "0", "--post-burst", "0", "--upload-bytes-per-minute", "0",
-                "--searches-per-minute", "0", "--link-previews", "off"], node_root))
+                "--searches-per-minute", "0", "--link-previews", "off",
+                # The apps' API and Socket.IO, for the socket test through nginx.
+                "--api-key", API_KEY], node_root))
         # Both start together: the schema is made once, under PostgreSQL's advisory lock.
         for node in nodes:
             node.spawn()
@@ -656,6 +662,37 @@ def test_concurrent_writers_on_both_nodes_every_post_stored_and_delivered_once_i
     counts = {node: carol.at(origin).unread(workspace, channel) for origin, node in ((a, "A"), (b, "B"))}
     assert counts == {"A": before + len(acknowledged), "B": before + len(acknowledged)}, \
         f"Carol's unread counts {counts}, expected {before} + {len(acknowledged)} posts on both nodes"
+
+
+@pytest.mark.timeout(120)
+def test_an_app_socket_through_nginx_hears_posts_made_on_either_node(cluster):
+    bases = [f"http://127.0.0.1:{node.port}" for node in cluster.nodes]
+    status, joined = api_request(bases[0], "POST", "/v1/users/join",
+                                 {"email": f"app-{uuid.uuid4().hex[:8]}@example.com", "password": PASSWORD, "nickname": "앱 사용자"})
+    assert status == 200, joined
+    token = joined["token"]["accessToken"]
+    status, workspace = api_request(bases[0], "POST", "/v1/workspaces", {"name": "두 노드 팀"}, token)
+    assert status == 200, workspace
+    chats = f"/v1/workspaces/{workspace['workspace_id']}/channels"
+    status, channel = api_request(bases[1], "POST", chats, {"name": "앱 소식"}, token)
+    assert status == 200, channel
+    chats += f"/{channel['channel_id']}/chats"
+    namespace = f"/ws-channel-{channel['channel_id']}"
+
+    client, heard = app_socket(cluster.front_url, cluster.root / "certs", namespace, token)
+    try:
+        assert client.transport() == "websocket", "the session did not upgrade through nginx"
+        posted = []
+        for n, base in enumerate(bases * 2):
+            status, chat = api_request(base, "POST", chats, {"content": f"노드 {n % 2}에서 {n}"}, token)
+            assert status == 200, chat
+            posted.append(chat["chat_id"])
+        received = [heard.get(timeout=LIVE_DEADLINE / 1000)["chat_id"] for _ in posted]
+        assert received == posted, "every post, from either node, reaches the socket once and in order"
+        with pytest.raises(queue.Empty):
+            print("unexpected:", heard.get(timeout=1.5))
+    finally:
+        client.disconnect()
 
 
 def _stream_holder(cluster: Cluster) -> Node:

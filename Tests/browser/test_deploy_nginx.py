@@ -4,7 +4,8 @@ nginx runs the shipped file itself, with only its listen addresses, its upstream
 certificate folder changed, around a self-signed certificate. Through it: an event stream over
 TLS delivers an event as soon as wsx writes it, cookies set over HTTPS are Secure, wsx tells
 clients apart by their own addresses (the per-address sign-up limit), a forged X-Forwarded-For
-changes nothing, /metrics is not reachable, and plain HTTP redirects to HTTPS.
+changes nothing, /metrics is not reachable, plain HTTP redirects to HTTPS, and an app's
+Socket.IO session upgrades to a WebSocket and hears a post.
 
 No browser: plain HTTP(S) clients whose sockets are bound to 127.0.0.x source addresses, so that
 each "client" has an address of its own. This file starts its own wsx and nginx; nginx comes
@@ -29,8 +30,11 @@ import uuid
 from dataclasses import dataclass
 
 import pytest
+import requests
+import socketio
 
 from conftest import PASSWORD, REPO, STARTUP_TIMEOUT, _stop, _wait_for_ready_line
+from test_api_contract import KEY as API_KEY, request as api_request
 
 SITE = REPO / "deploy" / "nginx" / "wsx.conf"
 DOMAIN = "chat.example.com"
@@ -88,7 +92,8 @@ def adapt_site(text: str, *, http_port: int, https_port: int, upstream: str, cer
     substitute(r"^(\s*)listen \[::\]:\d+\b[^;]*;\n", "", 2)
     substitute(r"^(\s*)listen 80;", rf"\g<1>listen 127.0.0.1:{http_port};", 1)
     substitute(r"^(\s*)listen 443 ssl", rf"\g<1>listen 127.0.0.1:{https_port} ssl", 1)
-    substitute(r"^(\s*)server 127\.0\.0\.1:8080;", rf"\g<1>server {upstream};", 1)
+    # Two upstreams name wsx: the pages' and the apps' Socket.IO.
+    substitute(r"^(\s*)server 127\.0\.0\.1:8080;", rf"\g<1>server {upstream};", 2)
     substitute(re.escape(f"/etc/letsencrypt/live/{DOMAIN}/"), f"{certs}/", 2)
     assert not re.search(r"^\s*listen (?!127\.0\.0\.1:)", text, flags=re.MULTILINE), text
     return text
@@ -180,7 +185,8 @@ def _start_wsx(binary: pathlib.Path, root: pathlib.Path, processes: list) -> int
     with open(log_path, "wb") as log:
         wsx = subprocess.Popen(
             [str(binary), "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", str(root / "data"),
-             "--trust-proxy", "--bcrypt-cost", "4", "--signup-max-per-ip", "1", "--signup", "open", "--link-previews", "off"],
+             "--trust-proxy", "--bcrypt-cost", "4", "--signup-max-per-ip", "1", "--signup", "open", "--link-previews", "off",
+             "--api-key", API_KEY],
             cwd=root, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log, text=True,
         )
     processes.append(wsx)
@@ -427,6 +433,45 @@ def test_an_event_streams_through_nginx_over_tls_as_soon_as_it_is_written(stack)
         print(f"event through nginx {took * 1000:.0f} ms after the post was sent")
     finally:
         stream.close()
+
+
+def app_socket(front: str, certs: pathlib.Path, namespace: str, token: str) -> tuple[socketio.Client, "queue.Queue[dict]"]:
+    """An app's Socket.IO client through nginx at `front` (polling, then the upgrade), joined to
+    `namespace`, and the `channel` events it hears."""
+    heard: "queue.Queue[dict]" = queue.Queue()
+    # nginx's certificate is the test's own: the client trusts it, and not the environment's CA
+    # bundle (which requests would otherwise prefer).
+    http = requests.Session()
+    http.trust_env, http.verify = False, str(certs / "fullchain.pem")
+    client = socketio.Client(reconnection=False, http_session=http)
+    client.on("channel", heard.put, namespace=namespace)
+    client.connect(front, namespaces=[namespace], transports=["polling", "websocket"], auth={"token": token}, wait_timeout=10)
+    return client, heard
+
+
+def test_an_app_socket_upgrades_to_a_websocket_through_nginx_and_hears_a_post(stack):
+    # The app signs up on wsx itself (127.0.0.1: no address of the clients below).
+    status, joined = api_request(f"http://127.0.0.1:{stack.wsx_port}", "POST", "/v1/users/join",
+                                 {"email": "nginx-app@example.com", "password": PASSWORD, "nickname": "앱"})
+    assert status == 200, joined
+    token = joined["token"]["accessToken"]
+    front = f"https://127.0.0.1:{stack.https_port}"
+    status, workspace = api_request(f"http://127.0.0.1:{stack.wsx_port}", "POST", "/v1/workspaces", {"name": "nginx 팀"}, token)
+    assert status == 200, workspace
+    chats = f"/v1/workspaces/{workspace['workspace_id']}/channels"
+    status, channel = api_request(f"http://127.0.0.1:{stack.wsx_port}", "POST", chats, {"name": "소식"}, token)
+    assert status == 200, channel
+    chats += f"/{channel['channel_id']}/chats"
+    namespace = f"/ws-channel-{channel['channel_id']}"
+
+    client, heard = app_socket(front, stack.root / "certs", namespace, token)
+    try:
+        assert client.transport() == "websocket", f"the session did not upgrade through nginx\n{stack.logs()}"
+        status, posted = api_request(f"http://127.0.0.1:{stack.wsx_port}", "POST", chats, {"content": "nginx를 지나"}, token)
+        assert status == 200, posted
+        assert heard.get(timeout=EVENT_DEADLINE)["chat_id"] == posted["chat_id"]
+    finally:
+        client.disconnect()
 
 
 def test_cookies_set_through_the_https_listener_are_secure(stack):

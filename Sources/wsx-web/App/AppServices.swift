@@ -64,6 +64,8 @@ struct AppServices: Sendable {
     let confirmations: EmailConfirmations
     /// The apps' sign-ins (`/v1`).
     let appSessions: AppSessions
+    /// The apps' Socket.IO sessions on this node.
+    let socketIOSessions: SocketIOSessions
     /// Sign in with Apple's key set, read once an hour at most.
     let apple: AppleIdentity
     let throttle: LoginThrottle
@@ -130,6 +132,7 @@ struct AppServices: Sendable {
         sessions = SessionStore(database: database, clock: clock)
         throttle = LoginThrottle(limits: config.loginLimits, clock: clock, postgres: postgres)
         appSessions = AppSessions(database: database, clock: clock, settings: config.api)
+        socketIOSessions = SocketIOSessions(settings: .init(unauthenticated: config.api.socketIOUnauthenticated))
         apple = AppleIdentity(clientIds: config.api.appleClientIds, keysLocation: config.api.appleKeys, clock: clock)
         signups = SignupLimiter(rule: config.signupLimit, clock: clock, postgres: postgres)
         devices = DeviceCookie(key: serverKey)

@@ -46,7 +46,7 @@ func serverConfiguration(_ config: AppConfig, logger: Logger) -> ApplicationConf
 }
 
 /// HTTP/1.1 with wsx's connection guards and the event-stream handler in every connection's
-/// pipeline, in front of the router (`GuardedHTTP1Channel`).
+/// pipeline, in front of the router, and the apps' WebSocket upgrade (`GuardedHTTP1Channel`).
 func httpServer(_ services: AppServices, logger: Logger) -> HTTPServerBuilder {
     let config = services.config
     let dependencies = EventStreamHandler.Dependencies(hub: services.hub, log: services.events, sessions: services.sessions,
@@ -60,8 +60,11 @@ func httpServer(_ services: AppServices, logger: Logger) -> HTTPServerBuilder {
     // The largest body a route accepts, and what a refusal reads on so the browser sees it.
     limits.maximumBodyBytes = config.uploads.maximumRequestBytes + UploadReceiver.drainAllowance
     let connectionLimits = limits
+    // The apps' Socket.IO sessions may upgrade to a WebSocket while the API is on.
+    let socketIO = config.api.isOn ? SocketIOController(services) : nil
     return HTTPServerBuilder { responder in
-        GuardedHTTP1Channel(responder: responder, limits: connectionLimits, addresses: addresses, streams: dependencies, logger: logger)
+        GuardedHTTP1Channel(responder: responder, limits: connectionLimits, addresses: addresses, streams: dependencies,
+                            socketIO: socketIO, logger: logger)
     }
 }
 
@@ -199,7 +202,7 @@ func addAPIRoutes(to router: Router<AppRequestContext>, _ services: AppServices)
         return StaticController.answer(document, request, headers: [.cacheControl: "no-cache"])
     }
     // The apps' live updates (Socket.IO over long-polling): no key, since the apps send none there.
-    let socketIO = SocketIOController(sessions: SocketIOSessions(), appSessions: services.appSessions, database: services.database)
+    let socketIO = SocketIOController(services)
     socketIO.addRoutes(to: router)
     let committed = services.database.outbox.listen()
     Task { await socketIO.relay(committed) }

@@ -15,6 +15,8 @@ struct APIOptions: ParsableArguments {
     var appleJWKS: String?
     @Option(name: .customLong("kakao-api"), help: "Turns Kakao sign-in on for the apps: the base URL of Kakao's API, https://kapi.kakao.com (env WSX_KAKAO_API).")
     var kakaoAPI: String?
+    @Flag(name: .customLong("socket-io-unauthenticated"), help: "Lets the apps' Socket.IO sockets join a public channel or a DM without an access token, by its opaque id alone (env WSX_SOCKET_IO_UNAUTHENTICATED=1). Weaker: such a socket belongs to nobody, so a member removed from the room is not disconnected.")
+    var socketIOUnauthenticated = false
 
     func apply(to config: inout AppConfig, environment env: EnvironmentDefaults) throws {
         config.api.keys = (apiKey ?? env.string("WSX_API_KEY") ?? "").split(separator: ",")
@@ -34,6 +36,7 @@ struct APIOptions: ParsableArguments {
         config.api.appleClientIds = (appleClientId ?? env.string("WSX_APPLE_CLIENT_ID") ?? "").split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         config.api.appleKeys = appleJWKS ?? env.string("WSX_APPLE_JWKS") ?? config.api.appleKeys
+        config.api.socketIOUnauthenticated = socketIOUnauthenticated || env.string("WSX_SOCKET_IO_UNAUTHENTICATED") == "1"
         if let base = kakaoAPI ?? env.string("WSX_KAKAO_API") {
             guard let url = URL(string: base), url.scheme == "https" || url.scheme == "http", url.host != nil else {
                 throw ValidationError("--kakao-api: \(base) is not an http(s) address like https://kapi.kakao.com")
@@ -57,6 +60,8 @@ struct APISettings: Sendable {
     var appleKeys = "https://appleid.apple.com/auth/keys"
     /// Kakao sign-in: the base URL of Kakao's API (nil: off).
     var kakaoAPI: URL?
+    /// Socket.IO namespaces joined without a token (`--socket-io-unauthenticated`).
+    var socketIOUnauthenticated = false
 
     var isOn: Bool { !keys.isEmpty }
 }

@@ -3,8 +3,8 @@ import Hummingbird
 import HummingbirdCore
 import NIOCore
 
-/// `/socket.io/`: the apps' live updates as Socket.IO v5 over Engine.IO v4 long-polling
-/// (`../shared/APP-API.md` §6). One namespace per conversation, `/ws-channel-{channel_id}` and
+/// `/socket.io/`: the apps' live updates as Socket.IO v5 over Engine.IO v4, long-polling here
+/// and upgraded to a WebSocket in `SocketIOWebSocket` (`../shared/APP-API.md` §6). One namespace per conversation, `/ws-channel-{channel_id}` and
 /// `/ws-dm-{room_id}`; after any post there, from an app or the web, every socket in it gets
 /// `channel` (a ChannelChat) or `dm` (a DMChat), the sender's included.
 ///
@@ -12,10 +12,19 @@ import NIOCore
 /// packet's `auth.token`, the handshake's `token` query parameter, or its `Authorization`), never
 /// a cookie, and only by a member of the room; a member removed from it is disconnected, and so
 /// is everyone when it is deleted. Events come from the same outbox as the web's streams.
+/// `--socket-io-unauthenticated` admits a token-less connect to a public channel or a DM whose
+/// opaque id the namespace names (the apps' own handshake), weaker by design: such a socket
+/// belongs to nobody, so only the room's deletion disconnects it.
 struct SocketIOController: Sendable {
     let sessions: SocketIOSessions
     let appSessions: AppSessions
     let database: AppDatabase
+
+    init(_ services: AppServices) {
+        sessions = services.socketIOSessions
+        appSessions = services.appSessions
+        database = services.database
+    }
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/socket.io", use: poll)
@@ -71,6 +80,7 @@ struct SocketIOController: Sendable {
             let token = query["token"].map(String.init) ?? request.headers[.authorization]
             return Self.text(sessions.open(token: token).packet)
         }
+        if sessions.isUpgraded(sid) { return Self.failure(3, "Bad request") }
         guard let packets = await sessions.poll(sid) else { return Self.failure(1, "Session ID unknown") }
         return Self.text(EngineIO.payload(packets))
     }
@@ -79,22 +89,25 @@ struct SocketIOController: Sendable {
         let query = request.uri.queryParameters
         if let refusal = Self.check(query) { return refusal }
         guard let sid = query["sid"].map(String.init), sessions.exists(sid) else { return Self.failure(1, "Session ID unknown") }
-        guard let body = try? await request.body.collect(upTo: sessions.settings.maxPayload) else {
+        guard !sessions.isUpgraded(sid), let body = try? await request.body.collect(upTo: sessions.settings.maxPayload) else {
             sessions.close(sid)
             return Self.failure(3, "Bad request")
         }
-        for packet in EngineIO.packets(in: String(buffer: body)) {
-            switch packet.first {
-            case "1": sessions.close(sid)
-            case "2": sessions.send(["3" + packet.dropFirst()], to: sid)
-            case "3": sessions.pong(sid)
-            case "4":
-                guard let message = SocketIOPacket(parsing: String(packet.dropFirst())) else { continue }
-                await handle(message, sid: sid)
-            default: continue
-            }
-        }
+        for packet in EngineIO.packets(in: String(buffer: body)) { await receive(packet, sid: sid) }
         return Self.text("ok")
+    }
+
+    /// One Engine.IO packet from the app, by either transport.
+    func receive(_ packet: some StringProtocol, sid: String) async {
+        switch packet.first {
+        case "1": sessions.close(sid)
+        case "2": sessions.send(["3" + packet.dropFirst()], to: sid)
+        case "3": sessions.pong(sid)
+        case "4":
+            guard let message = SocketIOPacket(parsing: String(packet.dropFirst())) else { return }
+            await handle(message, sid: sid)
+        default: return
+        }
     }
 
     /// A Socket.IO packet from the app: a namespace to join or leave (the apps emit nothing else).
@@ -119,14 +132,28 @@ struct SocketIOController: Sendable {
         }
     }
 
-    /// The conversation `namespace` names, if `token` signs in a member of it.
+    /// The conversation `namespace` names, if `token` signs in a member of it; without a token,
+    /// under `--socket-io-unauthenticated`, a public channel or a DM the name alone finds.
     private func admit(_ namespace: String, token: String?) async -> SocketIOSessions.Joined? {
         let (prefix, event): (String, String) = namespace.hasPrefix("/ws-channel-") ? ("/ws-channel-", "channel") : ("/ws-dm-", "dm")
-        guard namespace.hasPrefix(prefix), let caller = try? await appSessions.account(authorization: token).user else { return nil }
-        let publicId = String(namespace.dropFirst(prefix.count)), userId = caller.id!
+        guard namespace.hasPrefix(prefix) else { return nil }
+        let userId: Int64?
+        if let token {
+            guard let caller = try? await appSessions.account(authorization: token).user else { return nil }
+            userId = caller.id
+        } else {
+            guard sessions.settings.unauthenticated else { return nil }
+            userId = nil
+        }
+        let publicId = String(namespace.dropFirst(prefix.count))
         return try? await database.queryOffLoop { tx -> SocketIOSessions.Joined? in
             guard publicId.count <= 64, let roomId = try tx.publicIds.id(of: publicId, in: .rooms), let room = try tx.rooms.room(id: roomId),
-                  room.kind == (event == "channel" ? .channel : .dm), try tx.rooms.isMember(roomId: roomId, userId: userId) else { return nil }
+                  room.kind == (event == "channel" ? .channel : .dm) else { return nil }
+            if let userId {
+                guard try tx.rooms.isMember(roomId: roomId, userId: userId) else { return nil }
+            } else if room.isPrivate {
+                return nil
+            }
             return SocketIOSessions.Joined(roomId: roomId, userId: userId, event: event)
         }
     }

@@ -1,22 +1,29 @@
 import Foundation
 import Synchronization
 
-/// The apps' Socket.IO sessions on this node (Engine.IO v4 over HTTP long-polling): each with
-/// the packets waiting for its next poll, the namespaces (conversations) it joined, and its
-/// heartbeat. A poll with nothing to say waits until something comes or `pingInterval` passes,
-/// then pings; a session that neither polls nor answers a ping within `pingTimeout` is closed.
+/// The apps' Socket.IO sessions on this node (Engine.IO v4, over HTTP long-polling or, once
+/// upgraded, a WebSocket): each with the packets waiting to go out, the namespaces
+/// (conversations) it joined, and its heartbeat. Either transport takes its packets through
+/// `poll`: now, when some come, or a ping every `pingInterval` however busy the session is; a
+/// session that leaves a ping unanswered past `pingTimeout`, or stops polling, is closed.
 final class SocketIOSessions: Sendable {
     struct Settings: Sendable {
         var pingInterval: Duration = .seconds(25)
         var pingTimeout: Duration = .seconds(20)
         /// The largest body a poll or a post may carry.
         var maxPayload = 1_000_000
+        /// Whether sessions may move to a WebSocket (the open packet's `upgrades`).
+        var webSocket = true
+        /// Whether a namespace may be joined without an access token
+        /// (`--socket-io-unauthenticated`).
+        var unauthenticated = false
     }
 
     /// A conversation a socket joined: its room, and who joined it.
     struct Joined: Sendable, Equatable {
         let roomId: Int64
-        let userId: Int64
+        /// Nil for a socket admitted without a token (`--socket-io-unauthenticated`).
+        let userId: Int64?
         /// `channel` or `dm`: the event its chats come as.
         let event: String
     }
@@ -29,6 +36,14 @@ final class SocketIOSessions: Sendable {
         var waiter: (id: Int, continuation: CheckedContinuation<[String], Never>)?
         var lastSeen: ContinuousClock.Instant
         var pingSentAt: ContinuousClock.Instant?
+        /// When the next ping is due, whatever else was sent meanwhile (a client counts only
+        /// pings as signs of life).
+        var nextPingAt: ContinuousClock.Instant
+        /// A WebSocket is probing to take over: a poll answers a noop at once, so the client
+        /// can pause polling and finish the upgrade.
+        var probing = false
+        /// The session moved to a WebSocket: HTTP polls are refused.
+        var upgraded = false
     }
 
     private struct State {
@@ -43,15 +58,17 @@ final class SocketIOSessions: Sendable {
         self.settings = settings
     }
 
-    /// Opens a session; answers its id and the Engine.IO open packet.
-    func open(token: String?) -> (sid: String, packet: String) {
+    /// Opens a session (on a WebSocket from the start, or polling); answers its id and the
+    /// Engine.IO open packet.
+    func open(token: String?, onWebSocket: Bool = false) -> (sid: String, packet: String) {
         let sid = SecretToken.generate().prefix(20).description
         let now = ContinuousClock.now
         state.withLock { state in
             dropStale(&state, now: now)
-            state.sessions[sid] = Session(token: token, lastSeen: now)
+            state.sessions[sid] = Session(token: token, lastSeen: now, nextPingAt: now + settings.pingInterval, upgraded: onWebSocket)
         }
-        let open = OutgoingEvent.json(Handshake(sid: sid, upgrades: [], pingInterval: Int(settings.pingInterval.components.seconds * 1000),
+        let upgrades = settings.webSocket && !onWebSocket ? ["websocket"] : []
+        let open = OutgoingEvent.json(Handshake(sid: sid, upgrades: upgrades, pingInterval: Int(settings.pingInterval.components.seconds * 1000),
                                                 pingTimeout: Int(settings.pingTimeout.components.seconds * 1000),
                                                 maxPayload: settings.maxPayload))
         return (sid, "0" + open)
@@ -71,8 +88,13 @@ final class SocketIOSessions: Sendable {
         state.withLock { $0.sessions[sid]?.token }
     }
 
-    /// The packets waiting for `sid`, now or when some come, or a ping after `pingInterval`;
-    /// nil for a session that is not (or no longer) open.
+    /// Whether the session moved to a WebSocket (its HTTP polls are refused).
+    func isUpgraded(_ sid: String) -> Bool {
+        state.withLock { $0.sessions[sid]?.upgraded ?? false }
+    }
+
+    /// The packets waiting for `sid`, now or when some come, with a ping when one is due; nil
+    /// for a session that is not (or no longer) open. The WebSocket's writer polls too.
     func poll(_ sid: String) async -> [String]? {
         let now = ContinuousClock.now
         let ready: [String]?? = state.withLock { state in
@@ -84,37 +106,37 @@ final class SocketIOSessions: Sendable {
                 waiter.continuation.resume(returning: ["6"])
                 session.waiter = nil
             }
-            if !session.queue.isEmpty {
-                let packets = session.queue
-                session.queue = []
-                state.sessions[sid] = session
-                return .some(packets)
-            }
-            state.sessions[sid] = session
-            return nil
+            defer { state.sessions[sid] = session }
+            if session.probing { return .some(["6"]) }
+            let packets = take(&session, now: now)
+            return packets.isEmpty ? nil : .some(packets)
         }
         if let ready { return ready }
-        let id = state.withLock { state -> Int in
+        let (id, deadline) = state.withLock { state -> (Int, ContinuousClock.Instant) in
             state.nextWaiter += 1
-            return state.nextWaiter
+            return (state.nextWaiter, state.sessions[sid].map(heartbeatDeadline) ?? now)
         }
-        let interval = settings.pingInterval
         let timer = Task { [self] in
-            try? await Task.sleep(for: interval)
+            try? await Task.sleep(until: deadline)
             state.withLock { state in
                 guard var session = state.sessions[sid], let waiter = session.waiter, waiter.id == id else { return }
+                let now = ContinuousClock.now
+                if let sent = session.pingSentAt, now - sent >= settings.pingTimeout {
+                    // The last ping went unanswered: the session is over.
+                    state.sessions[sid] = nil
+                    return waiter.continuation.resume(returning: ["1"])
+                }
                 session.waiter = nil
-                session.pingSentAt = session.pingSentAt ?? .now
+                let packets = take(&session, now: now)
                 state.sessions[sid] = session
-                waiter.continuation.resume(returning: ["2"])
+                waiter.continuation.resume(returning: packets.isEmpty ? ["6"] : packets)
             }
         }
         let packets = await withCheckedContinuation { (continuation: CheckedContinuation<[String], Never>) in
             state.withLock { state in
                 guard var session = state.sessions[sid] else { return continuation.resume(returning: ["1"]) }
-                if !session.queue.isEmpty {
-                    let packets = session.queue
-                    session.queue = []
+                let packets = take(&session, now: .now)
+                if !packets.isEmpty {
                     state.sessions[sid] = session
                     return continuation.resume(returning: packets)
                 }
@@ -126,7 +148,46 @@ final class SocketIOSessions: Sendable {
         return packets
     }
 
-    /// The client answered a ping.
+    /// The session's queue, emptied, with a ping after it when one is due.
+    private func take(_ session: inout Session, now: ContinuousClock.Instant) -> [String] {
+        var packets = session.queue
+        session.queue = []
+        if now >= session.nextPingAt {
+            packets.append("2")
+            session.pingSentAt = session.pingSentAt ?? now
+            session.nextPingAt = now + settings.pingInterval
+        }
+        return packets
+    }
+
+    /// When a waiting poll must answer anyway: the next ping, or the end of the last one's wait.
+    private func heartbeatDeadline(_ session: Session) -> ContinuousClock.Instant {
+        min(session.nextPingAt, session.pingSentAt.map { $0 + settings.pingTimeout } ?? session.nextPingAt)
+    }
+
+    /// A WebSocket sent the upgrade probe: a waiting poll answers a noop, and so does every
+    /// poll until the upgrade (or its failure).
+    func probe(_ sid: String) {
+        state.withLock { state in
+            guard var session = state.sessions[sid] else { return }
+            session.probing = true
+            if let waiter = session.waiter {
+                session.waiter = nil
+                waiter.continuation.resume(returning: ["6"])
+            }
+            state.sessions[sid] = session
+        }
+    }
+
+    /// The WebSocket finished the upgrade (`upgraded`), or went away before it.
+    func endProbe(_ sid: String, upgraded: Bool) {
+        state.withLock { state in
+            state.sessions[sid]?.probing = false
+            if upgraded { state.sessions[sid]?.upgraded = true }
+        }
+    }
+
+    /// The client answered a ping (or, on a WebSocket, said anything: it is alive).
     func pong(_ sid: String) {
         state.withLock { state in
             state.sessions[sid]?.pingSentAt = nil
@@ -177,11 +238,13 @@ final class SocketIOSessions: Sendable {
         }
     }
 
-    /// Disconnects from `roomId`'s conversation the sockets of `userIds` (nil: everyone's).
+    /// Disconnects from `roomId`'s conversation the sockets of `userIds` (nil: everyone's,
+    /// those admitted without a token included).
     func disconnect(roomId: Int64, userIds: Set<Int64>?) {
         state.withLock { state in
             for (sid, session) in state.sessions {
-                for (namespace, joined) in session.namespaces where joined.roomId == roomId && userIds?.contains(joined.userId) ?? true {
+                for (namespace, joined) in session.namespaces
+                where joined.roomId == roomId && userIds.map({ ids in joined.userId.map(ids.contains) ?? false }) ?? true {
                     state.sessions[sid]?.namespaces[namespace] = nil
                     enqueue(&state, [SocketIOPacket(.disconnect, namespace: namespace).message], sid)
                 }
