@@ -88,6 +88,7 @@ op("/v1/auth/refresh", "get", "A new access token", ok(ref("AccessToken")), KEY,
    params=[p("RefreshToken", "header", True), p("Authorization", "header", False, "the old access token (not required)")])
 op("/v1/users/me", "get", "The caller's account", ok(ref("MyProfile")))
 op("/v1/users/me", "put", "Change nickname and phone", ok(ref("UserPublic")), body=json_body({"nickname": STR, "phone": STR}, []))
+op("/v1/users/me/image", "put", "Change the profile photo (one picture)", ok(ref("UserPublic")), body=multipart({}, [], [("image", False)]))
 op("/v1/users/{user_id}", "get", "Another person, as a Member", ok(ref("Member")), params=[p("user_id")])
 op("/v1/workspaces", "get", "The caller's workspaces", ok(arr("Workspace")))
 op("/v1/workspaces", "post", "Make a workspace", ok(ref("Workspace")), body=multipart({"name": STR, "description": STR}, ["name"], [("image", False)]))

@@ -7,6 +7,7 @@ import Views
 /// the caller's own profile, and another person's.
 struct UsersAPIController: Sendable {
     let accounts: AccountService
+    let files: FileService
     let appSessions: AppSessions
     let throttle: LoginThrottle
     let signups: SignupLimiter
@@ -27,6 +28,7 @@ struct UsersAPIController: Sendable {
         v1.get("auth/refresh", use: refresh)
         v1.get("users/me", use: me)
         v1.put("users/me", use: updateMe)
+        v1.put("users/me/image", use: updateImage)
         v1.get("users/:user", use: member)
     }
 
@@ -146,6 +148,19 @@ struct UsersAPIController: Sendable {
         let fields = try await APIFields.read(request)
         let updated = try await accounts.updateProfile(userId: caller.id!, nickname: fields["nickname"] ?? caller.nickname,
                                                        phone: fields["phone"] ?? caller.phone ?? "")
+        return APIResponse.json(try await account(updated))
+    }
+
+    /// The caller's profile photo (multipart `image`, one picture, as the web's profile form
+    /// takes it); answers the account. None, more than one, or a file that is no picture is `E11`.
+    @Sendable func updateImage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (caller, _) = try await appSessions.account(authorization: request.headers[.authorization])
+        let form = try await APIForm.read(request, files: files, uploader: caller.id!, fileFields: ["image"])
+        guard let picture = try await form.picture(files) else { throw APIError.badRequest }
+        let updated = try await accounts.updateProfile(userId: caller.id!, nickname: caller.nickname, phone: caller.phone ?? "",
+                                                       picture: picture)
+        // The photo it replaced goes unless something else holds it.
+        _ = try await files.collectGarbage()
         return APIResponse.json(try await account(updated))
     }
 

@@ -210,7 +210,7 @@ func addAPIRoutes(to router: Router<AppRequestContext>, _ services: AppServices)
     v1.add(middleware: APIMiddleware(keys: services.config.api.keys))
     let routes = APIRoutes(v1)
     let api = services.config.api
-    UsersAPIController(accounts: services.accounts, appSessions: services.appSessions, throttle: services.throttle,
+    UsersAPIController(accounts: services.accounts, files: services.files, appSessions: services.appSessions, throttle: services.throttle,
                        signups: services.signups, policy: services.config.signup, confirmations: services.confirmations,
                        social: SocialSignIns(database: services.database, clock: services.clock, policy: services.config.signup,
                                              signupCoins: services.config.signupCoins),

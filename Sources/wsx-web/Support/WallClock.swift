@@ -6,7 +6,12 @@ import Synchronization
 struct WallClock: Sendable {
     let now: @Sendable () -> Date
 
-    static let system = WallClock { Date() }
+    /// The system clock in whole milliseconds: what SQLite keeps of a date. A time answered
+    /// when something is made is then the time read back later (the apps compare them), on
+    /// either backend.
+    static let system = WallClock {
+        Date(timeIntervalSince1970: (Date().timeIntervalSince1970 * 1000).rounded(.down) / 1000)
+    }
 }
 
 /// A clock that stands still until moved; for tests of expiry and rate windows.
