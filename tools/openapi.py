@@ -60,8 +60,10 @@ def multipart(props, required, files):
     j = {"type": "object", "properties": props, "required": required}
     return {"required": True, "content": {"multipart/form-data": {"schema": s}, "application/json": {"schema": j}}}
 STR = {"type": "string"}
-def p(name, where="path", required=True, description=None):
-    d = {"name": name, "in": where, "required": required, "schema": {"type": "string"}}
+def p(name, where="path", required=True, description=None, schema=None):
+    # A path segment is never empty (a fuzzer that draws "" only throws it away).
+    d = {"name": name, "in": where, "required": required,
+         "schema": schema or ({"type": "string", "minLength": 1} if where == "path" else {"type": "string"})}
     if description: d["description"] = description
     return d
 KEY = [{"SesacKey": []}]
@@ -135,7 +137,9 @@ op("/v1/store/pay/validation", "post", "Credit a payment made at the gateway", o
    body=json_body({"imp_uid": STR, "merchant_uid": STR}, ["imp_uid", "merchant_uid"]))
 files = ok(description="The file")
 files["200"]["content"] = {"*/*": {"schema": {"type": "string", "format": "binary"}}}
-op("/v1/static/{bucket}/{file}", "get", "A file named by a path the API answered", files, params=[p("bucket"), p("file")])
+op("/v1/static/{bucket}/{file}", "get", "A file named by a path the API answered", files, params=[
+    p("bucket", schema={"type": "string", "enum": ["profiles", "workspaces", "channels", "channelChats", "dmChats"]}),
+    p("file", description="`<name>_<id>.<ext>`")])
 doc = {"openapi": "3.1.0",
        "info": {"title": "wsx: the apps' API", "version": "1",
                 "description": "The mobile apps' /v1 contract (Gen B) as wsx serves it. Every refusal is 400 with an E-code, a fault 500 with E99; see docs/api.md."},
