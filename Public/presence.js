@@ -1,9 +1,9 @@
 // wsx presence and typing.
 //
 // Dots: every `[data-presence="<user id>"]` on a page shows that person as online, away or
-// offline. The page reads everyone's state once (`GET /presence`), then follows
-// `presence.changed` events; each carries a sequence number, so an event older than the
-// snapshot is ignored and none that came while it was read is lost.
+// offline. The page reads everyone's state (`GET /presence`) when it loads and whenever its
+// stream opens, then follows `presence.changed` events; each carries a sequence number, so an
+// event older than the snapshot is ignored and none that came while it was read is lost.
 //
 // Away: this browser is away when none of its tabs is visible and used within ten minutes.
 // Every tab tells the others how it is (a BroadcastChannel); the tab that holds the event
@@ -32,6 +32,8 @@
 
   const states = new Map();
   let snapshotSequence = null;
+  // Changes that come while a snapshot is read, applied after it (those it already has are skipped).
+  let reading = 0;
   const early = [];
 
   function paint(userId) {
@@ -52,7 +54,7 @@
   }
 
   function apply(change) {
-    if (snapshotSequence === null) { early.push(change); return; }
+    if (reading > 0 || snapshotSequence === null) { early.push(change); return; }
     if (change.sequence <= snapshotSequence) return;
     if (change.state === 'offline') states.delete(String(change.userId));
     else states.set(String(change.userId), change.state);
@@ -60,17 +62,29 @@
   }
 
   async function readSnapshot() {
+    reading += 1;
     const response = await fetch(meta('presence-url'), { credentials: 'same-origin', headers: { Accept: 'application/json' } })
       .catch(() => null);
     const snapshot = response?.ok ? await response.json().catch(() => null) : null;
-    if (!snapshot) return;
-    states.clear();
-    for (const [id, state] of Object.entries(snapshot.states || {})) states.set(id, state);
-    snapshotSequence = snapshot.sequence;
-    paintAll();
-    for (const change of early.splice(0)) apply(change);
+    reading -= 1;
+    if (snapshot && (snapshotSequence === null || snapshot.sequence >= snapshotSequence)) {
+      states.clear();
+      for (const [id, state] of Object.entries(snapshot.states || {})) states.set(id, state);
+      snapshotSequence = snapshot.sequence;
+      paintAll();
+    }
+    if (reading === 0 && snapshotSequence !== null) for (const change of early.splice(0)) apply(change);
   }
   readSnapshot();
+  // Presence changes are never replayed: whatever changed while this browser had no stream (a
+  // reconnect, or the page rendered before its stream opened) is read again once the stream is
+  // open, which the server signals only when it already delivers to it.
+  let wasOnline = root.dataset.liveOnline === 'yes';
+  new MutationObserver(() => {
+    const online = root.dataset.liveOnline === 'yes';
+    if (online && !wasOnline) readSnapshot();
+    wasOnline = online;
+  }).observe(root, { attributes: true, attributeFilter: ['data-live-online'] });
 
   // Rooms that appear in the sidebar later (a new DM) get their dot at once.
   new MutationObserver(() => {

@@ -67,6 +67,31 @@ struct PresenceTests {
         }
     }
 
+    @Test("a stream's head comes only once the hub delivers to it, so a snapshot read after it misses no change")
+    func headMeansSubscribed() async throws {
+        try await TestApp { $0.realtime.offlineGrace = .milliseconds(100) }.run(.live) { app in
+            let (a, b, _, _) = try await MessagingTests.team(app)
+            let (alice, bob) = (try await app.userId("a@example.com"), try await app.userId("b@example.com"))
+            for _ in 0..<20 {
+                try await EventStreamClient.connect(port: app.client.port!, headers: ["Cookie": a.cookieHeader]) { aliceStream in
+                    _ = try await aliceStream.readHead()
+                    // No waiting for the hub: the open stream already counts, and hears Bob's change.
+                    #expect(await app.services.hub.presence(of: alice) == .online)
+                    try await EventStreamClient.connect(port: app.client.port!, headers: ["Cookie": b.cookieHeader]) { bobStream in
+                        _ = try await bobStream.readHead()
+                        #expect(try await Self.snapshot(a).contains(#""\#(bob)":"online""#))
+                    }
+                    let change = try await Self.next("presence.changed", about: bob, &aliceStream)
+                    #expect(change?.data.contains(#""state":"online""#) == true)
+                }
+                // Both announced offline before the next round.
+                for _ in 0..<100 where await !app.services.hub.presence(ofTeammatesOf: alice).states.isEmpty {
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+            }
+        }
+    }
+
     @Test("moving to the next page within the grace is not announced as leaving")
     func reconnectWithinGrace() async throws {
         try await TestApp { $0.realtime.offlineGrace = .seconds(1) }.run(.live) { app in

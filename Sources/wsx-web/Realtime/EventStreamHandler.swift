@@ -217,8 +217,6 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let limit = dependencies.settings.bufferBytes
         context.channel.setOption(ChannelOptions.writeBufferWaterMark,
                                   value: .init(low: limit / 2, high: limit)).whenFailure { _ in }
-        write(Self.responseHead)
-        flushIfNeeded()
 
         let hub = dependencies.hub
         let handle = EventStreamHandle(handler: self, eventLoop: context.eventLoop,
@@ -240,6 +238,10 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
             release()
             return
         }
+        // The head goes out only now, so a browser's `open` means the hub already delivers to
+        // this stream: what the page reads after it (the presence snapshot) misses nothing.
+        write(Self.responseHead)
+        flushIfNeeded()
         guard let resumeFrom else { return goLive() }
         guard let context else { return end() }
         // How far retention pruned the log is read off the loop, as replay's pages are; live
