@@ -76,14 +76,15 @@ def test_schemathesis_meets_no_server_error_and_no_undocumented_answer(api_serve
                              {"email": "퍼저@example.com", "password": "Fuzz-pass-1", "nickname": "퍼저", "phone": ""})
     assert status == 200, joined
     token = joined["token"]["accessToken"]
-    # Something for the fuzzer to find: a workspace, a channel with a chat and a file.
-    status, workspace = request(base, "POST", "/v1/workspaces", {"name": "퍼징 팀"}, token)
-    assert status == 200, workspace
-    status, channel = request(base, "POST", f"/v1/workspaces/{workspace['workspace_id']}/channels", {"name": "시험"}, token)
-    assert status == 200, channel
-    status, chat = request(base, "POST", f"/v1/workspaces/{workspace['workspace_id']}/channels/{channel['channel_id']}/chats",
-                           {"content": "첫 글"}, token)
-    assert status == 200, chat
+    # Something for the fuzzer to find, in Korean and in English: a workspace, a channel with a chat.
+    for team, room, content in (("퍼징 팀", "시험", "첫 글"), ("Fuzzing team", "trials", "The first post")):
+        status, workspace = request(base, "POST", "/v1/workspaces", {"name": team}, token)
+        assert status == 200, workspace
+        status, channel = request(base, "POST", f"/v1/workspaces/{workspace['workspace_id']}/channels", {"name": room}, token)
+        assert status == 200, channel
+        status, chat = request(base, "POST", f"/v1/workspaces/{workspace['workspace_id']}/channels/{channel['channel_id']}/chats",
+                               {"content": content}, token)
+        assert status == 200, chat
 
     st = pathlib.Path(sys.executable).with_name("st")
     result = subprocess.run(

@@ -322,6 +322,8 @@ def api(tmp_path_factory, outside) -> Server:
         "--kakao-api", outside.base, "--apple-client-id", APPLE_CLIENT_ID, "--apple-jwks", outside.base + "/auth/keys",
         "--post-burst", "0", "--upload-bytes-per-minute", "0", "--searches-per-minute", "0",
         "--invitations-per-hour", "0", "--signup-max-per-ip", "100000",
+        # Everything the server can log, so `test_no_secret_reaches_the_log` reads all of it.
+        "--log-level", "trace",
     ]) as server:
         yield server
 
@@ -392,6 +394,12 @@ def multipart(fields: list[tuple[str, str]], files: list[tuple[str, str, bytes, 
 MINE = object()  # "the phone's own access token"
 
 
+# Everything secret the suite sent (the key, tokens, passwords, Kakao's and Apple's tokens): none
+# of it may reach the server's log (`test_no_secret_reaches_the_log`).
+SENT_SECRETS: set[str] = {KEY}
+SECRET_FIELDS = ("password", "oauthToken", "idToken", "deviceToken")
+
+
 class Phone:
     """One app on one phone: the key, the phone's language, and once signed in its tokens."""
 
@@ -411,6 +419,7 @@ class Phone:
         self.user = user_with_token
         self.email = user_with_token["email"]
         self.access, self.refresh = user_with_token["token"]["accessToken"], user_with_token["token"]["refreshToken"]
+        SENT_SECRETS.update((self.access, self.refresh))
         return self
 
     def request(self, method: str, path: str, *, json_body: Any = None, body: bytes | None = None,
@@ -422,6 +431,12 @@ class Phone:
         token = self.access if token is MINE else token
         if token is not None:
             sent["Authorization"] = token
+        if isinstance(token, str) and len(token) >= 16:
+            SENT_SECRETS.add(token)
+        if len((headers or {}).get("RefreshToken", "")) >= 16:
+            SENT_SECRETS.add(headers["RefreshToken"])
+        if isinstance(json_body, dict):
+            SENT_SECRETS.update(str(json_body[field]) for field in SECRET_FIELDS if len(str(json_body.get(field) or "")) >= 8)
         if json_body is not None:
             body, content_type = json.dumps(json_body, ensure_ascii=False).encode(), "application/json"
         if content_type:
@@ -1367,3 +1382,25 @@ def test_too_many_failed_sign_ins_is_e98(strict):
         refused(phone.post("/v1/users/login", {"email": target, "password": f"Guess-{attempt}!"}), "E03", f"guess {attempt + 1}")
     refused(phone.post("/v1/users/login", {"email": target, "password": PASSWORD}), "E98", "a guess past the limit")
     ok(phone.post("/v1/users/login", {"email": first.email, "password": PASSWORD}), "another account signs in")
+
+
+@pytest.mark.timeout(60)
+def test_no_secret_reaches_the_log(api, outside):
+    """Logs travel further than the database: the key, access and refresh tokens (sent and
+    answered), passwords, device tokens, and Kakao's and Apple's tokens never reach the server's
+    log, even at `trace`. Whatever else ran before, this test signs in, refreshes, reads and signs
+    in with Kakao itself, so there is always something to look for."""
+    phone = join(api, ENGLISH, "Log Watcher", "log-watcher")
+    again = sign_in(api, ENGLISH, phone.email)
+    refreshed = ok(again.get("/v1/auth/refresh", headers={"RefreshToken": again.refresh}), "refresh")["accessToken"]
+    SENT_SECRETS.add(refreshed)
+    ok(again.get("/v1/users/me", token=refreshed), "me with the refreshed token")
+    refused(again.get("/v1/users/me", token="garbage-token-for-the-log"), "E02", "a garbage token")
+    SENT_SECRETS.add("garbage-token-for-the-log")
+    kakao = outside.kakao_person("Log Watcher", ENGLISH.email("log-watcher-kakao"))
+    ok(Phone(api, ENGLISH).post("/v1/users/login/kakao", {"oauthToken": kakao, "deviceToken": secrets.token_hex(32)}), "kakao")
+
+    log = api.log.read_text(errors="replace")
+    assert '/v1/auth/refresh' in log and '/v1/users/login/kakao' in log, "the log has the requests, at trace"
+    leaked = sorted(secret for secret in SENT_SECRETS if secret in log)
+    assert leaked == [], f"{len(leaked)} secrets in the log, e.g. {leaked[0][:12]}… ({len(SENT_SECRETS)} looked for)"

@@ -5,6 +5,7 @@ the web and for one from an app, the sender's own included; a non-member is refu
 removed from the channel is disconnected. Under `--socket-io-unauthenticated` a token-less
 socket joins a public channel by its opaque id, never a private one."""
 
+import json
 import queue
 import re
 import subprocess
@@ -29,12 +30,19 @@ def start_server(root, *flags: str):
 
 
 @pytest.fixture(scope="module")
-def api_base(tmp_path_factory):
-    process = start_server(tmp_path_factory.mktemp("socketio"))
+def api_server(tmp_path_factory):
+    """The server, logging everything it can (`test_no_token_reaches_the_log` reads it), and its log."""
+    root = tmp_path_factory.mktemp("socketio")
+    process = start_server(root, "--log-level", "trace")
     try:
-        yield _wait_for_ready_line(process, STARTUP_TIMEOUT)
+        yield _wait_for_ready_line(process, STARTUP_TIMEOUT), root / "wsx-web.log"
     finally:
         _stop(process)
+
+
+@pytest.fixture(scope="module")
+def api_base(api_server):
+    return api_server[0]
 
 
 @pytest.fixture(scope="module")
@@ -209,3 +217,34 @@ def test_a_socket_without_a_token_joins_a_public_channel_only_when_the_server_al
         listen(open_base, f"/ws-channel-{private['channel_id']}", None)[0].disconnect()
     client, _ = listen(open_base, f"/ws-channel-{private['channel_id']}", token)
     client.disconnect()
+
+
+@pytest.mark.timeout(120)
+def test_no_token_reaches_the_log(api_server):
+    """A socket's access token, in the handshake's `auth`, the `token` query parameter or
+    `Authorization`, on either transport, never reaches the server's log, even at `trace`."""
+    base, log_path = api_server
+    token, _ = join(base, "log-socket@example.com", "로그 주인")
+    status, workspace = request(base, "POST", "/v1/workspaces", {"name": "로그 팀"}, token)
+    assert status == 200, workspace
+    status, channel = request(base, "POST", f"/v1/workspaces/{workspace['workspace_id']}/channels", {"name": "기록"}, token)
+    assert status == 200, channel
+    namespace = f"/ws-channel-{channel['channel_id']}"
+    for transports in (["polling"], ["polling", "websocket"], ["websocket"]):
+        listen(base, namespace, token, transports)[0].disconnect()
+
+    # The token in the query and in Authorization, as other clients send it.
+    http = requests.Session()
+    http.trust_env = False
+    polling = f"{base}/socket.io/?EIO=4&transport=polling&token={token}"
+    opened = http.get(polling, headers={"Authorization": token}, timeout=10)
+    assert opened.status_code == 200 and opened.text.startswith("0"), opened.text
+    session = f"{polling}&sid={json.loads(opened.text[1:])['sid']}"
+    assert http.post(session, data=f"40{namespace},", timeout=10).status_code == 200
+    connected = http.get(session, timeout=10).text
+    assert connected.startswith(f"40{namespace},") and '"sid"' in connected, connected
+
+    log = log_path.read_text(errors="replace")
+    assert "/socket.io" in log, "the log has the requests, at trace"
+    assert token not in log
+    assert KEY not in log

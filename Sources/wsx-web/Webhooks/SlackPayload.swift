@@ -11,7 +11,8 @@ import SlackFormat
 /// rich_text) their Markdown (wsx's has no headings or rules: a header is a line in bold, a
 /// divider a line of dashes). With `blocks`, `text` is only the notification fallback, as in
 /// Slack. Unknown fields and block types are ignored. `username`, `icon_emoji` and `icon_url`
-/// are read and not shown: the hook's own name is its messages' author.
+/// are accepted and not shown, as in Slack's app webhooks: the hook's own name is its messages' author
+/// (`docs/api.md` says why).
 struct SlackPayload: Sendable, Equatable {
     /// The message as wsx Markdown: the blocks (else the text), then the attachments; empty
     /// when there is nothing to show.

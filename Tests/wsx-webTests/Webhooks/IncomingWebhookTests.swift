@@ -44,6 +44,7 @@ struct IncomingWebhookTests {
             let page = try await owner.get("/w/\(wid)/c/\(cid)")
             #expect(page.text.contains(#"class="message-author">CI 봇</"#) || page.text.contains(">CI 봇</a>"))
             #expect(page.text.contains(#"<span class="bot-badge local-text" lang="ko">봇</span>"#))
+            #expect(!page.text.contains("ignored"), "a payload's username names no one: the hook is the author")
             #expect(page.text.contains("<strong>성공</strong>") && page.text.contains(#"href="https://ci.example/1""#))
             #expect(page.text.contains("<del>취소</del>") || page.text.contains("<s>취소</s>"))
             #expect(!app.logs.all.contains { $0.contains(token) }, "the token is never logged")
