@@ -112,7 +112,7 @@ struct AppServices: Sendable {
         folderLock = try DataFolderLock.acquire(dataDirectory: config.dataDirectory)
         readers = ReaderThreads(count: AppDatabase.readerCount)
         database = if let postgres {
-            AppDatabase(postgres: postgres, clock: clock)
+            AppDatabase(postgres: postgres, clock: clock, timingWritesInto: metrics.databaseWrites)
         } else {
             try AppDatabase.open(dataDirectory: config.dataDirectory, clock: clock, synchronous: config.synchronous,
                                  timingWritesInto: metrics.databaseWrites, readers: readers)

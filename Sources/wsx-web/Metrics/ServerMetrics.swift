@@ -68,7 +68,7 @@ final class ServerMetrics: Sendable {
                                                             "Event streams closed because their reader fell too far behind."))
         databaseWrites = registry.makeDurationHistogram(
             descriptor: name("database_write", "seconds",
-                             "Time of each shared write transaction of message posts: waiting for the writer, its statements and its commit."),
+                             "Time of each write transaction of message posts (on SQLite shared by the posts that arrive together): waiting for the writer, its statements and its commit."),
             buckets: Self.latencyBuckets)
         openStreams = registry.makeGauge(descriptor: name("event_streams_open", "", "Event streams open now."))
         outboxLag = registry.makeGauge(descriptor: name("outbox_lag", "events",

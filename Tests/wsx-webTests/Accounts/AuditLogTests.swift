@@ -37,8 +37,7 @@ struct AuditLogTests {
             let wid = try await owner.createWorkspace("감사")
             _ = try await owner.invite("guest@example.com", to: wid)
             _ = try await app.browser().logIn(email: "owner@example.com", password: "wrong password")
-            let data = app.services.config.dataDirectory
-            let result = try await WSXBinary.runBeside(["audit", "export", "--since", "2000-01-01", "--format", "jsonl", "--data-dir", data],
+            let result = try await WSXBinary.runBeside(["audit", "export", "--since", "2000-01-01", "--format", "jsonl"] + app.storageFlags,
                                                        in: work)
             #expect(result.status == 0, "\(result.output)")
             let objects = result.output.split(separator: "\n").compactMap {
@@ -50,9 +49,9 @@ struct AuditLogTests {
                 && $0["workspace"] as? String == "감사" })
             let times = objects.compactMap { $0["time"] as? String }
             #expect(times == times.sorted())
-            let bad = try await WSXBinary.runBeside(["audit", "export", "--since", "yesterday", "--data-dir", data], in: work)
+            let bad = try await WSXBinary.runBeside(["audit", "export", "--since", "yesterday"] + app.storageFlags, in: work)
             #expect(bad.status != 0 && bad.output.contains("--since: yesterday is not a date"))
-            let later = try await WSXBinary.runBeside(["audit", "export", "--since", "1h", "--data-dir", data], in: work)
+            let later = try await WSXBinary.runBeside(["audit", "export", "--since", "1h"] + app.storageFlags, in: work)
             #expect(later.status == 0)
         }
     }

@@ -167,8 +167,8 @@ struct TwoStepTests {
             // server asks again to turn it on).
             let work = try makeEmptyFolder()
             defer { try? FileManager.default.removeItem(at: work) }
-            let reset = try await WSXBinary.runBeside(["user", "reset-2fa", "--email", "admin@example.com",
-                                                       "--data-dir", app.services.config.dataDirectory], in: work)
+            let reset = try await WSXBinary.runBeside(["user", "reset-2fa", "--email", "admin@example.com"] + app.storageFlags,
+                                                      in: work)
             #expect(reset.status == 0, "\(reset.output)")
             let fresh = app.browser()
             #expect(try await fresh.logIn(email: "admin@example.com", password: "admin password").location == "/workspaces")

@@ -37,7 +37,8 @@ struct FileModeTests {
 
     @Test("the server's own files: database, WAL and shared memory, secrets, uploads, thumbnails, their folders")
     func serverFiles() async throws {
-        try await StoreTests.sandbox { $0.payments.sandboxSecret = nil }.run { app in
+        // The SQLite file, its WAL and shared memory are among them.
+        try await StoreTests.sandbox { $0.payments.sandboxSecret = nil }.onSQLite.run { app in
             let (a, _, path, _) = try await UploadTests.room(app)
             #expect(try await a.postMultipart(path + "/messages", [("content", "files")], files: [
                 .init(filename: "사진.jpg", data: Fixture.data("photo.jpg")), .init(filename: "doc.pdf", data: Fixture.data("doc.pdf")),

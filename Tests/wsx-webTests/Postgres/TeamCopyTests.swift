@@ -36,7 +36,8 @@ struct TeamCopyTests {
         let address = try await PostgresTestCluster.shared().database()
         let url = "postgres://\(address.user)@\(address.host):\(address.port)/\(address.database)"
 
-        let before = try await TestApp().run { app -> Before in
+        // The team copied from: SQLite's folder, whatever backend the suites run on.
+        let before = try await TestApp.sqlite().run { app -> Before in
             let (owner, member, wid) = try await ChannelTests.team(app)
             let cid = try await owner.createChannel(in: wid, "공지", description: "알림")
             try await member.get("/w/\(wid)/channels")

@@ -15,7 +15,8 @@ struct SlackLiveImportTests {
         let work = try SlackFixture.workFolder()
         defer { try? FileManager.default.removeItem(at: work) }
         let zip = try SlackFixture.zip(into: work)
-        try await TestApp().run(.live) { app in
+        // The import writes the server's folder (on PostgreSQL it refuses: PostgresCommandTests).
+        try await TestApp.sqlite().run(.live) { app in
             let (mina, bob) = try await SlackImportTests.accounts(app)
             #expect(try await bob.get("/workspaces").text.contains("Acme") == false)
             try await EventStreamClient.connect(port: app.client.port!, headers: RealtimeTests.headers(bob)) { stream in
@@ -72,7 +73,7 @@ struct SlackLiveImportTests {
         let unknown = try await WSXBinary.runBeside(["export", "--workspace", "Nope", "--to", "nope.zip", "--data-dir", "data"], in: work)
         #expect(unknown.status != 0 && unknown.output.contains("no such workspace"), "\(unknown.output)")
         let data = work.appendingPathComponent("data").path
-        let server = TestApp { $0.dataDirectory = data }
+        let server = TestApp.sqlite { $0.dataDirectory = data }
         try await server.run { (app: TestSession) async throws -> Void in
             let mina = app.browser()
             #expect(try await mina.logIn(email: "mina@example.com", password: "correct horse").status == .seeOther)

@@ -17,7 +17,12 @@ struct TestApp {
 
     /// A server on the embedded SQLite file whatever backend the suites run on.
     static func sqlite(configure: (inout AppConfig) -> Void = { _ in }) -> TestApp {
-        var app = TestApp(configure: configure)
+        TestApp(configure: configure).onSQLite
+    }
+
+    /// This server on the embedded SQLite file whatever backend the suites run on.
+    var onSQLite: TestApp {
+        var app = self
         app.sqliteOnly = true
         return app
     }
@@ -64,7 +69,7 @@ struct TestApp {
             postgres = try await PostgresBackend.open(address: address, logger: logs.logger(), clock: clock.wallClock, sessionCount: 2)
         }
         do {
-            let value = try await run(setup, postgres: postgres, body)
+            let value = try await run(setup, postgres: postgres, address: address, body)
             await postgres?.close()
             return value
         } catch {
@@ -76,7 +81,7 @@ struct TestApp {
     /// The embedded templates and static files, loaded once for every test server.
     private static let embeddedViews = Result { try LoadedViews(AppConfig()) }
 
-    private func run<Value: Sendable>(_ setup: TestingSetup, postgres: PostgresBackend?,
+    private func run<Value: Sendable>(_ setup: TestingSetup, postgres: PostgresBackend?, address: PostgresAddress?,
                                       _ body: @Sendable (TestSession) async throws -> Value) async throws -> Value {
         // Hundreds of servers start in one run: the embedded templates are parsed once for all.
         let views = config.templatesDirectory == nil && config.publicDirectory == nil ? try Self.embeddedViews.get() : nil
@@ -90,7 +95,7 @@ struct TestApp {
                               logger: logs.logger())
         defer { try? FileManager.default.removeItem(atPath: config.dataDirectory) }
         return try await app.test(setup) { client in
-            try await body(TestSession(client: client, services: services, clock: clock, logs: logs))
+            try await body(TestSession(client: client, services: services, clock: clock, logs: logs, postgresAddress: address))
         }
     }
 
@@ -108,8 +113,16 @@ struct TestSession: Sendable {
     let services: AppServices
     let clock: ManualClock
     let logs: CapturedLogs
+    /// The PostgreSQL database the app runs on, if it does not run on SQLite.
+    let postgresAddress: PostgresAddress?
 
     var database: AppDatabase { services.database }
+
+    /// What an operator's command run beside this server names to reach its data: the data
+    /// folder, and the database when it is PostgreSQL's.
+    var storageFlags: [String] {
+        ["--data-dir", services.config.dataDirectory] + (postgresAddress.map { ["--database", $0.description] } ?? [])
+    }
 
     /// A new browser: its own cookie jar.
     func browser(acceptLanguage: String? = "en-US,en;q=0.9") -> TestBrowser {

@@ -19,6 +19,8 @@ final class AppDatabase: Sendable {
     /// every node committed are delivered, `PostgresEventFeed`).
     let outbox: EventOutbox
     private let sqliteGroupCommit: GroupCommit?
+    /// On PostgreSQL, where each post's transaction is timed (SQLite's `GroupCommit` times its own).
+    let postgresWriteTimes: DurationHistogram?
     /// What every cache of reads read, and the commits that changed it (`ReadRegion`).
     let regions: RegionVersions
     /// Where reads no cache answered run (`readOffLoop`); nil runs them on the caller's thread
@@ -35,6 +37,7 @@ final class AppDatabase: Sendable {
         self.readers = readers
         outbox = EventOutbox(clock: clock, destination: events)
         sqliteGroupCommit = GroupCommit(writer: writer, outbox: outbox, timings: writeTimes)
+        postgresWriteTimes = nil
         regions = RegionVersions(outside: outside)
         writer.add(transactionObserver: regions, extent: .databaseLifetime)
         let migrator = Self.migrator
@@ -48,10 +51,12 @@ final class AppDatabase: Sendable {
     /// The database of `backend`, already migrated. Its caches count every commit of every node
     /// that changed a table they read (a node's own once it committed, the others' as their
     /// notice arrives, `PostgresEventFeed.notice(changing:)`), and the
-    /// events every node commits reach `outbox` through the backend's feed.
-    init(postgres backend: PostgresBackend, clock: WallClock = .system) {
+    /// events every node commits reach `outbox` through the backend's feed. Message posts'
+    /// transactions are timed into `timingWritesInto` when given (the server's metrics).
+    init(postgres backend: PostgresBackend, clock: WallClock = .system, timingWritesInto writeTimes: DurationHistogram? = nil) {
         sqliteWriter = nil
         sqliteGroupCommit = nil
+        postgresWriteTimes = writeTimes
         postgres = backend
         readers = nil
         let outbox = EventOutbox(clock: clock, destination: .hub)

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Prometheus
 
 /// A `StoreTransaction` on SQLite: the GRDB connection inside its transaction, and the outbox its
 /// events go to (nil in a read, which publishes nothing). Only the SQLite stores (this folder)
@@ -75,7 +76,11 @@ extension AppDatabase {
     /// posts: `GroupCommit`), in a savepoint of its own, so its changes and events roll back
     /// alone when it throws and commit with the others.
     func writeTogether<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
-        if let postgres { return try await postgres.write(body) }
+        if let postgres {
+            let started = ContinuousClock.now
+            defer { postgresWriteTimes?.record(ContinuousClock.now - started) }
+            return try await postgres.write(body)
+        }
         let outbox = self.outbox
         return try await groupCommit.write { db in try body(SQLiteTransaction(db, outbox: outbox)) }
     }
