@@ -12,7 +12,7 @@ DATA_DIR ?= ./data
 PORT ?= 8080
 HOST ?= 127.0.0.1
 
-.PHONY: run test deps venv build build-release build-tests swift-test browser-test screenshots dist fuzz bench bench-deps clean
+.PHONY: run test deps venv build build-release build-tests swift-test swift-test-postgres browser-test screenshots dist fuzz bench bench-deps clean
 
 ## Install the Debian packages wsx builds and tests against (only the missing ones).
 deps:
@@ -53,13 +53,22 @@ build-tests: deps
 run: build-release
 	.build/release/wsx-web serve --host $(HOST) --port $(PORT) --data-dir $(DATA_DIR) --payments sandbox --signup open
 
-## Every test: Swift unit, router and live-server tests, then the browser tests.
-test: swift-test browser-test
+## Every test: Swift unit, router and live-server tests (on SQLite, then again on PostgreSQL),
+## then the browser tests.
+test: swift-test swift-test-postgres browser-test
 
 ## At most 12 tests at once: hundreds of in-process servers starting together on two cores left
 ## the timed live tests (streams, idle timeouts, fetches) starved and failing.
 swift-test: build-tests
 	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=12 swift test --skip-build
+
+## The same suites with every in-process server on PostgreSQL (one throwaway cluster for the run,
+## a database per server), but for those whose backend does not vary: the ones that choose it
+## themselves (the store conformance suites and PostgreSQL's own, which the pass above already
+## ran on both backends; SQLite's migrations and files) and the ones that run the built binary.
+POSTGRES_PASS_SKIPS := wsx_webTests\.(Postgres[A-Za-z]*|[A-Za-z]*Conformance[A-Za-z]*|MigrateCommandPostgresTests|TeamCopyTests|[A-Za-z]*MigrationTests|GroupCommitTests|SchemaParityTests|TimestampsGRDBTests|ConnectionFloodTests|BinaryTests)/
+swift-test-postgres: build-tests
+	WSX_TEST_BACKEND=postgres SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=12 swift test --skip-build --skip '$(POSTGRES_PASS_SKIPS)'
 
 browser-test: venv build
 	WSX_BINARY=$(CURDIR)/.build/debug/wsx-web $(VENV)/bin/python -m pytest -q Tests/browser

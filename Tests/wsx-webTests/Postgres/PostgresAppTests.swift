@@ -232,6 +232,38 @@ struct PostgresAppTests {
         }
     }
 
+    @Test("a node that dies without a word (SIGKILL): the people whose streams were there go offline on the others a heartbeat past its liveness",
+          .timeLimit(.minutes(2)))
+    func presenceOfADeadNode() async throws {
+        let address = try await PostgresTestCluster.shared().database()
+        var node = TestApp { $0.realtime.offlineGrace = .milliseconds(200) }
+        node.postgresAddress = address
+        try await node.run(.live) { app in
+            let (alice, _, _, _) = try await MessagingTests.team(app)
+            let bobId = try await app.userId("b@example.com")
+            try await EventStreamClient.connect(port: app.client.port!, headers: RealtimeTests.headers(alice)) { aliceStream in
+                _ = try await aliceStream.readHead()
+                // Another node, where Bob had his tab, was last seen 25 s ago and is gone: it
+                // neither beats nor says goodbye again.
+                let died = ContinuousClock.now
+                try await PostgresConnector(address: address, logger: Logger(label: "test.dead-node")).withConnection { connection in
+                    for sql in ["INSERT INTO nodes (node_id, seen_at) VALUES ('dead-node', now() - interval '25 seconds')",
+                                "INSERT INTO node_presence (node_id, user_id, state) VALUES ('dead-node', \(bobId), 'online')",
+                                "SELECT pg_notify('\(PostgresNodeSignals.channel)', 'p:dead-node:\(bobId)')"] {
+                        _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Logger(label: "test.dead-node")).collect()
+                    }
+                }
+                let online = try await PresenceTests.next("presence.changed", about: bobId, &aliceStream)
+                #expect(online?.data.contains(#""state":"online""#) == true, "Bob on the other node, while it counts as alive")
+                let offline = try await PresenceTests.next("presence.changed", about: bobId, &aliceStream)
+                #expect(offline?.data.contains(#""state":"offline""#) == true, "the node's liveness ran out: Bob is offline")
+                let took = ContinuousClock.now - died
+                #expect(took >= .seconds(4) && took < .seconds(5 + 10 + 3), "within a heartbeat past the liveness: \(took)")
+                #expect(await app.services.hub.presence(of: bobId) == .offline)
+            }
+        }
+    }
+
     @Test("the sign-in limit counts every node's failures: three wrong passwords spread over two nodes slow the next try on either")
     func loginLimitAcrossNodes() async throws {
         let address = try await PostgresTestCluster.shared().database()

@@ -63,7 +63,7 @@ struct TestApp {
         var address = postgresAddress
         // `WSX_TEST_BACKEND=postgres swift test` runs every in-process suite on PostgreSQL.
         if address == nil, !sqliteOnly, ProcessInfo.processInfo.environment["WSX_TEST_BACKEND"] == "postgres" {
-            address = try await PostgresTestCluster.shared().database()
+            address = try await PostgresTestCluster.shared().migratedDatabase()
         }
         if let address {
             postgres = try await PostgresBackend.open(address: address, logger: logs.logger(), clock: clock.wallClock, sessionCount: 2)
