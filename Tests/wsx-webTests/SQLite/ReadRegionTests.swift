@@ -179,6 +179,36 @@ struct ReadRegionTests {
         #expect(try await read() == "hello B")
     }
 
+    @Test("a cache filled late in a read transaction keeps nothing its older snapshot showed: the sidebar's counts stayed stale",
+          .timeLimit(.minutes(1)))
+    func lateFillOfAnOlderSnapshot() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wsx-snapshot-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let database = try AppDatabase.open(dataDirectory: folder)
+        try await Self.someone(database)
+        let people = VersionedCache<Int, Int>("people", of: database, clock: .system, capacity: 8)
+        let names = VersionedCache<Int, String>("names", of: database, clock: .system, capacity: 8)
+        let name = { (db: Database) in try String.fetchOne(db, sql: "SELECT nickname FROM users WHERE id = 1") ?? "" }
+        for _ in 0..<2 { _ = try database.read { db in try names.value(for: 1, in: db, orRead: name) } }
+        #expect(names.value(for: 1) == "A", "kept while nothing changes")
+
+        // One read transaction, as a page's: a first cache reads (the snapshot starts), a post
+        // commits meanwhile, then a second cache reads what the snapshot still shows.
+        let seen = try database.read { db -> String in
+            _ = try people.value(for: 1, in: db) { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users") ?? 0 }
+            let written = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                try? database.writer.write { db in try db.execute(sql: "UPDATE users SET nickname = 'B' WHERE id = 1") }
+                written.signal()
+            }
+            written.wait()
+            return try names.value(for: 1, in: db, orRead: name)
+        }
+        #expect(seen == "A", "the transaction answers from its snapshot")
+        #expect(names.value(for: 1) == nil, "but that is not kept as the value of now")
+        #expect(try database.read { db in try names.value(for: 1, in: db, orRead: name) } == "B")
+    }
+
     @Test("a cached value goes stale with a commit, with its lifetime, or before it is stored")
     func cacheValidity() async throws {
         let database = try AppDatabase(DatabaseQueue())

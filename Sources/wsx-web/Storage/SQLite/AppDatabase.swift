@@ -146,9 +146,16 @@ final class AppDatabase: Sendable {
     /// Inside a cached read (`ReadScope.current`, a page being kept) the statements' region is
     /// recorded for it, and the scope stays current on the reader's thread.
     func read<T>(_ block: (Database) throws -> T) throws -> T {
-        guard let scope = ReadScope.current else { return try writer.read(block) }
+        // Taken before the transaction's snapshot: a cache filled later in this read keeps its
+        // value only if nothing it covers changed since (`VersionedCache`).
+        let started = regions.commits
+        guard let scope = ReadScope.current else {
+            return try writer.read { db in try ReadTransaction.$startedAt.withValue(started) { try block(db) } }
+        }
         return try withoutActuallyEscaping(block) { unscoped in
-            let block = { (db: Database) throws -> T in try scope.record(db, unscoped) }
+            let block = { (db: Database) throws -> T in
+                try ReadTransaction.$startedAt.withValue(started) { try scope.record(db, unscoped) }
+            }
             return try writer.read(block)
         }
     }

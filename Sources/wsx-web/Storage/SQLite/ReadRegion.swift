@@ -32,6 +32,8 @@ final class ReadRegion: Sendable {
     let statementRegions: StatementRegions
     private let state = Mutex(State())
     private let own = Atomic<UInt64>(0)
+    /// The number (`RegionVersions.commits`) of the last commit that changed this region itself.
+    private let changedAt = Atomic<UInt64>(0)
     private let hasParts = Atomic<Bool>(false)
     /// Whether the transaction in progress made a change the region covers; writer only.
     private let changed = Atomic<Bool>(false)
@@ -50,6 +52,14 @@ final class ReadRegion: Sendable {
         let own = own.load(ordering: .acquiring)
         guard hasParts.load(ordering: .acquiring) else { return own }
         return state.withLock { $0.parts.reduce(own) { $0 &+ $1.version } }
+    }
+
+    /// The number (`RegionVersions.commits`) of the last commit that changed this region or its
+    /// parts: a read transaction begun at or after it sees that change.
+    var lastChange: UInt64 {
+        let own = changedAt.load(ordering: .acquiring)
+        guard hasParts.load(ordering: .acquiring) else { return own }
+        return state.withLock { $0.parts.reduce(own) { max($0, $1.lastChange) } }
     }
 
     /// Whether `other` is this region or one of its parts, however deep.
@@ -122,12 +132,15 @@ final class ReadRegion: Sendable {
         if touches { changed.store(true, ordering: .relaxed) }
     }
 
-    /// The transaction in progress committed.
-    func didCommit() {
+    /// The transaction in progress committed, as commit number `commit`.
+    func didCommit(_ commit: UInt64) {
         let counted = changed.exchange(false, ordering: .relaxed)
-        if grew.exchange(false, ordering: .acquiringAndReleasing) || counted {
-            own.add(1, ordering: .releasing)
-        }
+        if grew.exchange(false, ordering: .acquiringAndReleasing) || counted { count(commit) }
+    }
+
+    private func count(_ commit: UInt64) {
+        changedAt.store(commit, ordering: .releasing)
+        own.add(1, ordering: .releasing)
     }
 
     /// The transaction in progress was rolled back: what it did never happened.
@@ -137,18 +150,16 @@ final class ReadRegion: Sendable {
 
     /// A commit (any node's, on PostgreSQL) changed `tables`: counted when the region reads one
     /// of them, or grew since the last count (what it reads now may have changed unnoticed).
-    func countChange(touching tables: Set<String>) {
+    func countChange(touching tables: Set<String>, commit: UInt64) {
         let touches = state.withLock { state in
             !state.tables.isDisjoint(with: tables) || tables.contains { state.region.isModified(byEventsOfKind: .insert(tableName: $0)) }
         }
-        if grew.exchange(false, ordering: .acquiringAndReleasing) || touches {
-            own.add(1, ordering: .releasing)
-        }
+        if grew.exchange(false, ordering: .acquiringAndReleasing) || touches { count(commit) }
     }
 
     /// Something changed that no statement of this process said (another process wrote).
-    func countOutsideChange() {
-        own.add(1, ordering: .releasing)
+    func countOutsideChange(commit: UInt64) {
+        count(commit)
     }
 }
 

@@ -42,15 +42,15 @@ final class RegionVersions: TransactionObserver, Sendable {
 
     /// Another process committed to the file: every region may have changed.
     func countOutsideChanges() {
-        commitCount.add(1, ordering: .releasing)
-        for region in regions.withLock({ $0 }) { region.countOutsideChange() }
+        let commit = commitCount.add(1, ordering: .releasing).newValue
+        for region in regions.withLock({ $0 }) { region.countOutsideChange(commit: commit) }
     }
 
     /// A commit on PostgreSQL (this node's or another's) changed `tables`: the regions that read
     /// one of them count it.
     func countChanges(touching tables: Set<String>) {
-        commitCount.add(1, ordering: .releasing)
-        for region in regions.withLock({ $0 }) { region.countChange(touching: tables) }
+        let commit = commitCount.add(1, ordering: .releasing).newValue
+        for region in regions.withLock({ $0 }) { region.countChange(touching: tables, commit: commit) }
     }
 
     func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
@@ -66,8 +66,8 @@ final class RegionVersions: TransactionObserver, Sendable {
     }
 
     func databaseDidCommit(_ db: Database) {
-        commitCount.add(1, ordering: .releasing)
-        for region in regions.withLock({ $0 }) { region.didCommit() }
+        let commit = commitCount.add(1, ordering: .releasing).newValue
+        for region in regions.withLock({ $0 }) { region.didCommit(commit) }
         if outside?.localCommitEnded(db) == true { countOutsideChanges() }
     }
 

@@ -93,6 +93,10 @@ final class VersionedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable 
     /// was new to the region (or nil).
     private func readAndKeep(_ key: Key, _ db: Database, _ read: (Database) throws -> Value?) throws -> Value? {
         let readAt = region.version
+        // Inside a read transaction that began before the region's last change (another cache
+        // read first), the snapshot may predate it: the value is right for this read, but not
+        // one to keep at the version of now.
+        let snapshotIsCurrent = ReadTransaction.startedAt.map { region.lastChange <= $0 } ?? true
         let scope = ReadScope(for: region)
         let outer = ReadScope.current
         let (value, statements) = try scope.recording(db) {
@@ -100,7 +104,7 @@ final class VersionedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable 
         }
         scope.add(statements)
         outer?.include(region)
-        if let value { store(value, for: key, readAt: readAt, readIn: scope) }
+        if let value, snapshotIsCurrent { store(value, for: key, readAt: readAt, readIn: scope) }
         return value
     }
 
@@ -140,3 +144,9 @@ final class VersionedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable 
 /// Thrown by a read asked to answer from memory alone when what it needs is not kept: the
 /// caller reads again in a transaction.
 struct NotKeptInMemory: Error {}
+
+/// When the read transaction under way began, as the number of commits then
+/// (`RegionVersions.commits`): its snapshot holds every commit up to it, perhaps not later ones.
+enum ReadTransaction {
+    @TaskLocal static var startedAt: UInt64?
+}
