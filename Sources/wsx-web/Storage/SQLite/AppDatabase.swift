@@ -149,12 +149,10 @@ final class AppDatabase: Sendable {
         // Taken before the transaction's snapshot: a cache filled later in this read keeps its
         // value only if nothing it covers changed since (`VersionedCache`).
         let started = regions.commits
-        guard let scope = ReadScope.current else {
-            return try writer.read { db in try ReadTransaction.$startedAt.withValue(started) { try block(db) } }
-        }
+        let scope = ReadScope.current
         return try withoutActuallyEscaping(block) { unscoped in
             let block = { (db: Database) throws -> T in
-                try ReadTransaction.$startedAt.withValue(started) { try scope.record(db, unscoped) }
+                try ReadTransaction.$startedAt.withValue(started) { try scope.map { try $0.record(db, unscoped) } ?? unscoped(db) }
             }
             return try writer.read(block)
         }
