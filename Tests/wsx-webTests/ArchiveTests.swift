@@ -6,7 +6,7 @@ import Testing
 
 /// Archived channels: read-only (every write a 409 with a message, nothing written), out of
 /// unread counts, listed apart, still readable and searchable, and brought back by their managers.
-@Suite("Archived channels")
+@Suite("Archived channels", .timeLimit(.minutes(5)))
 struct ArchiveTests {
     /// Alice owns the workspace and a channel 기록 with Bob in it; Bob posted there, unread by Alice.
     static func setUp(_ app: TestSession) async throws -> (a: TestBrowser, b: TestBrowser, wid: Int64, cid: Int64, mid: Int64) {

@@ -7,7 +7,7 @@ import Testing
 /// Every workspace and channel route, tried by a stranger, a member, the channel's owner and
 /// the workspace's owner: each gets the answer their standing allows, and a refusal changes
 /// nothing in the database.
-@Suite("Authorization matrix")
+@Suite("Authorization matrix", .timeLimit(.minutes(5)))
 struct AuthorizationMatrixTests {
     enum Role: String, CaseIterable, Sendable {
         case stranger, member, channelOwner, owner

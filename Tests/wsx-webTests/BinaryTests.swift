@@ -3,7 +3,7 @@ import Testing
 @testable import wsx_web
 
 /// The binary on its own: copied into an empty folder, it serves every page from what it carries.
-@Suite("The wsx-web binary", .serialized)
+@Suite("The wsx-web binary", .serialized, .timeLimit(.minutes(5)))
 struct BinaryTests {
     @Test("copied to an empty folder, it creates its database and serves the login page, styles and health")
     func servesFromEmptyFolder() async throws {

@@ -4,7 +4,7 @@ import HummingbirdTesting
 import Testing
 @testable import wsx_web
 
-@Suite("Channels")
+@Suite("Channels", .timeLimit(.minutes(5)))
 struct ChannelTests {
     /// An owner, a member (in the default channel), and a workspace.
     static func team(_ app: TestSession) async throws -> (owner: TestBrowser, member: TestBrowser, wid: Int64) {

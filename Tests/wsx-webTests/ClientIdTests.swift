@@ -6,7 +6,7 @@ import Testing
 
 /// A post sent again after its answer was lost (the script retries with the same `client_id`)
 /// is one message, not two.
-@Suite("Posting again with a client id")
+@Suite("Posting again with a client id", .timeLimit(.minutes(5)))
 struct ClientIdTests {
     @Test("the same client id from the same author posts once and answers with that message")
     func repeatPostsOnce() async throws {

@@ -4,7 +4,7 @@ import Testing
 
 /// Event payloads and JSON answers are written by `CompactJSON`: browsers must read exactly what
 /// `JSONEncoder` used to send.
-@Suite("Compact JSON")
+@Suite("Compact JSON", .timeLimit(.minutes(5)))
 struct CompactJSONTests {
     private struct Sample: Codable, Equatable {
         let authorId: Int64?

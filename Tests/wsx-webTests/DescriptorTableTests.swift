@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import wsx_web
 
-@Suite struct DescriptorTableTests {
+@Suite(.timeLimit(.minutes(5))) struct DescriptorTableTests {
     @Test("the soft open-file limit goes up to the hard one, and the table is grown up front")
     func raisesLimitAndGrowsTable() throws {
         var limits = rlimit()

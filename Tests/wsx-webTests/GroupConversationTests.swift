@@ -7,7 +7,7 @@ import Testing
 /// Group conversations: 3 to 9 workspace members, started from the people picker (the same
 /// people find the same group again), with a DM's page, composer, read marker, notifications and
 /// pins; anyone in one adds people (who read its history) or leaves; nobody else can see it.
-@Suite("Group conversations")
+@Suite("Group conversations", .timeLimit(.minutes(5)))
 struct GroupConversationTests {
     /// Alice owns the workspace; Bob, Carol and Dave are members. Alice starts a group with Bob
     /// and Carol and says something in it.

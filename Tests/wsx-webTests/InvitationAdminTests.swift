@@ -6,7 +6,7 @@ import Testing
 
 /// The owner's side of getting people in: pending invitations on the members page (link to
 /// copy, resend, revoke) and the workspace's open join link (expiry, use limit, reset, off).
-@Suite("Invitations and join links")
+@Suite("Invitations and join links", .timeLimit(.minutes(5)))
 struct InvitationAdminTests {
     static func owned(_ app: TestSession) async throws -> (owner: TestBrowser, member: TestBrowser, wid: Int64) {
         let (a, b, wid, _) = try await MessagingTests.team(app)

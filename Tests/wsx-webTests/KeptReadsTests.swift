@@ -8,7 +8,7 @@ import Views
 /// What a room's page reads once and keeps (which messages a page lists, the sidebar's lists)
 /// must never hide a change: every test first has the reads kept, then changes something the
 /// page shows, and expects the very next load to show it.
-@Suite("Reads kept for room pages")
+@Suite("Reads kept for room pages", .timeLimit(.minutes(5)))
 struct KeptReadsTests {
     @Test("a room's page shows an edit, a deletion and an author's new name on the next load")
     func messagesChangeOnTheNextLoad() async throws {

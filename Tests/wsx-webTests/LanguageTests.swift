@@ -4,7 +4,7 @@ import HummingbirdTesting
 import Testing
 @testable import wsx_web
 
-@Suite("Language")
+@Suite("Language", .timeLimit(.minutes(5)))
 struct LanguageTests {
     /// The language kept on the account with `email` (nil: none chosen).
     static func storedLanguage(_ app: TestSession, _ email: String) async throws -> String? {
@@ -60,7 +60,7 @@ struct LanguageTests {
     }
 }
 
-@Suite("Language chosen before signing in")
+@Suite("Language chosen before signing in", .timeLimit(.minutes(5)))
 struct LanguageBeforeAccountTests {
     @Test("a language picked before sign-up is kept on the new account")
     func pickedBeforeSignup() async throws {

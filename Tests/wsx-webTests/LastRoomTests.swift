@@ -5,7 +5,7 @@ import Testing
 
 /// Where signing in and `/` open: the room viewed last, as long as one may still read it,
 /// else the default channel, else the list of workspaces.
-@Suite("Where you were")
+@Suite("Where you were", .timeLimit(.minutes(5)))
 struct LastRoomTests {
     @Test("signing in opens the room viewed last, a DM too; / goes there as well")
     func signInOpensLastRoom() async throws {
@@ -62,7 +62,7 @@ struct LastRoomTests {
     }
 }
 
-@Suite("Join links on the way in")
+@Suite("Join links on the way in", .timeLimit(.minutes(5)))
 struct JoinOnSignInTests {
     @Test("signing up or logging in through a join link joins at once; a used-up link shows its own page")
     func joinsOnTheWayIn() async throws {

@@ -11,7 +11,7 @@ import Views
 /// after the post, on every reader's page and live; the picture is one of our files, checked like
 /// an upload; the author may take the card off; private addresses are fetched only for hosts the
 /// operator listed (how these tests reach their local site at all).
-@Suite("Link previews")
+@Suite("Link previews", .timeLimit(.minutes(5)))
 struct LinkPreviewTests {
     /// A local site: a Korean article with a picture, one whose "picture" is an SVG, and a plain
     /// text file. Counts the requests it gets.

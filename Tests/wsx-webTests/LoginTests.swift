@@ -4,7 +4,7 @@ import HummingbirdTesting
 import Testing
 @testable import wsx_web
 
-@Suite("Login, logout and sessions")
+@Suite("Login, logout and sessions", .timeLimit(.minutes(5)))
 struct LoginTests {
     /// The expiry kept for the session of `browser`'s cookie.
     static func storedExpiry(_ app: TestSession, _ browser: TestBrowser) throws -> Date {

@@ -5,7 +5,7 @@ import Testing
 @testable import wsx_web
 
 /// Markdown in messages end to end: shown formatted, searched by its words, edited as written.
-@Suite("Markdown messages")
+@Suite("Markdown messages", .timeLimit(.minutes(5)))
 struct MarkdownMessagesTests {
     @Test("a message shows formatted, is found by its words (not its markers), and its author edits the source")
     func formattedSearchedEdited() async throws {

@@ -5,7 +5,7 @@ import Testing
 import Views
 @testable import wsx_web
 
-@Suite("Members and invitations")
+@Suite("Members and invitations", .timeLimit(.minutes(5)))
 struct MembersTests {
     @Test("inviting a member again says they are in already; nobody is added by an invitation")
     func inviteMember() async throws {
@@ -114,7 +114,7 @@ struct MembersTests {
     }
 }
 
-@Suite("The people list scripts read")
+@Suite("The people list scripts read", .timeLimit(.minutes(5)))
 struct PeopleListTests {
     @Test("members get every member with profile and DM links; outsiders get a 404")
     func peopleForMembersOnly() async throws {

@@ -8,7 +8,7 @@ import Views
 /// Mentions: matching the room's nicknames the way Koreans write them, the groups, who is
 /// recorded as mentioned and told, the Mentions view, and the question before telling a large
 /// room.
-@Suite("Mentions")
+@Suite("Mentions", .timeLimit(.minutes(5)))
 struct MentionTests {
     static let members = MentionDirectory(["민아": 1, "김민아": 2, "김민": 3, "Bob": 4, "Kim Mina": 5, "Kim": 6, "bobby": 7])
 

@@ -3,7 +3,7 @@ import Testing
 import Views
 @testable import wsx_web
 
-@Suite("Message text")
+@Suite("Message text", .timeLimit(.minutes(5)))
 struct MessageTextTests {
     let members = MentionDirectory(["민아": 1, "Kim Lee": 2, "bob": 3, "bobby": 4])
 
@@ -65,7 +65,7 @@ struct MessageTextTests {
     }
 }
 
-@Suite("Timestamps")
+@Suite("Timestamps", .timeLimit(.minutes(5)))
 struct TimestampsTests {
     @Test("days, ISO times and UTC texts agree with Foundation, across leap years and before 1970")
     func matchFoundation() {

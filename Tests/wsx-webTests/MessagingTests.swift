@@ -4,7 +4,7 @@ import HummingbirdTesting
 import Testing
 @testable import wsx_web
 
-@Suite("Messaging")
+@Suite("Messaging", .timeLimit(.minutes(5)))
 struct MessagingTests {
     /// Owner A and member B in a workspace; returns browsers, the workspace and its default channel.
     static func team(_ app: TestSession) async throws -> (a: TestBrowser, b: TestBrowser, wid: Int64, general: Int64) {

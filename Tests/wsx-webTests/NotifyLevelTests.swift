@@ -6,7 +6,7 @@ import Testing
 
 /// Per-room notification levels and the person's default: what the sidebar, the tab title and
 /// the room's menu show, what the forms accept, and who may set them.
-@Suite("Notification levels")
+@Suite("Notification levels", .timeLimit(.minutes(5)))
 struct NotifyLevelTests {
     /// An owner and a member in a workspace, with a second channel both are in.
     static func team(_ app: TestSession) async throws -> (owner: TestBrowser, mate: TestBrowser, wid: Int64, cid: Int64) {

@@ -4,7 +4,7 @@ import HummingbirdTesting
 import Testing
 @testable import wsx_web
 
-@Suite("Operator password reset links")
+@Suite("Operator password reset links", .timeLimit(.minutes(5)))
 struct PasswordResetTests {
     @Test("a reset link sets a new password once, signs the account out everywhere, and then stops working")
     func resetLinkWorksOnce() async throws {

@@ -5,7 +5,7 @@ import Testing
 @testable import wsx_web
 
 /// Every link the server writes comes from `Paths`, and `Paths` is what the router serves.
-@Suite("Paths")
+@Suite("Paths", .timeLimit(.minutes(5)))
 struct PathsTests {
     @Test("the router serves exactly the routes Paths lists, so no link can point at a route that does not exist")
     func routerAgreesWithPaths() async throws {
@@ -53,7 +53,7 @@ struct PathsTests {
 }
 
 /// Every link on the main pages leads somewhere.
-@Suite("Links on the pages")
+@Suite("Links on the pages", .timeLimit(.minutes(5)))
 struct PageLinksTests {
     /// The same-site links of a page, without fragments, as a browser would follow them (not
     /// those of the `<template>`s its scripts clone, which hold an id slot, not an id).

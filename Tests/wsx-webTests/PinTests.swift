@@ -6,7 +6,7 @@ import Testing
 
 /// Pins (for the whole room) and saved messages (each person's own): with and without a
 /// script, what each viewer's page shows, the events, the views, and what deleting does.
-@Suite("Pins and saved messages")
+@Suite("Pins and saved messages", .timeLimit(.minutes(5)))
 struct PinTests {
     static func mark(_ browser: TestBrowser, _ wid: Int64, _ mid: Int64, _ action: String, json: Bool = false,
                      from referer: String? = nil) async throws -> TestResponse {

@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 @testable import wsx_web
 
-@Suite("Coin store with PortOne V1 (a local fake of its API)", .serialized)
+@Suite("Coin store with PortOne V1 (a local fake of its API)", .serialized, .timeLimit(.minutes(5)))
 struct PortOneTests {
     static func app(_ api: URL) -> TestApp {
         TestApp { config in

@@ -6,7 +6,7 @@ import Testing
 
 /// A post's fragment is drawn before the writer's turn with stand-in ids (`PostDraft`): what
 /// readers get must be, byte for byte, what the stored message renders to.
-@Suite("Posts drawn before their write")
+@Suite("Posts drawn before their write", .timeLimit(.minutes(5)))
 struct PostDraftTests {
     /// The fragment kept for the newest message right after its post, and a fresh render of the
     /// row as stored.

@@ -6,7 +6,7 @@ import Testing
 
 /// Presence (online, away, offline) and typing: who hears of them, that they are never stored,
 /// the throttle, and the snapshot a page reads.
-@Suite("Presence and typing")
+@Suite("Presence and typing", .timeLimit(.minutes(5)))
 struct PresenceTests {
     /// Waits until the hub has `userId`'s stream.
     static func streaming(_ app: TestSession, _ userId: Int64, room: Int64) async throws {

@@ -7,7 +7,7 @@ import Testing
 /// Private channels: invisible to everyone outside them (the workspace owner included, who
 /// only sees that they exist), grown by their members, deleted by the owner from the
 /// workspace settings, and turned public or private by their owner.
-@Suite("Private channels")
+@Suite("Private channels", .timeLimit(.minutes(5)))
 struct PrivateChannelTests {
     /// Alice owns the workspace; Bob and Carol are members. Bob creates a private channel with a
     /// message in it; Alice and Carol are not in it.

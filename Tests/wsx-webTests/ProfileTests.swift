@@ -4,7 +4,7 @@ import HummingbirdTesting
 import Testing
 @testable import wsx_web
 
-@Suite("Profile and password")
+@Suite("Profile and password", .timeLimit(.minutes(5)))
 struct ProfileTests {
     /// The first account made (the one these tests sign up before any other), as stored.
     static func firstAccount(_ app: TestSession) async throws -> User {

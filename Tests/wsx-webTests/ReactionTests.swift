@@ -6,7 +6,7 @@ import Testing
 
 /// Reactions: toggling with and without a script, what the list shows each viewer, the emoji
 /// the server accepts, the limit per message, the event, and who may react.
-@Suite("Reactions")
+@Suite("Reactions", .timeLimit(.minutes(5)))
 struct ReactionTests {
     /// Alice posts in the workspace's default channel; Bob is a member of it.
     static func posted(_ app: TestSession) async throws -> (a: TestBrowser, b: TestBrowser, wid: Int64, path: String, mid: Int64) {

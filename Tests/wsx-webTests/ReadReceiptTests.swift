@@ -4,7 +4,7 @@ import Testing
 
 /// Read receipts in DMs and groups (KakaoWork's "1"): each message says how many of the others
 /// have not read it yet, counted from the members' markers; channels have none.
-@Suite("Read receipts")
+@Suite("Read receipts", .timeLimit(.minutes(5)))
 struct ReadReceiptTests {
     /// The receipt on message `id` of a page (nil: none).
     static func receipt(_ html: String, _ id: Int64) -> Int? {

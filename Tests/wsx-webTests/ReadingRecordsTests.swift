@@ -6,7 +6,7 @@ import Testing
 
 /// Reading is recorded by a POST only: opening a page (GET), asking whether it lives (HEAD) or a
 /// browser prefetching it change no one's read marks and publish nothing.
-@Suite("Reading is a POST")
+@Suite("Reading is a POST", .timeLimit(.minutes(5)))
 struct ReadingRecordsTests {
     /// The unread count the workspace's `/unread` answer gives room `id`.
     static func unread(_ browser: TestBrowser, _ wid: Int64, _ id: Int64) async throws -> Int {

@@ -4,7 +4,7 @@ import Testing
 @testable import wsx_web
 
 /// The real-time backbone over real sockets: outbox, hub, `/events`, replay.
-@Suite("Real-time backbone")
+@Suite("Real-time backbone", .timeLimit(.minutes(5)))
 struct RealtimeTests {
     /// Publishes `events` in one transaction, as a feature's change would.
     static func publish(_ app: TestSession, _ events: OutgoingEvent...) async throws {

@@ -7,7 +7,7 @@ import Views
 
 /// Pages and sessions answered from memory while the database is unchanged: they must never show
 /// anything a fresh render would not.
-@Suite("Rendered pages kept between commits")
+@Suite("Rendered pages kept between commits", .timeLimit(.minutes(5)))
 struct RenderedPageTests {
     @Test("posts leave the channels kept; renaming, creating, joining and leaving channels do not")
     func membershipVersion() async throws {

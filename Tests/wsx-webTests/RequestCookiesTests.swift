@@ -2,7 +2,7 @@ import Testing
 @testable import wsx_web
 
 /// Reading the `Cookie` header: what a browser sends, and what it should not be able to slip in.
-@Suite("Request cookies")
+@Suite("Request cookies", .timeLimit(.minutes(5)))
 struct RequestCookiesTests {
     @Test("names are found across pairs and headers; the first pair with a name wins")
     func lookups() {

@@ -7,7 +7,7 @@ import Testing
 /// Channels, DMs and group conversations share one handler per route, through a room resolved
 /// from the address and the viewer's membership (`RoomScope`): every kind answers every route
 /// the same way, at the addresses it always had.
-@Suite("One room scope")
+@Suite("One room scope", .timeLimit(.minutes(5)))
 struct RoomScopeTests {
     @Test("a channel, a DM and a group answer page, pins, post, read, notify and typing alike, posts in place")
     func everyKindEveryRoute() async throws {

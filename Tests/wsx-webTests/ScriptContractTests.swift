@@ -5,7 +5,7 @@ import Testing
 
 /// The page script listens for events by name (EventSource needs one listener per type), so
 /// its list must name every type the server sends.
-@Suite("Page script")
+@Suite("Page script", .timeLimit(.minutes(5)))
 struct ScriptContractTests {
     let script = String(decoding: EmbeddedFiles.files(in: "Public")["app.js"] ?? Data(), as: UTF8.self)
 

@@ -4,7 +4,7 @@ import HummingbirdTesting
 import Testing
 @testable import wsx_web
 
-@Suite("Search")
+@Suite("Search", .timeLimit(.minutes(5)))
 struct SearchTests {
     static func setUp(_ app: TestSession) async throws -> (a: TestBrowser, b: TestBrowser, wid: Int64, general: String) {
         let (a, b, wid, general) = try await MessagingTests.team(app)

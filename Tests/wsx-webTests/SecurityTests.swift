@@ -6,7 +6,7 @@ import NIOCore
 import Testing
 @testable import wsx_web
 
-@Suite("CSRF, headers and error pages")
+@Suite("CSRF, headers and error pages", .timeLimit(.minutes(5)))
 struct SecurityTests {
     /// The nickname of the first account made (the only one where it is asked), as stored.
     static func firstNickname(_ app: TestSession) async throws -> String? {
@@ -154,7 +154,7 @@ struct SecurityTests {
 
 /// What is refused for its size, and how stored tokens are kept. The database's own settings (WAL,
 /// foreign keys) are SQLite's test: `SQLite/LimitsSQLiteTests.swift`.
-@Suite("Limits and storage")
+@Suite("Limits and storage", .timeLimit(.minutes(5)))
 struct LimitsTests {
     @Test("a form body over 1 MB is refused with a 413 page and nothing is stored")
     func oversizedForm() async throws {

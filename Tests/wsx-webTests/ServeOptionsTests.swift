@@ -3,7 +3,7 @@ import NIOCore
 import Testing
 @testable import wsx_web
 
-@Suite struct ServeOptionsTests {
+@Suite(.timeLimit(.minutes(5))) struct ServeOptionsTests {
     @Test("the write delay of event streams comes from the flag, else the environment, else 10 ms; out of range is refused")
     func writeDelay() throws {
         let none = EnvironmentDefaults(values: [:])
@@ -21,7 +21,7 @@ import Testing
     }
 }
 
-@Suite struct HardeningOptionsTests {
+@Suite(.timeLimit(.minutes(5))) struct HardeningOptionsTests {
     let none = EnvironmentDefaults(values: [:])
 
     @Test("payments are off unless configured; --payment-gateway still works for one release, with a warning")
@@ -77,7 +77,7 @@ import Testing
     }
 }
 
-@Suite struct OperatorOptionsTests {
+@Suite(.timeLimit(.minutes(5))) struct OperatorOptionsTests {
     @Test("coins grant takes a negative --amount as a number, with or without =")
     func negativeAmount() throws {
         #expect(try CoinsCommand.Grant.parse(["--email", "a@example.com", "--amount", "-1000"]).amount == -1000)

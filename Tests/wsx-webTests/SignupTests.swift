@@ -4,7 +4,7 @@ import HummingbirdTesting
 import Testing
 @testable import wsx_web
 
-@Suite("Sign-up")
+@Suite("Sign-up", .timeLimit(.minutes(5)))
 struct SignupTests {
     @Test("a new account lands on the empty 'create your first workspace' page, signed in")
     func signUpLandsOnWorkspaces() async throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Rules of the code base that the compiler cannot check.
-@Suite("Source rules")
+@Suite("Source rules", .timeLimit(.minutes(5)))
 struct SourceRulesTests {
     static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources/wsx-web")

@@ -6,7 +6,7 @@ import Testing
 
 /// Custom statuses: set and cleared from the profile, shown next to the name where teammates
 /// see it, told to them live, refused when malformed, gone when they expire.
-@Suite("Custom status")
+@Suite("Custom status", .timeLimit(.minutes(5)))
 struct StatusTests {
     static func setStatus(_ browser: TestBrowser, _ emoji: String, _ text: String, _ duration: String = "") async throws
         -> TestResponse {

@@ -5,7 +5,7 @@ import HummingbirdTesting
 import Testing
 @testable import wsx_web
 
-@Suite("Coin store with the sandbox gateway")
+@Suite("Coin store with the sandbox gateway", .timeLimit(.minutes(5)))
 struct StoreTests {
     static func sandbox(_ configure: @escaping (inout AppConfig) -> Void = { _ in }) -> TestApp {
         TestApp { config in

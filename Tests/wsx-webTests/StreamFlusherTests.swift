@@ -3,7 +3,7 @@ import NIOEmbedded
 import Testing
 @testable import wsx_web
 
-@Suite struct StreamFlusherTests {
+@Suite(.timeLimit(.minutes(5))) struct StreamFlusherTests {
     /// A stream that notes the loop's time at each flush.
     final class Probe: FlushableStream {
         let loop: EmbeddedEventLoop

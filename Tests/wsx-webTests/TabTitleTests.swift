@@ -6,7 +6,7 @@ import Testing
 @testable import wsx_web
 
 /// The tab says how much is unread, in its title and its icon.
-@Suite("Tab title and icon")
+@Suite("Tab title and icon", .timeLimit(.minutes(5)))
 struct TabTitleTests {
     @Test("/favicon.ico is an icon; every page links the icon")
     func favicon() async throws {

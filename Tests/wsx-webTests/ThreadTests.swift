@@ -7,7 +7,7 @@ import Testing
 /// Threads: replies kept out of the room (unless also sent there), the line under their root,
 /// the thread's page, who follows it and what they have not read, a deleted root's placeholder,
 /// replies acted on like messages, search, and the events every tab draws from.
-@Suite("Threads")
+@Suite("Threads", .timeLimit(.minutes(5)))
 struct ThreadTests {
     /// Alice's root in #general, Bob in the workspace too.
     static func rooted(_ app: TestSession) async throws -> (a: TestBrowser, b: TestBrowser, wid: Int64, path: String, root: Int64) {

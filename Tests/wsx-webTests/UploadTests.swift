@@ -6,7 +6,7 @@ import Testing
 import Uploads
 @testable import wsx_web
 
-@Suite("Uploads and downloads")
+@Suite("Uploads and downloads", .timeLimit(.minutes(5)))
 struct UploadTests {
     static func room(_ app: TestSession) async throws -> (a: TestBrowser, b: TestBrowser, path: String, wid: Int64) {
         let (a, b, wid, general) = try await MessagingTests.team(app)

@@ -5,7 +5,7 @@ import HummingbirdTesting
 import Testing
 @testable import wsx_web
 
-@Suite("Workspaces")
+@Suite("Workspaces", .timeLimit(.minutes(5)))
 struct WorkspaceTests {
     @Test("creating a workspace spends its price, makes the creator owner, and opens its default channel")
     func createSpendsCoins() async throws {

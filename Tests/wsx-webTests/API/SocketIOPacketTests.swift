@@ -2,7 +2,7 @@ import Testing
 @testable import wsx_web
 
 /// Socket.IO v5 and Engine.IO v4 packets as the apps' library writes and reads them.
-@Suite("Socket.IO packets")
+@Suite("Socket.IO packets", .timeLimit(.minutes(5)))
 struct SocketIOPacketTests {
     @Test("a namespace connect with its auth, a disconnect, the main namespace, and what is not a packet")
     func parsing() throws {

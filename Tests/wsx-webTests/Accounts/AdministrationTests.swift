@@ -9,7 +9,7 @@ import Testing
 /// they wrote; the last active administrator stays one; a deactivated owner's workspace goes to
 /// a member; the same from the command line beside a running server. The migration of an
 /// older data folder is SQLite's own test (`SQLite/AdministrationMigrationTests.swift`).
-@Suite("Account control")
+@Suite("Account control", .timeLimit(.minutes(5)))
 struct AdministrationTests {
     @Test("the first account is the server's administrator; /admin is a 404 for everyone else")
     func firstAccountIsAdmin() async throws {

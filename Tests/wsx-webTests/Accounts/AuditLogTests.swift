@@ -6,7 +6,7 @@ import Testing
 
 /// The security log: sign-ins that worked and failed (with the address and at most 254 bytes of
 /// the address typed), and its export with the workspaces' activity logs as JSON lines.
-@Suite("Audit log")
+@Suite("Audit log", .timeLimit(.minutes(5)))
 struct AuditLogTests {
     @Test("sign-ins are logged with the client's address; a failed one keeps at most 254 bytes of what was typed")
     func signIns() async throws {

@@ -7,7 +7,7 @@ import Testing
 
 /// Who may make an account (`--signup`), whose address counts as theirs (confirmation by mail),
 /// and who may claim an account an import made.
-@Suite("Who gets in")
+@Suite("Who gets in", .timeLimit(.minutes(5)))
 struct SignupPolicyTests {
     static func inviteOnly(_ extra: @escaping (inout AppConfig) -> Void = { _ in }) -> TestApp {
         TestApp { config in

@@ -9,7 +9,7 @@ import Testing
 /// on from the profile, signing in with a code (each once) or a recovery code (each once),
 /// remembering a browser, turning it off, `--require-2fa`, and the operator's reset. The
 /// browser suite does the same with `pyotp` as the authenticator.
-@Suite("Two-step sign-in")
+@Suite("Two-step sign-in", .timeLimit(.minutes(5)))
 struct TwoStepTests {
     @Test("TOTP: RFC 6238's SHA-1 test vectors, base32 both ways, and the otpauth address apps read")
     func algorithm() {

@@ -7,7 +7,7 @@ import Testing
 /// Class: limits that count after the work they guard. Sign-ins and sign-ups are reserved before
 /// any password is hashed, so parallel requests cannot slip under a limit; limits are counted
 /// so that a guesser cannot lock the account's owner out; hashing waits in a bounded line.
-@Suite("Guessing and floods")
+@Suite("Guessing and floods", .timeLimit(.minutes(5)))
 struct GuessingTests {
     /// A browser whose requests come from `address` (the app trusts the proxy header).
     static func from(_ app: TestSession, _ address: String) -> TestBrowser {

@@ -7,7 +7,7 @@ import Testing
 /// Class: doing something to someone without their say, and telling who has an account.
 /// Invitations never add anyone: the invited person accepts or declines; the inviter gets the
 /// same answer whoever the address belongs to; links point where the operator says.
-@Suite("Invitations")
+@Suite("Invitations", .timeLimit(.minutes(5)))
 struct InvitationTests {
     static func link(_ page: TestResponse) throws -> String {
         String(try #require(page.text.firstMatch(of: /<code id="invite-link">[^<]*(\/invite\/[A-Za-z0-9_-]{43})<\/code>/)?.1))

@@ -6,7 +6,7 @@ import Testing
 
 /// Class: a `next` address that leaves the site. Every place that redirects to a `next` (GET and
 /// POST `/login`, `POST /lang`) goes through `LocalPath`, so each payload is tried on each.
-@Suite("Open redirects")
+@Suite("Open redirects", .timeLimit(.minutes(5)))
 struct OpenRedirectTests {
     /// Known open-redirect payloads, as the decoded value of `next`. Browsers drop TAB, CR and
     /// LF from a `Location` and read `\` as `/`, so all of these can end up on another host.

@@ -7,7 +7,7 @@ import Testing
 /// Class: money features on by default, and pages that believe what they are told. Payments are
 /// off unless configured; the sandbox says so on every page and shows a payment only to its
 /// buyer, with the server's own figures; a return names another payment's result only to its owner.
-@Suite("Payments: off by default, the sandbox marked and scoped")
+@Suite("Payments: off by default, the sandbox marked and scoped", .timeLimit(.minutes(5)))
 struct PaymentsModeTests {
     @Test("payments off (the default): the store shows the balance and says so; checkout, return, pay and webhook are 404s")
     func offByDefault() async throws {

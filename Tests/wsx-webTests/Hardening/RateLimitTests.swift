@@ -9,7 +9,7 @@ import Uploads
 /// Per-account limits on posting, uploading and searching: past them a 429 with `Retry-After`,
 /// in the person's language (JSON for scripts), the text they wrote still in the composer, and
 /// nothing stored; the allowance comes back with time, and other people are not held.
-@Suite("Rate limits")
+@Suite("Rate limits", .timeLimit(.minutes(5)))
 struct RateLimitTests {
     static func limited(_ limits: RateLimits) -> TestApp {
         TestApp { $0.rateLimits = limits }

@@ -7,7 +7,7 @@ import Uploads
 
 /// Class: errors that mislead. A refusal names what was really wrong, in the words of the
 /// field or file it is about, and nothing a client sends is dropped without a word.
-@Suite("Refusal messages")
+@Suite("Refusal messages", .timeLimit(.minutes(5)))
 struct RefusalMessageTests {
     @Test("misleading refusals name the real problem: a long text field, two profile pictures, an unreadable file name")
     func clearRefusals() async throws {

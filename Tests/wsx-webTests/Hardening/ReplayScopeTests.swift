@@ -8,7 +8,7 @@ import Testing
 /// for days; deleted and pre-edit text is scrubbed from them, and a member's replay of a room
 /// starts where they joined it. What migration 010 does to an older database is SQLite's own
 /// test (`SQLite/ReplayScopeMigrationTests.swift`).
-@Suite("Replay scope")
+@Suite("Replay scope", .timeLimit(.minutes(5)))
 struct ReplayScopeTests {
     /// Everything `browser`'s stream replays from `lastEventId`, up to a marker sent to its user.
     static func replayed(_ app: TestSession, _ browser: TestBrowser, email: String, from lastEventId: Int64) async throws

@@ -6,7 +6,7 @@ import Testing
 
 /// Class: credentials that outlive their reason. A session ends 90 days after it began however
 /// active it is, and changing the password replaces even the current browser's token.
-@Suite("Session lifetimes")
+@Suite("Session lifetimes", .timeLimit(.minutes(5)))
 struct SessionLifetimeTests {
     @Test("a session used every day still ends 90 days after it began; its cookie never claims longer")
     func absoluteLifetime() async throws {

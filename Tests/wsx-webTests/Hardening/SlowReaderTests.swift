@@ -12,7 +12,7 @@ import Uploads
 /// Class: a client that asks and never reads. Its answers wait `--write-timeout` at most, then
 /// the connection closes; requests it pipelines behind an answer still on its way out are not
 /// read until that answer is on the socket; and IPv6 clients are counted per /64.
-@Suite("Clients that never read", .serialized)
+@Suite("Clients that never read", .serialized, .timeLimit(.minutes(5)))
 struct SlowReaderTests {
     /// A loopback connection with a tiny receive buffer, read only when the test says so.
     final class StubbornClient {

@@ -7,7 +7,7 @@ import Testing
 /// Class: requests that look like the event stream but are not one. They are answered like any
 /// other route (405 for a method the route does not take, 404 for a path it does not have), and
 /// nothing is logged as an error.
-@Suite("Event-stream look-alikes")
+@Suite("Event-stream look-alikes", .timeLimit(.minutes(5)))
 struct StreamLookalikeTests {
     @Test("HEAD /events is a 405 and /events/, //events, /events// are 404s, signed in or not, without error logs")
     func lookalikes() async throws {

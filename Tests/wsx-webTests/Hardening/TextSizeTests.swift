@@ -9,7 +9,7 @@ import Views
 /// Class: "short" texts of any size. Every text limit counts characters, UTF-8 bytes (4 per
 /// character) and scalars per character (16), so a one-letter text of 150,000 marks is refused
 /// everywhere a limit applies, while emoji sequences and Old Hangul go through.
-@Suite("Text sizes")
+@Suite("Text sizes", .timeLimit(.minutes(5)))
 struct TextSizeTests {
     /// One letter carrying 150,000 combining marks: one character, 300 KB.
     static let stacked = "a" + String(repeating: "\u{0301}", count: 150_000)

@@ -11,7 +11,7 @@ import FoundationNetworking
 /// there is room. The disk is
 /// a small tmpfs mounted in the server's own mount namespace (`unshare -m`), so nothing stays
 /// mounted when the test or the server ends, however they end.
-@Suite("A full disk")
+@Suite("A full disk", .timeLimit(.minutes(5)))
 struct FullDiskTests {
     /// Whether this machine lets a process mount in a namespace of its own (root, unshare). Under
     /// CI the test runs regardless, so it can never be skipped there without failing.

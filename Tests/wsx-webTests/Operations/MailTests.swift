@@ -14,7 +14,7 @@ import Views
 /// dot-stuffing), the SMTP address, the queue that requests write to, the digest's choice of
 /// what to tell whom, and the pages around them. The conversation with a real SMTP server
 /// (STARTTLS, login, refusals, retries) is tested against aiosmtpd in Tests/browser/test_mail.py.
-@Suite("Mail")
+@Suite("Mail", .timeLimit(.minutes(5)))
 struct MailTests {
     static let from = MailAddress(name: "wsx 알림", address: "chat@example.com")
 

@@ -10,7 +10,7 @@ import Testing
 
 /// `GET /metrics` after real traffic, who may read it, and JSON log lines that carry their
 /// request's id.
-@Suite("Metrics and logs")
+@Suite("Metrics and logs", .timeLimit(.minutes(5)))
 struct MetricsTests {
     static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
 

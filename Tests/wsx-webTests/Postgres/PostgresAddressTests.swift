@@ -1,7 +1,7 @@
 import Testing
 @testable import wsx_web
 
-@Suite("PostgreSQL addresses (--database, WSX_DATABASE)")
+@Suite("PostgreSQL addresses (--database, WSX_DATABASE)", .timeLimit(.minutes(5)))
 struct PostgresAddressTests {
     @Test("user, password, host, port and database; percent-escapes; 5432 and no TLS by default")
     func parts() throws {

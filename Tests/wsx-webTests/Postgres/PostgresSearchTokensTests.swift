@@ -2,7 +2,7 @@ import Testing
 @testable import wsx_web
 
 /// The full-text literals PostgreSQL gets for wsx's own tokens.
-@Suite("PostgreSQL search tokens")
+@Suite("PostgreSQL search tokens", .timeLimit(.minutes(5)))
 struct PostgresSearchTokensTests {
     @Test("words weigh A, syllables B, bigrams C, each counted on, with a gap between runs")
     func vector() {

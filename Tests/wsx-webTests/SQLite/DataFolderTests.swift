@@ -8,7 +8,7 @@ import Testing
 /// What the data folder promises: `--sync` set on the writer itself, one server per folder (a
 /// second server and a restore beside it refused, the running server's data untouched), and a
 /// database a newer binary migrated refused by an older one.
-@Suite("The data folder", .serialized)
+@Suite("The data folder", .serialized, .timeLimit(.minutes(5)))
 struct DataFolderTests {
     @Test("--sync full reads back as synchronous = 2 on the writer, normal as 1, on the server's own database")
     func synchronousOnTheWriter() async throws {

@@ -8,7 +8,7 @@ import Testing
 /// Writes that arrive together share a transaction, yet each caller sees what a transaction of
 /// its own would give: its result after the commit, its changes and events kept only if it
 /// succeeded and the commit did.
-@Suite("Group commit")
+@Suite("Group commit", .timeLimit(.minutes(5)))
 struct GroupCommitTests {
     /// A migrated in-memory database with a table to write to, and a count of its commits.
     struct Fixture {

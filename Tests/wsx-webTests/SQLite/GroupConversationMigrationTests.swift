@@ -6,7 +6,7 @@ import Testing
 /// Migration 020 rebuilds `rooms` to allow groups: every room, its messages and members stay,
 /// and ids of deleted rooms are not given out again. SQLite's own test: it migrates a database
 /// of its own (`DatabaseQueue`) and checks SQLite's row ids and indexes.
-@Suite("Group conversations: older databases")
+@Suite("Group conversations: older databases", .timeLimit(.minutes(5)))
 struct GroupConversationMigrationTests {
     @Test("rooms, their messages and members survive the rebuild; the id sequence is kept")
     func rebuildKeepsEverything() throws {

@@ -10,7 +10,7 @@ import Testing
 /// they change reaches the people it concerns as it would from the server itself, live on their
 /// open pages, with an id in the server's one stream; and what they change while no server runs
 /// is there, and replayed, when it starts.
-@Suite("Commands beside a running server")
+@Suite("Commands beside a running server", .timeLimit(.minutes(5)))
 struct OutsideCommandTests {
     /// Reads `stream` up to the sentinel note (published after whatever the test waits for, so
     /// a missing event fails the test instead of hanging it); answers the events before it.

@@ -5,7 +5,7 @@ import Testing
 
 /// Migration 033 on a database written before it: every account, workspace, room and message
 /// gets an opaque id for `/v1`, and so does every row inserted afterwards (SQLite's own test).
-@Suite("Opaque ids: older databases")
+@Suite("Opaque ids: older databases", .timeLimit(.minutes(5)))
 struct PublicIdMigrationTests {
     @Test("rows already there get distinct 24-digit ids; rows inserted later get theirs at once; an id given is kept")
     func existingAndNewRows() throws {

@@ -10,7 +10,7 @@ import Views
 /// (SQLite's statement trace and GRDB's regions), the commits that touch them, and another
 /// connection's writes noticed through `PRAGMA data_version`. A second backend brings its own
 /// version of these tests.
-@Suite("Read regions on SQLite")
+@Suite("Read regions on SQLite", .timeLimit(.minutes(5)))
 struct ReadRegionTests {
     @Test("the commit count counts the writer's commits, not its reads or rolled-back transactions")
     func commitsCounted() async throws {

@@ -6,7 +6,7 @@ import Testing
 /// The same, for a database written by an older version: migration 010 scrubs what it left in
 /// the outbox and puts removed-and-returned members back in their DMs. SQLite's own test (a
 /// GRDB queue in memory, migrations' SQL); the replay scope itself is `ReplayScopeTests`.
-@Suite("Replay scope: older databases")
+@Suite("Replay scope: older databases", .timeLimit(.minutes(5)))
 struct ReplayScopeMigrationTests {
     @Test("migrating drops deleted messages' events and words before an edit, sets replay floors and restores DMs")
     func migratesOldOutbox() throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// `Timestamps.database` against GRDB's own encoding of a `Date`: SQLite's own test (the text
 /// the SQLite store writes must be the text GRDB writes and reads back).
-@Suite("Timestamps: GRDB's text")
+@Suite("Timestamps: GRDB's text", .timeLimit(.minutes(5)))
 struct TimestampsGRDBTests {
     @Test("database times are the text GRDB stores for the same Date, to the millisecond")
     func matchGRDB() {

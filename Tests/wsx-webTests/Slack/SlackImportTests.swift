@@ -11,7 +11,7 @@ import Views
 /// `wsx-web import slack` on the fixture (Tests/Fixtures/slack-export): who becomes what,
 /// every kind of conversation, messages with their times, threads, reactions, pins, files and
 /// markup, as the pages show them; and exports that are not what Slack writes change nothing.
-@Suite("Slack import")
+@Suite("Slack import", .timeLimit(.minutes(5)))
 struct SlackImportTests {
     /// mina (the owner) and bob have accounts before the import; the others do not.
     static func accounts(_ app: TestSession) async throws -> (mina: TestBrowser, bob: TestBrowser) {

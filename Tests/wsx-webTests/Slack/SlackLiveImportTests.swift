@@ -8,7 +8,7 @@ import Testing
 /// a server that is running: the server is told, and shows the workspace at once (its caches
 /// read afresh) and delivers new messages of imported rooms to imported members live (its
 /// room memberships read afresh), without a restart.
-@Suite("Slack import into a running server")
+@Suite("Slack import into a running server", .timeLimit(.minutes(5)))
 struct SlackLiveImportTests {
     @Test("the server running on the folder shows the import at once, and delivers the imported rooms' new messages live")
     func importIntoRunningServer() async throws {

@@ -8,7 +8,7 @@ import Testing
 /// Importing the same export twice, exporting and importing back: nothing is ever doubled, the
 /// export writes Slack's format with the ids the import read (and ids of its own, kept, for
 /// what was written here), and private conversations leave only when asked, on the record.
-@Suite("Slack round trip")
+@Suite("Slack round trip", .timeLimit(.minutes(5)))
 struct SlackRoundTripTests {
     @Test("import, import again, export, import the export again: nothing doubled; into a new workspace: the same history")
     func roundTrip() async throws {

@@ -100,7 +100,7 @@ struct IncomingWebhookTests {
 
 /// Slack's payloads as wsx Markdown (the mrkdwn itself is the Slack import's converter,
 /// `SlackFormatTests`).
-@Suite("Slack payloads")
+@Suite("Slack payloads", .timeLimit(.minutes(5)))
 struct SlackPayloadTests {
     static func markdown(_ body: String, form: Bool = false) throws -> String {
         try SlackPayload(body: Data(body.utf8), contentType: form ? "application/x-www-form-urlencoded" : "application/json",
