@@ -9,7 +9,7 @@ import Views
 /// Web Push's pieces: the sealed body a browser opens (RFC 8291), the VAPID header a push
 /// service checks (RFC 8292), who a message is pushed to, and the subscription routes. The
 /// whole trip, decrypted by an independent implementation, is in Tests/browser/test_push.py.
-@Suite("Web Push")
+@Suite("Web Push", .timeLimit(.minutes(5)))
 struct WebPushTests {
     /// Opens a body as the browser does, with its private key and secret.
     static func open(_ body: Data, browserKey: P256.KeyAgreement.PrivateKey, auth: Data) throws -> Data {
@@ -138,6 +138,44 @@ struct WebPushTests {
             #expect(try await a.postJSON("/push/subscriptions", subscription("https://push.example.net/s/6")).status == .created)
             try await a.post("/logout", [])
             #expect(try await app.count("SELECT COUNT(*) FROM push_subscriptions") == 0)
+        }
+    }
+
+    @Test("a message is queued for its room's subscribers with no tab in use, never for its author; a room where no one subscribed queues nothing")
+    func queuedForOthersOnly() async throws {
+        try await TestApp().run { app in
+            let (a, b, wid, general) = try await MessagingTests.team(app)
+            let (alice, bob) = (try await app.userId("a@example.com"), try await app.userId("b@example.com"))
+            // `.invalid` never resolves (RFC 2606): the sender's tries fail and the queue keeps them.
+            func subscribe(_ browser: TestBrowser, _ endpoint: String) async throws {
+                let key = P256.KeyAgreement.PrivateKey().publicKey.x963Representation.base64URLEncoded
+                try await browser.get("/profile")
+                let body = #"{"endpoint":"\#(endpoint)","keys":{"p256dh":"\#(key)","auth":"\#(Data(repeating: 1, count: 16).base64URLEncoded)"}}"#
+                #expect(try await browser.postJSON("/push/subscriptions", body).status == .created)
+            }
+            // Nobody has subscribed yet: a post queues nothing.
+            try await MessagingTests.say(a, "/w/\(wid)/dm/\(bob)", "아무도 구독 전")
+            try await subscribe(a, "https://push.invalid/alice")
+            try await subscribe(b, "https://push.invalid/bob")
+            let queued = { (userId: Int64) in
+                try await app.count("""
+                    SELECT COUNT(*) FROM push_queue JOIN push_subscriptions ON push_subscriptions.id = push_queue.subscription_id
+                    WHERE push_subscriptions.user_id = ?
+                    """, [userId])
+            }
+            try await MessagingTests.say(a, "/w/\(wid)/dm/\(bob)", "회의 자료 보냈어요")
+            #expect(try await eventually { try await queued(bob) == 1 })
+            // Alice's own message reached her decision in the same round as Bob's.
+            #expect(try await queued(alice) == 0)
+            // Bob answers: Alice is pushed, Bob is not. A plain channel message pushes no one: the
+            // DM after it is queued, so the channel's turn (earlier, in order) has come and gone.
+            try await MessagingTests.say(b, "/w/\(wid)/dm/\(alice)", "받았어요")
+            #expect(try await eventually { try await queued(alice) == 1 })
+            try await MessagingTests.say(b, "/w/\(wid)/c/\(general)", "모두 안녕하세요")
+            try await MessagingTests.say(b, "/w/\(wid)/dm/\(alice)", "하나 더요")
+            #expect(try await eventually { try await queued(alice) == 2 })
+            #expect(try await queued(bob) == 1)
+            #expect(try await app.count("SELECT COUNT(*) FROM push_queue") == 3)
         }
     }
 }
