@@ -129,4 +129,39 @@ struct KeptReadsTests {
             #expect(renamed[dmLink.upperBound...].prefix(300).contains(#"<span class="room-name">Alicia <span class="user-status""#))
         }
     }
+
+    @Test("a workspace home shows a new message, a partner's new name and the workspace's new name on the next load, each viewer in their language")
+    func homeChangesOnTheNextLoad() async throws {
+        try await TestApp().run { app in
+            let (a, b, wid, _) = try await MessagingTests.team(app)
+            let alice = try await app.userId("a@example.com")
+            let home = "/w/\(wid)"
+            _ = try await MessagingTests.say(b, "/w/\(wid)/dm/\(alice)", "첫 인사")
+            try await a.get(home)
+            let first = try await a.get(home).text
+            #expect(first.contains(">첫 인사</span>"))
+            #expect(first.contains(">Bob</a>"))
+
+            _ = try await MessagingTests.say(b, "/w/\(wid)/dm/\(alice)", "두 번째 인사")
+            let second = try await a.get(home).text
+            #expect(second.contains(">두 번째 인사</span>"))
+            #expect(!second.contains(">첫 인사</span>"))
+
+            try await b.get("/profile")
+            #expect(try await b.post("/profile", [("nickname", "Roberto"), ("phone", "")]).status == .seeOther)
+            #expect(try await a.get(home).text.contains(">Roberto</a>"))
+
+            try await a.get("/w/\(wid)/settings")
+            #expect(try await a.postMultipart("/w/\(wid)/settings", [("name", "새 이름"), ("description", "")]).status == .seeOther)
+            let renamed = try await a.get(home).text
+            #expect(renamed.contains(#"<h1 data-workspace-name="\#(wid)">새 이름</h1>"#))
+
+            // The same home in the other language has its own texts, and the first keeps its own.
+            try await a.post("/lang", [("lang", "ko"), ("next", home)])
+            let korean = try await a.get(home).text
+            #expect(korean.contains(">채널 둘러보기</a>") && korean.contains(">Roberto</a>"))
+            try await a.post("/lang", [("lang", "en"), ("next", home)])
+            #expect(try await a.get(home).text.contains(">Browse channels</a>"))
+        }
+    }
 }

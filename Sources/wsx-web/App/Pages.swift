@@ -59,6 +59,16 @@ struct Pages: Sendable {
         return Self.html(spliced.document(renderer, title: title, content: content, chrome: chrome), status: status, headers: headers)
     }
 
+    /// A full HTML page whose content is kept in `kept` by `key` (what it is a pure function of)
+    /// and rendered from `page()` only when not kept there.
+    func render<Page, Key>(_ template: TemplateName, title: String, kept: KeptContents<Key>, key: Key, page: () -> Page,
+                           request: Request, context: some VisitorContext, place: PagePlace,
+                           headers: HTTPFields = [:]) async throws -> Response {
+        let chrome = try await chrome(request, context.visitor, place: place, preloaded: nil)
+        let content = kept.content(renderer, template, key: key, chrome: chrome, page: page)
+        return Self.html(spliced.document(renderer, title: title, content: .init(content), chrome: chrome), status: .ok, headers: headers)
+    }
+
     /// The error page for `status` with a message in the visitor's language.
     func error(status: HTTPResponse.Status, messageKey: String?, arguments: [String] = [], requestId: String?,
                request: Request, visitor: Visitor, headers: HTTPFields = [:]) async -> Response {

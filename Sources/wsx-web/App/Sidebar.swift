@@ -22,7 +22,7 @@ enum PagePlace: Sendable {
 
 /// A room the viewer is in, as lists show it: display name (a DM shows the other person),
 /// its address, unread count, and for DMs the last message.
-struct RoomSummary: Sendable {
+struct RoomSummary: Sendable, Equatable {
     let id: Int64
     let isChannel: Bool
     let name: String

@@ -15,6 +15,30 @@ struct WorkspacesController: Sendable {
     let pages: Pages
     /// What the workspace's home lists.
     let home: WorkspaceHomeReader
+    /// Homes as rendered, by what they show.
+    let homeContents = KeptContents<HomeKey>()
+
+    /// Everything a workspace's home shows. The rooms are the kept read's own array, so an
+    /// unchanged home compares by identity; the hash takes ids and counts, not names (hashing
+    /// Korean text normalises it).
+    struct HomeKey: Hashable, Sendable {
+        let workspaceId: Int64, name: String, description: String, isOwner: Bool, coverFileId: Int64?
+        let rooms: [RoomSummary]
+        let mentions: [Int]
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(workspaceId)
+            hasher.combine(isOwner)
+            hasher.combine(coverFileId)
+            hasher.combine(name.utf8.count)
+            hasher.combine(rooms.count)
+            for room in rooms {
+                hasher.combine(room.id)
+                hasher.combine(room.unread)
+            }
+            hasher.combine(mentions)
+        }
+    }
 
     func addRoutes(to group: RouterGroup<SignedInContext>) {
         group.get(Paths.workspaces.routerPath, use: list)
@@ -53,7 +77,17 @@ struct WorkspacesController: Sendable {
     @Sendable func home(_ request: Request, context: SignedInContext) async throws -> Response {
         let access = try await context.workspaceAccess(workspaces)
         let (rooms, markers) = try await home.read(workspaceId: access.workspaceId, userId: context.userId)
-        let links = rooms.map { room in
+        let key = HomeKey(workspaceId: access.workspaceId, name: access.workspace.name, description: access.workspace.description, isOwner: access.isOwner,
+                          coverFileId: access.workspace.coverFileId, rooms: rooms, mentions: rooms.map { markers[$0.id]?.mentions ?? 0 })
+        return try await pages.render(.workspaceHome, title: access.workspace.name, kept: homeContents, key: key,
+                                      page: { Self.homePage(access, rooms: rooms, mentions: key.mentions) },
+                                      request: request, context: context, place: .workspace(access.workspaceId),
+                                      headers: RenderedPage.reusable)
+    }
+
+    /// A workspace's home: its rooms, channels first, then conversations with their last message.
+    private static func homePage(_ access: WorkspaceAccess, rooms: [RoomSummary], mentions: [Int]) -> WorkspaceHomePage {
+        let links = zip(rooms, mentions).map { room, mentions in
             var link = RoomLink(id: room.id, name: room.name, url: room.url, unread: room.unread, lastSnippet: room.lastSnippet,
                                 lastTimestamp: room.lastAt.map(Timestamps.iso), lastTimeText: room.lastAt.map(Timestamps.utcText))
             link.avatarURL = room.avatarURL
@@ -61,7 +95,7 @@ struct WorkspacesController: Sendable {
             link.status = room.status
             link.notify = room.ownNotify ?? room.defaultNotify
             link.isDirect = !room.isChannel
-            link.mentions = markers[room.id]?.mentions ?? 0
+            link.mentions = mentions
             if let size = room.groupSize { (link.isGroup, link.initial) = (true, String(size)) }
             return link
         }
@@ -70,9 +104,7 @@ struct WorkspacesController: Sendable {
                                      channels: links.filter { link in rooms.contains { $0.id == link.id && $0.isChannel } },
                                      dms: links.filter { link in rooms.contains { $0.id == link.id && !$0.isChannel } })
         page.coverURL = access.workspace.coverFileId.map { Paths.thumbnail($0) }
-        return try await pages.render(.workspaceHome, title: access.workspace.name, page: page, request: request,
-                                      context: context, place: .workspace(access.workspaceId),
-                                      headers: RenderedPage.reusable)
+        return page
     }
 
     @Sendable func settings(_ request: Request, context: SignedInContext) async throws -> Response {
