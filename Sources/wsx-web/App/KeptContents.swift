@@ -22,12 +22,14 @@ final class KeptContents<Key: Hashable & Sendable>: Sendable {
 
     /// The content for `key`, rendered from `page()` when not kept.
     func content<Page>(_ renderer: PageRenderer, _ template: TemplateName, key: Key, chrome: Chrome, page: () -> Page) -> String {
-        var bare = Chrome(lang: chrome.lang, csrfToken: "", viewer: nil, currentWorkspaceId: chrome.currentWorkspaceId, path: "",
-                          cssURL: "", scriptURLs: [], links: chrome.links)
-        bare.workspace = chrome.workspace
-        guard !renderer.watchesFolder else { return renderer.content(template, page: page(), chrome: bare) }
-        return memo.value(for: Entry(lang: chrome.lang, workspaceId: chrome.currentWorkspaceId, key: key)) {
-            renderer.content(template, page: page(), chrome: bare)
+        // Built only when rendering: a kept content needs nothing of the chrome but its key.
+        func render() -> String {
+            var bare = Chrome(lang: chrome.lang, csrfToken: "", viewer: nil, currentWorkspaceId: chrome.currentWorkspaceId, path: "",
+                              cssURL: "", scriptURLs: [], links: chrome.links)
+            bare.workspace = chrome.workspace
+            return renderer.content(template, page: page(), chrome: bare)
         }
+        guard !renderer.watchesFolder else { return render() }
+        return memo.value(for: Entry(lang: chrome.lang, workspaceId: chrome.currentWorkspaceId, key: key), compute: render)
     }
 }
