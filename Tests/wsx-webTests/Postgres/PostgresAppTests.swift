@@ -148,6 +148,28 @@ struct PostgresAppTests {
         }
     }
 
+    @Test("a node's own notice, arriving after it counted its commit, leaves what it kept since; another node's notice of the same change does not",
+          .timeLimit(.minutes(3)))
+    func ownNoticesSkipped() async throws {
+        try await Self.app().run { app in
+            let (owner, _, wid) = try await ChannelTests.team(app)
+            #expect(try await owner.get("/w/\(wid)").status == .ok)
+            let database = app.services.database, backend = try #require(database.postgres)
+            let sessions = try #require(database.regions.region(named: "sessions"))
+            let before = sessions.version
+            func notify(from origin: String) throws {
+                let payload = PostgresEventFeed.notice(changing: ["sessions"], from: origin)
+                _ = try backend.withSessionNow { try $0.run("SELECT pg_notify(\(PostgresBackend.eventChannel), \(payload))") }
+            }
+            // Notices arrive in the order they were sent: once the other node's has counted, this
+            // node's own came and went.
+            try notify(from: backend.feed.origin)
+            try notify(from: "another node")
+            #expect(await eventually { sessions.version != before })
+            #expect(sessions.version == before &+ 1, "only the other node's notice counts")
+        }
+    }
+
     /// Runs `body` with two live nodes on one new database. Node B's test client opens its one
     /// connection when node B starts, and sends its first request only after node A's setup; the
     /// server times a request head from the connection's opening (10 s), which the full suite's

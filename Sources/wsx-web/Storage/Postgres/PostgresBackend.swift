@@ -60,7 +60,8 @@ final class PostgresBackend: Sendable {
     /// events it publishes commit together, or not at all when it throws.
     func write<T: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> T) async throws -> T {
         let clock = self.clock
-        let (value, changed) = try await onSession { session in try Self.write(on: session, clock: clock, body) }
+        let origin = feed.origin
+        let (value, changed) = try await counted { try await onSession { session in try Self.write(on: session, clock: clock, origin: origin, body) } }
         committedHook.withLock { $0 }?(changed)
         return value
     }
@@ -69,9 +70,26 @@ final class PostgresBackend: Sendable {
     func writeNow<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
         let session = try sessions.take()
         defer { sessions.give(session) }
-        let (value, changed) = try Self.write(on: session, clock: clock, body)
+        let (value, changed) = try counted { try Self.write(on: session, clock: clock, origin: feed.origin, body) }
         committedHook.withLock { $0 }?(changed)
         return value
+    }
+
+    /// `write`'s answer; when the connection failed under it, so that it may have committed
+    /// without this node hearing back (and the node skips its own notices), the node's caches
+    /// count anything as changed first. A transaction the server refused changed nothing.
+    private func counted<T>(_ write: () throws -> T) rethrows -> T {
+        do { return try write() } catch let error as PSQLError where error.serverInfo == nil {
+            committedHook.withLock { $0 }?(nil)
+            throw error
+        }
+    }
+
+    private func counted<T>(_ write: () async throws -> T) async rethrows -> T {
+        do { return try await write() } catch let error as PSQLError where error.serverInfo == nil {
+            committedHook.withLock { $0 }?(nil)
+            throw error
+        }
     }
 
     /// Calls `action` with what each of this node's writes changed (nil: anything) once it
@@ -81,14 +99,15 @@ final class PostgresBackend: Sendable {
     }
 
     /// Every write tells every node as it commits (`NOTIFY`, delivered at the commit), naming
-    /// the tables it changed (`PostgresEventFeed.notice(changing:)`): feeds then read the events
-    /// committed since, and every node's caches count the change where they read those tables.
+    /// the tables it changed (`PostgresEventFeed.notice(changing:from:)`): feeds then read the
+    /// events committed since, and every other node's caches count the change where they read
+    /// those tables (this node's counted it as the write returned).
     /// Answers the body's value and what it changed.
     ///
     /// A transaction PostgreSQL ends to break a deadlock, or for a conflict it could not
     /// serialize, changed nothing: it runs again from the start (its body works only on `tx`),
     /// up to `retries` times, as SQLite's single writer would simply have made it wait.
-    private static func write<T>(on session: PostgresSession, clock: WallClock,
+    private static func write<T>(on session: PostgresSession, clock: WallClock, origin: String,
                                  _ body: (any StoreTransaction) throws -> T) throws -> (T, Set<String>?) {
         var attempt = 0
         while true {
@@ -96,7 +115,7 @@ final class PostgresBackend: Sendable {
                 return try session.transaction {
                     let value = try body(PostgresTransaction.writing(session, clock: clock))
                     let changed = session.changedTables
-                    try session.run("SELECT pg_notify(\(Self.eventChannel), \(PostgresEventFeed.notice(changing: changed)))")
+                    try session.run("SELECT pg_notify(\(Self.eventChannel), \(PostgresEventFeed.notice(changing: changed, from: origin)))")
                     return (value, changed)
                 }
             } catch let error as PSQLError where attempt < retries && retried.contains(error.serverInfo?[.sqlState] ?? "") {

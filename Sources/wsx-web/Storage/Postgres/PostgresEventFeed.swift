@@ -45,10 +45,13 @@ final class PostgresEventFeed: Sendable {
     /// The listening connection now, closed by `stop()` (cancelling the task does not end a
     /// `LISTEN` waiting for its next notice).
     private let listening = Mutex<PostgresConnection?>(nil)
-    /// Told of every notice (a node committed: the tables it changed) and every (re)connect (nil:
-    /// anything may have changed meanwhile), before the events after it are read: the node's
-    /// caches count it as a change.
+    /// Told of every other node's notice (it committed: the tables it changed) and every
+    /// (re)connect (nil: anything may have changed meanwhile), before the events after it are
+    /// read: the node's caches count it as a change.
     private let noticed = Mutex<(@Sendable (Set<String>?) -> Void)?>(nil)
+    /// What this node's own notices begin with (`notice(changing:from:)`): its caches counted
+    /// those commits as they returned, so a notice arriving later is no news to them.
+    let origin: String
     /// How many times the listening connection was opened (for tests and logs).
     private let connections = Atomic<Int>(0)
     /// What the listening connection is called in `pg_stat_activity`.
@@ -56,9 +59,9 @@ final class PostgresEventFeed: Sendable {
     /// Events one read takes at most.
     static let pageSize = 500
 
-    init(connector: PostgresConnector, channel: String, after lastId: Int64) {
+    init(connector: PostgresConnector, channel: String, after lastId: Int64, origin: String = PostgresEventFeed.newOrigin()) {
         (events, continuation) = AsyncStream.makeStream(of: [PostgresStoredEvent].self, bufferingPolicy: .unbounded)
-        (self.connector, self.channel) = (connector, channel)
+        (self.connector, self.channel, self.origin) = (connector, channel, origin)
         delivered = Atomic(lastId)
     }
 
@@ -68,23 +71,29 @@ final class PostgresEventFeed: Sendable {
     /// How many listening connections were opened so far.
     var connectionCount: Int { connections.load(ordering: .relaxed) }
 
-    /// Calls `action` on every notice, with the tables the commit changed, and every (re)connect,
-    /// with nil (anything may have changed), before reading what was committed.
+    /// Calls `action` on every other node's notice, with the tables the commit changed, and every
+    /// (re)connect, with nil (anything may have changed), before reading what was committed.
     func onNotice(_ action: @escaping @Sendable (Set<String>?) -> Void) {
         noticed.withLock { $0 = action }
     }
 
-    /// A notice's payload for a commit that changed `tables` (nil: anything): their names,
-    /// sorted and separated by commas, or `*`. Well under `NOTIFY`'s 8,000 bytes: the schema has
-    /// about fifty tables.
-    static func notice(changing tables: Set<String>?) -> String {
-        guard let tables else { return "*" }
-        return tables.sorted().joined(separator: ",")
+    /// A node's mark on its notices: random, so two nodes (or two runs of one) never share it.
+    static func newOrigin() -> String {
+        String(UInt64.random(in: .min ... .max), radix: 36)
     }
 
-    /// What a notice's payload says was changed (nil: anything).
-    static func changedTables(in payload: String) -> Set<String>? {
-        payload == "*" ? nil : Set(payload.split(separator: ",").map(String.init))
+    /// A notice's payload for a commit by the node marked `origin` that changed `tables` (nil:
+    /// anything): the mark, a `;`, then the tables' names sorted and separated by commas, or `*`.
+    /// Well under `NOTIFY`'s 8,000 bytes: the schema has about fifty tables.
+    static func notice(changing tables: Set<String>?, from origin: String) -> String {
+        origin + ";" + (tables.map { $0.sorted().joined(separator: ",") } ?? "*")
+    }
+
+    /// Who sent a notice and what it says was changed (nil: anything).
+    static func changes(in payload: String) -> (origin: Substring, tables: Set<String>?) {
+        let (origin, tables) = payload.firstIndex(of: ";").map { (payload[..<$0], payload[payload.index(after: $0)...]) }
+            ?? ("", payload[...])
+        return (origin, tables == "*" ? nil : Set(tables.split(separator: ",").map(String.init)))
     }
 
     /// Starts listening (once); runs until `stop()`.
@@ -116,7 +125,8 @@ final class PostgresEventFeed: Sendable {
                         noticed.withLock { $0 }?(nil)
                         try await catchUp(connection)
                         for try await notification in notifications {
-                            noticed.withLock { $0 }?(Self.changedTables(in: notification.payload))
+                            let (sender, changed) = Self.changes(in: notification.payload)
+                            if sender != origin { noticed.withLock { $0 }?(changed) }
                             try await catchUp(connection)
                         }
                     }

@@ -50,7 +50,7 @@ final class AppDatabase: Sendable {
 
     /// The database of `backend`, already migrated. Its caches count every commit of every node
     /// that changed a table they read (a node's own once it committed, the others' as their
-    /// notice arrives, `PostgresEventFeed.notice(changing:)`), and the
+    /// notice arrives, `PostgresEventFeed.notice(changing:from:)`), and the
     /// events every node commits reach `outbox` through the backend's feed. Message posts'
     /// transactions are timed into `timingWritesInto` when given (the server's metrics).
     init(postgres backend: PostgresBackend, clock: WallClock = .system, timingWritesInto writeTimes: DurationHistogram? = nil) {
