@@ -221,6 +221,8 @@ def take(browser, base: str, locale: str, out: pathlib.Path) -> None:
         "pins": f"{general}/pins", "saved": f"/w/{workspace}/saved",
         "group": group, "new-conversation": f"/w/{workspace}/dm?member={third_id}", "preview": second,
         "thread": f"/w/{workspace}/m/{first}/thread", "threads": f"/w/{workspace}/threads",
+        # Where a message's Delete link leads without a script.
+        "delete-message": f"/w/{workspace}/m/{first}/delete",
     }
     owner.goto(f"{base}/w/{workspace}")  # the DM arrives unread
     for name, path in pages.items():
@@ -248,6 +250,17 @@ def take(browser, base: str, locale: str, out: pathlib.Path) -> None:
         owner.frame_locator("#thread-panel iframe").locator("#thread-divider").wait_for()
         owner.wait_for_load_state("networkidle")
         owner.screenshot(path=str(out / f"thread-panel-{lang}-{width}.png"))
+    # A message's actions, open (on a phone, by a long press).
+    for width in WIDTHS:
+        owner.set_viewport_size({"width": width, "height": 844 if width < 800 else 800})
+        owner.goto(base + general)
+        owner.wait_for_load_state("networkidle")
+        message = owner.locator("#message-list li.message").last
+        if width < 800:
+            message.dispatch_event("contextmenu")
+        message.hover()
+        message.locator(".message-delete").wait_for()
+        owner.screenshot(path=str(out / f"actions-{lang}-{width}.png"))
     # The reaction picker, open over the channel.
     for width in WIDTHS:
         owner.set_viewport_size({"width": width, "height": 844 if width < 800 else 800})

@@ -63,6 +63,7 @@ struct AuthorizationMatrixTests {
         Route(method: "GET", path: "/w/W/c/C/pins", expected: [404, 200, 200, 200]),
         // Only the author (the channel's owner wrote X) takes a message's link preview off.
         Route(method: "POST", path: "/w/W/m/X/preview/remove", expected: [404, 403, 303, 404]),
+        Route(method: "GET", path: "/w/W/m/X/delete", expected: [404, 403, 200, 404]),
         Route(method: "GET", path: "/w/W/saved", expected: [404, 200, 200, 200]),
         // A message's thread is for its room's members: reply, read up to, follow; a public
         // channel's threads are read like its messages.

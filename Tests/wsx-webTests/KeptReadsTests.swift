@@ -72,30 +72,31 @@ struct KeptReadsTests {
         }
     }
 
-    @Test("a message's controls carry each session's own CSRF token and language")
+    @Test("a message's controls are in each session's language, and its edit form carries the session's own CSRF token")
     func controlsPerSession() async throws {
         try await TestApp().run { app in
             let (a, _, wid, general) = try await MessagingTests.team(app)
             let path = "/w/\(wid)/c/\(general)"
             _ = try await MessagingTests.say(a, path, "mine")
             let id = try await app.count("SELECT id FROM messages WHERE body = 'mine'")
-            func deleteForm(_ page: String) throws -> Substring {
-                let form = try #require(page.firstRange(of: #"action="/w/\#(wid)/m/\#(id)/delete""#))
+            func deleteLink(_ label: String) -> String { #"<a href="/w/\#(wid)/m/\#(id)/delete" class="message-delete">\#(label)</a>"# }
+            func editForm(_ page: String) throws -> Substring {
+                let form = try #require(page.firstRange(of: #"action="/w/\#(wid)/m/\#(id)/edit""#))
                 return page[form.upperBound...].prefix(200)
             }
-            let first = try await a.get(path).text
-            #expect(try deleteForm(first).contains(#"name="_csrf" value="\#(try #require(a.csrfToken))""#))
+            let english = try #require(Lang.en.strings.table["message_delete"])
+            #expect(try await a.get(path).text.contains(deleteLink(english)))
+            #expect(try editForm(try await a.get(path + "?edit=\(id)").text).contains(#"name="_csrf" value="\#(try #require(a.csrfToken))""#))
 
             // The same person signed in a second time: another session, with its own token.
             let again = app.browser(acceptLanguage: "ko-KR,ko;q=0.9")
             #expect(try await again.logIn(email: "a@example.com", password: "correct horse").status == .seeOther)
-            let second = try await again.get(path).text
+            let korean = try #require(Lang.ko.strings.table["message_delete"])
+            #expect(try await again.get(path).text.contains(deleteLink(korean)))
             let secondToken = try #require(again.csrfToken)
             #expect(secondToken != a.csrfToken)
-            #expect(try deleteForm(second).contains(#"name="_csrf" value="\#(secondToken)""#))
-            let korean = try #require(Lang.ko.strings.table["message_delete"])
-            #expect(try deleteForm(second).contains(">\(korean)</button>"))
-            #expect(try deleteForm(try await a.get(path).text).contains(">\(korean)</button>") == false)
+            #expect(try editForm(try await again.get(path + "?edit=\(id)").text).contains(#"name="_csrf" value="\#(secondToken)""#))
+            #expect(try await a.get(path).text.contains(deleteLink(english)))
         }
     }
 

@@ -276,6 +276,17 @@ struct MessagingTests {
             let ask = try await a.post("/w/\(wid)/m/\(mid)/delete")
             #expect(ask.text.contains("Delete this message?"))
             #expect(try await app.count("SELECT COUNT(*) FROM messages") == 1)
+            // Without a script, a message's Delete is a link to the same question, which changes
+            // nothing; its form deletes. The page holds no form per message.
+            let room = try await a.get(path)
+            #expect(room.text.contains(#"<a href="/w/\#(wid)/m/\#(mid)/delete" class="message-delete">Delete</a>"#))
+            #expect(room.text.contains(#"action="/w/\#(wid)/m/\#(mid)/delete""#) == false)
+            #expect(try await carol.get("/w/\(wid)/m/\(mid)/delete").status == .forbidden)
+            let question = try await a.get("/w/\(wid)/m/\(mid)/delete")
+            #expect(question.status == .ok)
+            #expect(question.text.contains("Delete this message?") && question.text.contains("bob&#39;s better words"))
+            #expect(question.text.contains(#"<form method="post" action="/w/\#(wid)/m/\#(mid)/delete""#))
+            #expect(try await app.count("SELECT COUNT(*) FROM messages") == 1)
             #expect(try await a.post("/w/\(wid)/m/\(mid)/delete", [("confirm", "yes")]).status == .seeOther)
             #expect(try await app.count("SELECT COUNT(*) FROM messages") == 0)
             #expect(try await app.count("SELECT COUNT(*) FROM events WHERE type = 'message.deleted'") == 1)

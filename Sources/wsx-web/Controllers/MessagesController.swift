@@ -3,7 +3,8 @@ import Views
 
 /// `/w/{wid}/m/{mid}/edit`, `/delete` and `/preview/remove`: changing a message after it was
 /// sent. The author edits and takes its link preview off; the author or the workspace owner
-/// deletes (after confirming).
+/// deletes (after confirming: a message's Delete is a link to the question, `GET …/delete`,
+/// which a script asks in place; the page carries no form per message).
 struct MessagesController: Sendable {
     let workspaces: WorkspaceService
     let messages: MessageService
@@ -18,6 +19,7 @@ struct MessagesController: Sendable {
     func addRoutes(to group: RouterGroup<SignedInContext>) {
         group.get(Paths.editMessage.routerPath, use: source)
         group.post(Paths.editMessage.routerPath, use: edit)
+        group.get(Paths.deleteMessage.routerPath, use: askToDelete)
         group.post(Paths.deleteMessage.routerPath, use: delete)
         group.post(Paths.removePreview.routerPath, use: removePreview)
     }
@@ -69,21 +71,37 @@ struct MessagesController: Sendable {
         }
     }
 
-    @Sendable func delete(_ request: Request, context: SignedInContext) async throws -> Response {
+    /// The message `mid`, if the viewer may delete it (its author or the workspace's owner).
+    private func deletable(_ context: SignedInContext) async throws -> (WorkspaceAccess, Int64, MessageRow, Room) {
         let access = try await context.workspaceAccess(workspaces)
         let mid = try context.id("mid")
         let (row, room) = try await messages.visibleMessage(id: mid, access)
         guard row.authorId == context.userId || access.isOwner else { throw AppError.forbidden("error_message_delete_rights") }
+        return (access, mid, row, room)
+    }
+
+    /// `GET …/delete`: the question, with a form that deletes (a message's Delete link without a
+    /// script). Changes nothing.
+    @Sendable func askToDelete(_ request: Request, context: SignedInContext) async throws -> Response {
+        let (access, mid, row, room) = try await deletable(context)
+        return try await question(access, mid, row, room, request: request, context: context)
+    }
+
+    private func question(_ access: WorkspaceAccess, _ mid: Int64, _ row: MessageRow, _ room: Room,
+                          request: Request, context: SignedInContext) async throws -> Response {
+        let page = ConfirmPage(heading: context.strings["confirm_delete_message"],
+                               consequences: [MessageText.snippet(row.body)],
+                               action: Paths.deleteMessage(access.workspaceId, mid), button: context.strings["message_delete"],
+                               cancelURL: row.link(in: room, for: context.userId))
+        return try await pages.render(.confirm, title: page.heading, page: page, request: request, context: context,
+                                      place: .room(workspace: access.workspaceId, room: room.id!))
+    }
+
+    @Sendable func delete(_ request: Request, context: SignedInContext) async throws -> Response {
+        let (access, mid, row, room) = try await deletable(context)
+        guard context.isConfirmed else { return try await question(access, mid, row, room, request: request, context: context) }
         // A reply's page is its thread's.
         var path = row.threadRootId.map { Paths.thread(access.workspaceId, $0) } ?? room.path(for: context.userId)
-        guard context.isConfirmed else {
-            let page = ConfirmPage(heading: context.strings["confirm_delete_message"],
-                                   consequences: [MessageText.snippet(row.body)],
-                                   action: Paths.deleteMessage(access.workspaceId, mid), button: context.strings["message_delete"],
-                                   cancelURL: row.link(in: room, for: context.userId))
-            return try await pages.render(.confirm, title: page.heading, page: page, request: request, context: context,
-                                          place: .room(workspace: access.workspaceId, room: room.id!))
-        }
         let hashes = try await files.hashes(in: .message(mid))
         _ = try await messages.delete(messageId: mid, in: access)
         try await files.collectGarbage(candidates: hashes)

@@ -31,8 +31,10 @@ struct MessageListRenderer: Sendable {
         let lang: Lang, pinned: Bool, saved: Bool
     }
 
+    /// A message's controls hold no form (Delete is a link to its question), so no CSRF token:
+    /// every session of a language shares them.
     struct ControlsKey: Hashable, Sendable {
-        let lang: Lang, csrfToken: String, workspaceId: Int64, roomPath: String, canEdit: Bool, canDelete: Bool, canReact: Bool
+        let lang: Lang, workspaceId: Int64, roomPath: String, canEdit: Bool, canDelete: Bool, canReact: Bool
         let canReply: Bool
     }
 
@@ -248,7 +250,7 @@ struct MessageListRenderer: Sendable {
     func controls(canEdit: Bool, canDelete: Bool, _ scope: ControlsScope) -> IdSlots? {
         guard !scope.readOnly, canEdit || canDelete || scope.canReact else { return nil }
         let (workspaceId, roomPath) = (scope.workspaceId, scope.roomPath)
-        let key = ControlsKey(lang: scope.visitor.lang, csrfToken: scope.visitor.csrfToken, workspaceId: workspaceId,
+        let key = ControlsKey(lang: scope.visitor.lang, workspaceId: workspaceId,
                               roomPath: roomPath, canEdit: canEdit, canDelete: canDelete, canReact: scope.canReact,
                               canReply: scope.canReply && scope.canReact)
         return self.controls.value(for: key) {
