@@ -63,6 +63,16 @@ struct MessageTextTests {
     func cleaning() {
         #expect(MessageText.clean("  \u{1112}\u{1161}\u{11AB}\r\nline\u{0007}2\t  ") == "한\nline2")
     }
+
+    @Test("plain ASCII keeps its inner spaces, tabs and line breaks and loses only blank ends; blank text is empty")
+    func cleaningPlainText() {
+        #expect(MessageText.clean(" \t\n  a  b\tc\n\nd  \n\t") == "a  b\tc\n\nd")
+        #expect(MessageText.clean("x") == "x")
+        #expect(MessageText.clean(" \t\n ") == "")
+        #expect(MessageText.clean("") == "")
+        // Not plain: a bell, a CR, a form feed are handled by the full path.
+        #expect(MessageText.clean("a\u{07}b\r\nc\u{0C}") == "ab\nc")
+    }
 }
 
 @Suite("Timestamps", .timeLimit(.minutes(5)))

@@ -9,10 +9,23 @@ enum MessageText {
     /// Text as stored: NFC, `\r\n` as `\n`, control characters other than newline and tab
     /// removed, surrounding whitespace trimmed.
     static func clean(_ raw: String) -> String {
+        if let plain = plainASCII(raw) { return plain }
         let unified = raw.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
         return String(String.UnicodeScalarView(unified.nfc.unicodeScalars.filter {
             $0 == "\n" || $0 == "\t" || !$0.isDisallowedInText
         })).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Printable ASCII with line feeds and tabs is clean already but for its ends: nothing to
+    /// normalize, filter or unify (Foundation's passes below cost 30 µs a post).
+    private static func plainASCII(_ raw: String) -> String? {
+        let bytes = raw.utf8
+        guard bytes.allSatisfy({ (0x20 ... 0x7E).contains($0) || $0 == 0x0A || $0 == 0x09 }) else { return nil }
+        let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x0A || byte == 0x09 }
+        guard let first = bytes.firstIndex(where: { !isBlank($0) }), let last = bytes.lastIndex(where: { !isBlank($0) }) else {
+            return ""
+        }
+        return String(raw[first ... last])
     }
 
     /// The first characters of a message as plain text, for notifications.

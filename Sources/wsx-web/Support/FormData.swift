@@ -30,8 +30,49 @@ struct FormData: Sendable {
         fields.filter { $0.name == name }.map(\.value)
     }
 
+    /// `+` becomes a space and `%XX` its byte, over UTF-8 bytes (Foundation's
+    /// `removingPercentEncoding` cost 12 µs a field in every post). A malformed escape, or
+    /// escapes that do not spell UTF-8, leave the whole value as sent, `+` still a space.
     private static func decode(_ text: Substring) -> String {
-        let spaced = text.replacingOccurrences(of: "+", with: " ")
-        return spaced.removingPercentEncoding ?? spaced
+        let bytes = text.utf8
+        guard bytes.contains(where: { $0 == plus || $0 == percent }) else { return String(text) }
+        var spaced = [UInt8](), decoded = [UInt8]()
+        spaced.reserveCapacity(bytes.count)
+        decoded.reserveCapacity(bytes.count)
+        var wellFormed = true
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index] == plus ? space : bytes[index]
+            spaced.append(byte)
+            index = bytes.index(after: index)
+            guard byte == percent, wellFormed else {
+                decoded.append(byte)
+                continue
+            }
+            let high = index < bytes.endIndex ? hexValue(bytes[index]) : nil
+            let second = high == nil ? index : bytes.index(after: index)
+            guard let high, second < bytes.endIndex, let low = hexValue(bytes[second]) else {
+                wellFormed = false
+                continue
+            }
+            decoded.append(high << 4 | low)
+            spaced.append(bytes[index])
+            spaced.append(bytes[second])
+            index = bytes.index(after: second)
+        }
+        let asSent = String(decoding: spaced, as: UTF8.self)
+        guard wellFormed else { return asSent }
+        return String(validating: decoded, as: UTF8.self) ?? asSent
+    }
+
+    private static let plus = UInt8(ascii: "+"), percent = UInt8(ascii: "%"), space = UInt8(ascii: " ")
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0") ... UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a") ... UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A") ... UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 }
