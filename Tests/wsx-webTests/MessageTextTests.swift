@@ -64,6 +64,24 @@ struct MessageTextTests {
         #expect(MessageText.clean("  \u{1112}\u{1161}\u{11AB}\r\nline\u{0007}2\t  ") == "한\nline2")
     }
 
+    @Test("a notification's snippet is the text on one line, cut to 140 characters (Korean counted as characters, not bytes)")
+    func snippets() {
+        #expect(MessageText.snippet("첫 줄\n둘째 줄") == "첫 줄 둘째 줄")
+        let korean = String(repeating: "회", count: 140)
+        #expect(MessageText.snippet(korean) == korean)
+        #expect(MessageText.snippet(korean + "의") == String(repeating: "회", count: 139) + "…")
+        #expect(MessageText.snippet(String(repeating: "a", count: 141)) == String(repeating: "a", count: 139) + "…")
+    }
+
+    @Test("a byte search finds text after Korean and emoji, at indices that slice the string")
+    func byteSearch() throws {
+        let html = "<p>회의 👩‍👩‍👧 <a href=\"https://예.kr/?a=1&amp;b=2\">link</a></p>"
+        let found = try #require(html.firstUTF8Range(of: "<a href=\""))
+        #expect(html[found.upperBound...].hasPrefix("https://예.kr/"))
+        #expect(html.firstUTF8Range(of: "<a href='") == nil && html.firstUTF8Range(of: "") == nil)
+        #expect(LinkPreviewService.firstLink(inHTML: html)?.absoluteString.hasSuffix("?a=1&b=2") == true)
+    }
+
     @Test("plain ASCII keeps its inner spaces, tabs and line breaks and loses only blank ends; blank text is empty")
     func cleaningPlainText() {
         #expect(MessageText.clean(" \t\n  a  b\tc\n\nd  \n\t") == "a  b\tc\n\nd")

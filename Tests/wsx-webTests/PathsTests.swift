@@ -49,6 +49,11 @@ struct PathsTests {
         // Query values keep a path readable and escape everything that would end or split them.
         #expect(Paths.query(["next": "/w/1/search?q=a&b=c#x"]) == "next=/w/1/search%3Fq%3Da%26b%3Dc%23x")
         #expect(Paths.query(["q": "회의 실", "n": "a+b"]) == "q=%ED%9A%8C%EC%9D%98%20%EC%8B%A4&n=a%2Bb")
+        // Escaped byte for byte as Foundation escaped them (the first implementation).
+        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/")
+        for value in ["", "plain-Value_1.~/", "%41 +&=?#;", "👩‍👩‍👧 é e\u{301} \u{7F}\u{0}\n", "한글/회의록.pdf", "\"<'>`"] {
+            #expect(Paths.percentEncoded(value) == value.addingPercentEncoding(withAllowedCharacters: allowed), "\(value)")
+        }
     }
 }
 

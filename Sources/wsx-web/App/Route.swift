@@ -271,11 +271,33 @@ enum Paths {
     /// A query string from names and values, each value percent-encoded (all but RFC 3986's
     /// unreserved characters and `/`, so a path passed along stays readable).
     static func query(_ items: KeyValuePairs<String, String>) -> String {
-        items.map { name, value in name + "=" + (value.addingPercentEncoding(withAllowedCharacters: queryValueCharacters) ?? "") }
-            .joined(separator: "&")
+        items.map { name, value in name + "=" + percentEncoded(value) }.joined(separator: "&")
     }
 
-    private static let queryValueCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/")
+    /// `value` with each UTF-8 byte outside `A–Z a–z 0–9 - . _ ~ /` written `%XX` (what
+    /// Foundation's `addingPercentEncoding` wrote, at a tenth of its cost in a post's profile).
+    static func percentEncoded(_ value: String) -> String {
+        guard !value.utf8.allSatisfy(isQueryValueByte) else { return value }
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(value.utf8.count * 3)
+        for byte in value.utf8 {
+            if isQueryValueByte(byte) {
+                bytes.append(byte)
+            } else {
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func isQueryValueByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A") ... UInt8(ascii: "Z"), UInt8(ascii: "a") ... UInt8(ascii: "z"), UInt8(ascii: "0") ... UInt8(ascii: "9"): true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"): true
+        default: false
+        }
+    }
 
     /// The routes whose forms post files (`multipart/form-data`); others take only plain forms.
     static let multipart: [any AnyRoute] = [channelMessages, directMessagePost, groupMessages, threadReplies, profile, workspaceSettings,

@@ -35,7 +35,7 @@ struct LinkPreviewService: Sendable {
     /// The first `http(s)` link of a message, from its HTML: links there are only ever written
     /// by the renderer (code is never linked), as `<a href="…"`.
     static func firstLink(inHTML html: String) -> URL? {
-        guard let start = html.range(of: #"<a href=""#) else { return nil }
+        guard let start = html.firstUTF8Range(of: #"<a href=""#) else { return nil }
         let rest = html[start.upperBound...]
         guard let end = rest.firstIndex(of: "\"") else { return nil }
         let address = String(rest[..<end]).replacingOccurrences(of: "&amp;", with: "&")

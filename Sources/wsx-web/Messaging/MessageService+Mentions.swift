@@ -8,10 +8,11 @@ extension MessageService {
     /// link to (none without a `#`) are read first; a rename committed between that read and
     /// the write shows the name the author saw.
     func render(_ text: String, roomId: Int64) async throws -> MessageHTML.Rendered {
-        guard text.contains("@") || text.contains("#") else { return MessageHTML.render(text, members: .none) }
+        let (at, hash) = (text.containsByte(UInt8(ascii: "@")), text.containsByte(UInt8(ascii: "#")))
+        guard at || hash else { return MessageHTML.render(text, members: .none) }
         let (members, channels) = try await database.queryOffLoop { tx -> (MentionDirectory, ChannelDirectory) in
-            let members = text.contains("@") ? try Self.mentionDirectory(tx, roomId: roomId) : .none
-            guard text.contains("#"), let workspaceId = try tx.rooms.room(id: roomId)?.workspaceId else { return (members, .none) }
+            let members = at ? try Self.mentionDirectory(tx, roomId: roomId) : .none
+            guard hash, let workspaceId = try tx.rooms.room(id: roomId)?.workspaceId else { return (members, .none) }
             return (members, try Self.publicChannels(tx, workspaceId: workspaceId))
         }
         return MessageHTML.render(text, members: members, channels: channels)

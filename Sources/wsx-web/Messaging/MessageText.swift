@@ -30,7 +30,9 @@ enum MessageText {
 
     /// The first characters of a message as plain text, for notifications.
     static func snippet(_ text: String, length: Int = 140) -> String {
-        let flat = text.replacingOccurrences(of: "\n", with: " ")
+        let flat = text.containsByte(UInt8(ascii: "\n")) ? text.replacingOccurrences(of: "\n", with: " ") : text
+        // No more bytes than `length` is no more characters (counting Characters showed in a post's profile).
+        if flat.utf8.count <= length { return flat }
         return flat.count <= length ? flat : String(flat.prefix(length - 1)) + "…"
     }
 }
