@@ -18,6 +18,9 @@ struct Pages: Sendable {
     var webPush = false
     /// Layouts and room contents kept around their large parts.
     let spliced = SplicedPages()
+    /// Each workspace's links, built once: fifteen routes formatted for every page showed in
+    /// the home page's profile (6 µs of its 296).
+    let workspaceLinks = BoundedMemo<Int64, WorkspaceLinks>(capacity: 4096)
 
     /// The tab icon, plain and with the unread dot.
     private var icons: (String, String) { (assets.url(for: "favicon.svg"), assets.url(for: "favicon-unread.svg")) }
@@ -110,7 +113,7 @@ struct Pages: Sendable {
                       workspaces: loaded.sidebar.workspaces, rooms: loaded.sidebar.rooms, currentWorkspaceId: place.workspaceId,
                       flash: visitor.flash, path: request.uri.path, lastEventId: loaded.lastEventId,
                       cssURL: assets.url(for: "app.css"), scriptURLs: scripts, links: .site)
-        chrome.workspace = place.workspaceId.map { WorkspaceLinks(workspace: $0) }
+        chrome.workspace = place.workspaceId.map { id in workspaceLinks.value(for: id) { WorkspaceLinks(workspace: id) } }
         chrome.threadsUnread = loaded.sidebar.threadsUnread
         chrome.mentionsUnread = loaded.sidebar.mentionsUnread
         (chrome.iconURL, chrome.unreadIconURL) = icons

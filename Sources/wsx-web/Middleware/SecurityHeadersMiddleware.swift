@@ -1,10 +1,11 @@
+import HTTPTypes
 import Hummingbird
 
 /// The headers every response carries: a Content-Security-Policy without inline script,
 /// `nosniff`, a referrer policy that keeps one-time link tokens on this site, and no framing.
 /// The middleware adds them to the router's responses; the event-stream handler to its own.
 enum SecurityHeaders {
-    static var contentSecurityPolicy: String { contentSecurityPolicy(frameAncestors: "'none'") }
+    static let contentSecurityPolicy = contentSecurityPolicy(frameAncestors: "'none'")
 
     /// The same policy, framed only by `frameAncestors` (a thread's side panel: `'self'`).
     static func contentSecurityPolicy(frameAncestors: String) -> String {
@@ -28,10 +29,13 @@ enum SecurityHeaders {
             headers[.contentSecurityPolicy] = contentSecurityPolicy
         }
         headers[.xContentTypeOptions] = "nosniff"
-        headers[.init("Referrer-Policy")!] = "same-origin"
+        headers[referrerPolicy] = "same-origin"
         // A page that may be framed by the site itself (a thread's side panel) says so.
-        if headers[.init("X-Frame-Options")!] == nil { headers[.init("X-Frame-Options")!] = "DENY" }
+        if headers[frameOptions] == nil { headers[frameOptions] = "DENY" }
     }
+
+    // Built once: joining the policy and checking these names ran on every response.
+    private static let referrerPolicy = HTTPField.Name("Referrer-Policy")!, frameOptions = HTTPField.Name("X-Frame-Options")!
 }
 
 /// Adds `SecurityHeaders` to every response of the router.
