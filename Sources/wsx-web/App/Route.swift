@@ -278,18 +278,21 @@ enum Paths {
     /// Foundation's `addingPercentEncoding` wrote, at a tenth of its cost in a post's profile).
     static func percentEncoded(_ value: String) -> String {
         guard !value.utf8.allSatisfy(isQueryValueByte) else { return value }
-        let hex = Array("0123456789ABCDEF".utf8)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(value.utf8.count * 3)
         for byte in value.utf8 {
             if isQueryValueByte(byte) {
                 bytes.append(byte)
             } else {
-                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+                bytes.append(UInt8(ascii: "%"))
+                bytes.append(hexDigits[Int(byte >> 4)])
+                bytes.append(hexDigits[Int(byte & 0x0F)])
             }
         }
         return String(decoding: bytes, as: UTF8.self)
     }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     private static func isQueryValueByte(_ byte: UInt8) -> Bool {
         switch byte {

@@ -36,33 +36,29 @@ struct FormData: Sendable {
     private static func decode(_ text: Substring) -> String {
         let bytes = text.utf8
         guard bytes.contains(where: { $0 == plus || $0 == percent }) else { return String(text) }
-        var spaced = [UInt8](), decoded = [UInt8]()
-        spaced.reserveCapacity(bytes.count)
+        if let decoded = percentDecoded(bytes), let value = String(validating: decoded, as: UTF8.self) { return value }
+        return String(decoding: bytes.map { $0 == plus ? space : $0 }, as: UTF8.self)
+    }
+
+    /// The bytes with `+` as a space and each `%XX` as its byte; nil at a malformed escape.
+    private static func percentDecoded(_ bytes: Substring.UTF8View) -> [UInt8]? {
+        var decoded: [UInt8] = []
         decoded.reserveCapacity(bytes.count)
-        var wellFormed = true
         var index = bytes.startIndex
         while index < bytes.endIndex {
-            let byte = bytes[index] == plus ? space : bytes[index]
-            spaced.append(byte)
+            let byte = bytes[index]
             index = bytes.index(after: index)
-            guard byte == percent, wellFormed else {
-                decoded.append(byte)
+            guard byte == percent else {
+                decoded.append(byte == plus ? space : byte)
                 continue
             }
-            let high = index < bytes.endIndex ? hexValue(bytes[index]) : nil
-            let second = high == nil ? index : bytes.index(after: index)
-            guard let high, second < bytes.endIndex, let low = hexValue(bytes[second]) else {
-                wellFormed = false
-                continue
-            }
+            guard index < bytes.endIndex, let high = hexValue(bytes[index]) else { return nil }
+            let second = bytes.index(after: index)
+            guard second < bytes.endIndex, let low = hexValue(bytes[second]) else { return nil }
             decoded.append(high << 4 | low)
-            spaced.append(bytes[index])
-            spaced.append(bytes[second])
             index = bytes.index(after: second)
         }
-        let asSent = String(decoding: spaced, as: UTF8.self)
-        guard wellFormed else { return asSent }
-        return String(validating: decoded, as: UTF8.self) ?? asSent
+        return decoded
     }
 
     private static let plus = UInt8(ascii: "+"), percent = UInt8(ascii: "%"), space = UInt8(ascii: " ")
