@@ -17,6 +17,14 @@ import Testing
     func lineEndings() {
         #expect(text(SSEFrame.event(id: 7, type: "t", data: "가\n나\r\n다\r라\n\n"))
                 == "id: 7\nevent: t\ndata: 가\ndata: 나\ndata: 다\ndata: 라\ndata: \ndata: \n\n")
+        #expect(text(SSEFrame.event(id: nil, type: "t", data: "\r\r\n끝\r")) == "event: t\ndata: \ndata: \ndata: 끝\ndata: \n\n")
+        // A CR early and LFs long after it, then the other way round: each line keeps its text.
+        let lines = (0..<200).map { "줄 \($0) " + String(repeating: "x", count: $0 % 7) }
+        for separators in [["\r"] + Array(repeating: "\n", count: 198), Array(repeating: "\n", count: 198) + ["\r\n"]] {
+            let payload = zip(lines, separators + [""]).map { $0 + $1 }.joined()
+            #expect(text(SSEFrame.event(id: nil, type: "t", data: payload))
+                    == "event: t\n" + lines.map { "data: \($0)\n" }.joined() + "\n")
+        }
     }
 }
 
