@@ -1,5 +1,6 @@
 import Foundation
 import HummingbirdTesting
+import NIOPosix
 import Testing
 @testable import wsx_web
 
@@ -186,6 +187,33 @@ struct RealtimeTests {
                 let events = try await reader.next(6)
                 #expect(events.last?.data == #"{"note":"live 9"}"#)
             }
+        }
+    }
+
+    @Test("a reconnecting stream gets what it missed while every shared worker thread is busy (hashing passwords, looking up hosts)")
+    func replayDoesNotWaitForSharedThreads() async throws {
+        // On SQLite whatever the suites run on: a PostgreSQL connection being opened resolves its
+        // host on that same pool (NIO's getaddrinfo), so holding it would stall the database too.
+        try await TestApp.sqlite().run(.live) { app in
+            let browser = try await app.signedInBrowser(email: "busy@example.com")
+            let me = try await Self.userId(app, "busy@example.com")
+            let start = try await app.settledEventId()
+            for index in 1...3 { try await Self.publish(app, Self.note("missed \(index)", to: .user(me), type: .userUpdated)) }
+            // More holders than the shared pool has threads: all of them wait until the replay is read.
+            let gate = DispatchSemaphore(value: 0), holders = 64
+            for _ in 0..<holders { NIOThreadPool.singleton.submit { _ in gate.wait() } }
+            defer { for _ in 0..<holders { gate.signal() } }
+            let replayed = try await withThrowingTaskGroup(of: [ReceivedEvent]?.self) { group in
+                group.addTask {
+                    try await EventStreamClient.connect(port: app.client.port!, headers: Self.headers(browser, lastEventId: "\(start)")) {
+                        try await $0.next(3)
+                    }
+                }
+                group.addTask { try await Task.sleep(for: .seconds(30)); return nil }
+                defer { group.cancelAll() }
+                return try await group.next()!
+            }
+            #expect(replayed?.map(\.data) == (1...3).map { #"{"note":"missed \#($0)"}"# }, "the replay waited for the shared threads")
         }
     }
 

@@ -49,7 +49,7 @@ func serverConfiguration(_ config: AppConfig, logger: Logger) -> ApplicationConf
 /// pipeline, in front of the router, and the apps' WebSocket upgrade (`GuardedHTTP1Channel`).
 func httpServer(_ services: AppServices, logger: Logger) -> HTTPServerBuilder {
     let config = services.config
-    let dependencies = EventStreamHandler.Dependencies(hub: services.hub, log: services.events, sessions: services.sessions,
+    let dependencies = EventStreamHandler.Dependencies(hub: services.hub, log: services.events, readers: services.readers, sessions: services.sessions,
                                                        settings: config.realtime,
                                                        flushers: StreamFlushers(delay: config.realtime.writeDelay),
                                                        metrics: services.metrics, logger: logger)

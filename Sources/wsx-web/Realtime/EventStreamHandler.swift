@@ -38,6 +38,10 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
     struct Dependencies: Sendable {
         let hub: RealtimeHub
         let log: EventLog
+        /// Where replay's pages are read: the database's own threads, never the shared pool where
+        /// passwords are hashed and host names looked up, which a wave of sign-ins or a slow
+        /// resolver holds for seconds.
+        let readers: ReaderThreads
         let sessions: SessionStore
         let settings: RealtimeHub.Settings
         let flushers: StreamFlushers
@@ -247,7 +251,7 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
         // How far retention pruned the log is read off the loop, as replay's pages are; live
         // frames are held meanwhile.
         let log = dependencies.log
-        NIOThreadPool.singleton.runIfActive(eventLoop: context.eventLoop) {
+        dependencies.readers.run(on: context.eventLoop) {
             try log.prunedThrough()
         }.assumeIsolated().whenComplete { result in
             // The browser left, or the hub ended the stream, while it was read.
@@ -298,7 +302,7 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
         isFetchingReplay = true
         let log = dependencies.log
         let (after, through, userId, rooms) = (replay.after, replay.through, replay.userId, replay.rooms)
-        NIOThreadPool.singleton.runIfActive(eventLoop: context.eventLoop) {
+        dependencies.readers.run(on: context.eventLoop) {
             try log.replay(after: after, through: through, userId: userId, rooms: rooms)
         }.assumeIsolated().whenComplete { result in
             self.isFetchingReplay = false

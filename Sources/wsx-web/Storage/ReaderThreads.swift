@@ -1,3 +1,4 @@
+import NIOCore
 import NIOPosix
 import ServiceLifecycle
 
@@ -24,6 +25,12 @@ final class ReaderThreads: Service, Sendable {
         } catch is NIOThreadPoolError.ThreadPoolInactive {
             return try work()
         }
+    }
+
+    /// Runs `work` on one of the threads, answering on `eventLoop` (a channel handler's read).
+    /// After shutdown the future fails with `NIOThreadPoolError.ThreadPoolInactive`.
+    func run<T: Sendable>(on eventLoop: any EventLoop, _ work: @escaping @Sendable () throws -> T) -> EventLoopFuture<T> {
+        pool.runIfActive(eventLoop: eventLoop, work)
     }
 
     func run() async throws {
