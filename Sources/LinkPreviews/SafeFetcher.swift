@@ -135,8 +135,12 @@ public struct SafeFetcher: Sendable {
         // host as checked, and is refused if the client would read any other.
         guard let pinned = Self.url(url, host: host) else { throw FetchRefusal.notHTTP }
         let address = try await withDeadline(deadline) { try await checkedAddress(of: host) }
+        // The chain's deadline is the only clock: a connect or read timeout of the client's own
+        // would end a fetch the caller gave longer (a loaded machine once took more than 5 s
+        // on one loopback hop of a chain given 60).
+        let perHop = TimeAmount.nanoseconds(Int64(timeout / .nanoseconds(1)))
         var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow,
-                                                     timeout: .init(connect: .seconds(5), read: .seconds(5)))
+                                                     timeout: .init(connect: perHop, read: perHop))
         if address != host { configuration.dnsOverride = [host: address] }
         let client = HTTPClient(eventLoopGroupProvider: .shared(eventLoopGroup), configuration: configuration)
         do {

@@ -34,6 +34,10 @@ struct SafeFetcherTests {
                 try await Task.sleep(for: .seconds(3))
                 return Response(status: .ok)
             }
+            router.get("/six-seconds") { _, _ in
+                try await Task.sleep(for: .seconds(6))
+                return Response(status: .ok, headers: [.contentType: "text/html"], body: .init(byteBuffer: ByteBuffer(string: "late")))
+            }
             router.get("/missing") { _, _ in Response(status: .notFound) }
         }) { base, hits in
             try await body(try #require(Int(base.split(separator: ":").last ?? "")), hits)
@@ -107,6 +111,15 @@ struct SafeFetcherTests {
                 _ = try await fetcher(timeout: .milliseconds(300)).fetch(URL(string: "http://127.0.0.1:\(port)/slow")!,
                                                                        accept: "text/html")
             }
+        }
+    }
+
+    @Test("a fetch given longer than five seconds is not cut short by a clock of the client's own")
+    func keepsTheGivenDeadline() async throws {
+        try await Self.withSite { port, _ in
+            let fetched = try await fetcher(timeout: .seconds(30)).fetch(URL(string: "http://127.0.0.1:\(port)/six-seconds")!,
+                                                                       accept: "text/html")
+            #expect(fetched.body == Array("late".utf8))
         }
     }
 
