@@ -22,6 +22,9 @@ CHROMIUM = "/usr/bin/chromium"
 READY_LINE = re.compile(r"wsx-web listening on (http://\S+?:\d+)")
 STARTUP_TIMEOUT = 30  # seconds
 ACTION_TIMEOUT = 10_000  # milliseconds, for every Playwright wait in a test
+# `expect` keeps a clock of its own (5 s unless told): on a loaded two-core machine a live update
+# took longer than that and a test failed that waits 10 s for a click.
+expect.set_options(timeout=ACTION_TIMEOUT)
 
 # The server is started with these, so that throttling can be seen without waiting minutes and
 # password hashing does not slow the suite down. The suite signs up over a hundred people from
