@@ -1,10 +1,11 @@
 import Foundation
 import HummingbirdBcrypt
-import NIOPosix
 
-/// Hashes and checks passwords with bcrypt, off the cooperative thread pool (a cost-12 hash
-/// takes a quarter of a second of CPU and would stall every other request on that thread), one
-/// per core at a time through `queue`.
+/// Hashes and checks passwords with bcrypt, off the event loops and the cooperative pool (a
+/// cost-12 hash takes a quarter of a second of CPU and would stall every other request on that
+/// thread), one per core at a time through `queue`, each on a thread of its own: never on NIO's
+/// shared pool, where link-preview hosts are looked up and PostgreSQL connections resolve their
+/// host, so a wave of sign-ins holds neither up and a stuck lookup holds up no sign-in.
 struct PasswordHasher: Sendable {
     /// bcrypt's work factor; 12 in production, lower in tests.
     let cost: UInt8
@@ -29,10 +30,16 @@ struct PasswordHasher: Sendable {
         try await inLine(lane) { Bcrypt.verify(password, hash: hash) }
     }
 
-    /// Runs `work` on the thread pool when the queue gives it a turn; a full queue is a 503.
+    /// Runs `work` on a thread of its own when the queue gives it a turn; a full queue is a 503.
+    /// The queue bounds how many such threads there are (one per core); starting one costs
+    /// microseconds against a hash's hundreds of milliseconds.
     private func inLine<T: Sendable>(_ lane: HashingQueue.Lane, _ work: @escaping @Sendable () -> T) async throws -> T {
         do {
-            return try await queue.run(lane) { try await NIOThreadPool.singleton.runIfActive(work) }
+            return try await queue.run(lane) {
+                await withCheckedContinuation { answer in
+                    Thread.detachNewThread { answer.resume(returning: work()) }
+                }
+            }
         } catch is HashingQueue.Busy {
             throw AppError.busy
         }

@@ -39,8 +39,7 @@ final class EventStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let hub: RealtimeHub
         let log: EventLog
         /// Where replay's pages are read: the database's own threads, never the shared pool where
-        /// passwords are hashed and host names looked up, which a wave of sign-ins or a slow
-        /// resolver holds for seconds.
+        /// host names are looked up, which a slow resolver holds for seconds.
         let readers: ReaderThreads
         let sessions: SessionStore
         let settings: RealtimeHub.Settings

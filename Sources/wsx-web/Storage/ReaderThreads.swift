@@ -10,7 +10,7 @@ import ServiceLifecycle
 /// runs synchronously on its thread (`AppDatabase.read`), never through GRDB's async `read`.
 /// Runs as a background service so the threads end with the server; a read asked after that
 /// runs on the caller's thread (`run(_:)`), or fails (`run(on:_:)`: an event loop must not block).
-/// Event replay reads here too, never on NIO's shared pool, where passwords are hashed.
+/// Event replay reads here too, never on NIO's shared pool, where host names are looked up.
 final class ReaderThreads: Service, Sendable {
     private let pool: NIOThreadPool
 
