@@ -965,9 +965,12 @@
   const mentionCount = (roomId) => Number(roomLink(roomId)?.dataset.mentionCount) || 0;
 
   // Messages from others that arrived lately, by event id: a resync's counts include exactly
-  // the events up to its id, and those after it are counted again on top.
+  // the events up to its id, and those after it are counted again on top. The page's own
+  // counts include the events up to the id it came with (one committed while the page was
+  // read is in them, and replayed to it as well).
   const arrivals = [];
-  let countedThrough = 0;
+  let countedThrough = Number(meta('rooms-counted-through')) || 0;
+  const threadsCountedThrough = Number(meta('threads-counted-through')) || 0;
 
   async function resyncBadges() {
     if (!workspaceId) return;
@@ -1134,7 +1137,8 @@
           // A reply kept in its thread that mentions the viewer counts on the Mentions item
           // (reading the thread brings the exact total: `thread.read`).
           const threadShown = threadRoot === String(data.threadRootId) && !document.hidden;
-          if (!inTimeline && mentioned && !threadShown && !alreadyCounted) { threadMentions += 1; showUnreadTotal(); }
+          const threadCounted = Number(event.detail.id) <= threadsCountedThrough;
+          if (!inTimeline && mentioned && !threadShown && !threadCounted) { threadMentions += 1; showUnreadTotal(); }
           notify(data);
         }
         if (inTimeline) {

@@ -122,6 +122,8 @@
   }
 
   const badge = () => document.getElementById('threads-unread');
+  // The page's count includes the replies up to this event id (replayed ones are not new).
+  const countedThrough = Number(meta('threads-counted-through')) || 0;
   function setThreadsBadge(count) {
     const element = badge();
     if (!element) return;
@@ -161,7 +163,8 @@
       // Someone else's reply in a followed thread is unread, unless this page shows that thread
       // (reading it here moves the marker, and `thread.read` brings the exact total).
       const shownHere = threadRoot === String(data.threadRootId) && !document.hidden;
-      if (String(data.authorId) !== viewerId && !shownHere && String(data.workspaceId) === workspaceId) {
+      const counted = Number(event.detail.id) <= countedThrough;
+      if (String(data.authorId) !== viewerId && !shownHere && !counted && String(data.workspaceId) === workspaceId) {
         setThreadsBadge((Number(badge()?.textContent) || 0) + 1);
       }
     }

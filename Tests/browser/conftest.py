@@ -405,14 +405,15 @@ def set_width(page: Page, width: int) -> None:
     page.set_viewport_size({"width": width, "height": 844 if width < 800 else 800})
 
 
-def korean_pair(new_context, width: int) -> tuple[Page, Page, int, str]:
+def korean_pair(new_context, width: int, **bob_options) -> tuple[Page, Page, int, str]:
     """민아 creates a workspace and opens its default channel (live); Bob, a member, is signed
-    in on his own browser. Both in Korean at `width`. Returns (민아, Bob, workspace id, channel path)."""
+    in on his own browser (`bob_options` go to its context). Both in Korean at `width`. Returns
+    (민아, Bob, workspace id, channel path)."""
     mina = new_context("ko-KR").new_page()
     set_width(mina, width)
     signup(mina, unique_email("mina"), "민아")
     workspace = create_workspace(mina, unique_name("팀"))
-    bob = new_context("ko-KR").new_page()
+    bob = new_context("ko-KR", **bob_options).new_page()
     set_width(bob, width)
     bob_email = unique_email("bob")
     signup(bob, bob_email, "Bob")

@@ -121,3 +121,55 @@ def test_read_receipts_fall_from_two_to_none_as_the_others_open_the_group(new_co
     expect(carol.locator("#message-list li.message", has_text="네 확인했습니다").locator(".receipt")).to_have_text(re.compile(r"^2"))
     expect(mina.locator("#message-list li.message", has_text="네 확인했습니다")).to_be_visible()
     expect(carol.locator("#message-list li.message", has_text="네 확인했습니다").locator(".receipt")).to_have_text(re.compile(r"^1"))
+
+
+def reply_in_background(page: Page, workspace: int, root: str, text: str) -> None:
+    """Answers in message `root`'s thread as another device of `page`'s browser would."""
+    thread = page.context.request.get(f"/w/{workspace}/m/{root}/thread")
+    token = re.search(r'<meta name="csrf-token" content="([^"]+)">', thread.text()).group(1)
+    answer = page.context.request.post(f"/w/{workspace}/m/{root}/replies", form={"_csrf": token, "content": text},
+                                       max_redirects=0)
+    assert answer.status == 303, answer.status
+
+
+def test_a_message_committed_while_the_page_is_read_is_counted_once(new_context):
+    """A message and a thread reply committed while Bob's page was read, before their events
+    reached the live streams: the page's counts hold them, and its stream replays them from its
+    cursor. Each is counted once. (The page is loaded with the cursor it had before they were sent,
+    which is what a page read in that moment carries.)"""
+    # Bob's pages come from the server, not the service worker, so the test can rewrite one.
+    mina, bob, workspace, channel = korean_pair(new_context, 1280, service_workers="block")
+    channel_id = channel.rsplit("/", 1)[1]
+    bob.goto(channel)
+    send(bob, "이번 주 일정 공유합니다")
+    root = bob.locator("#message-list li.message", has_text="이번 주 일정").get_attribute("data-message")
+    bob.goto(f"/w/{workspace}")
+    cursor = bob.locator("meta[name=last-event-id]").get_attribute("content")
+    expect(bob.locator("#threads-unread")).to_be_hidden()
+
+    send(mina, "방금 올린 글")
+    reply_in_background(mina, workspace, root, "목요일은 제가 맡을게요")
+
+    def with_the_older_cursor(route):
+        response = route.fetch()
+        html = re.sub(r'(<meta name="last-event-id" content=")\d+', rf"\g<1>{cursor}", response.text())
+        route.fulfill(response=response, body=html)
+
+    created = "window.__created = 0; document.addEventListener('wsx:live', (event) => {" \
+              " if (event.detail.type === 'message.created') window.__created += 1; });"
+    bob.add_init_script(created)
+    bob.route(f"**/w/{workspace}", with_the_older_cursor, times=1)
+    bob.goto(f"/w/{workspace}")
+    wait_until_live(bob)
+    # The channel's count (its badge shows mentions only: Bob's default for channels here).
+    link = bob.locator(f"#sidebar a[data-room-link='{channel_id}']")
+    threads = bob.locator("#threads-unread")
+    # Both events replayed, and one more message sent live after them.
+    bob.wait_for_function("() => window.__created >= 2")
+    send(mina, "그다음 글")
+    bob.wait_for_function("() => window.__created >= 3")
+    expect(link).to_have_attribute("data-unread-count", "2")
+    expect(threads).to_have_text("1")
+    bob.reload()
+    expect(link).to_have_attribute("data-unread-count", "2")
+    expect(threads).to_have_text("1")

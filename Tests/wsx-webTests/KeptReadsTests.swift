@@ -165,4 +165,54 @@ struct KeptReadsTests {
             #expect(try await a.get(home).text.contains(">Browse channels</a>"))
         }
     }
+
+    /// The number a page's `<meta name=…>` holds.
+    static func meta(_ page: String, _ name: String) -> Int64? {
+        guard let start = page.range(of: #"<meta name="\#(name)" content=""#) else { return nil }
+        return Int64(page[start.upperBound...].prefix { $0.isNumber })
+    }
+
+    @Test("a page says up to which event its unread counts go, so its script does not count one replayed to it again")
+    func countsSayWhichEventsTheyHold() async throws {
+        try await TestApp().run { app in
+            let (a, b, wid, path, root) = try await ReactionTests.posted(app)
+            let created = { (body: String) async throws -> Int64 in
+                let message = try await app.count("SELECT id FROM messages WHERE body = ?", [body])
+                return Int64(try await app.count("SELECT id FROM events WHERE type = 'message.created' AND message_id = ?", [message]))
+            }
+            try await ThreadTests.reply(b, wid, root, "스레드 답장")
+            _ = try await MessagingTests.say(b, path, "새 소식")
+            let home = try await a.get("/w/\(wid)").text
+            #expect(home.contains(#"data-unread-count="1""#))
+            #expect(home.contains(#"id="threads-unread" data-threads-unread>1</span>"#))
+            let rooms = try #require(Self.meta(home, "rooms-counted-through"))
+            let threads = try #require(Self.meta(home, "threads-counted-through"))
+            #expect(rooms >= (try await created("새 소식")))
+            #expect(threads >= (try await created("스레드 답장")))
+
+            // A new message moves both: the count and the event it goes to.
+            _ = try await MessagingTests.say(b, path, "또 하나")
+            let newer = try await a.get("/w/\(wid)").text
+            #expect(newer.contains(#"data-unread-count="2""#))
+            #expect(try #require(Self.meta(newer, "rooms-counted-through")) >= (try await created("또 하나")))
+        }
+    }
+
+    @Test("counts kept in memory stay kept when an event changes nothing they read: the event id they carry is not read as a dependency")
+    func stampIsNotADependency() async throws {
+        try await TestApp().run { app in
+            let (a, b, wid, general) = try await MessagingTests.team(app)
+            _ = try await MessagingTests.say(a, "/w/\(wid)/c/\(general)", "안녕하세요")
+            let bob = try await app.userId("b@example.com"), markers = app.services.messages.markers
+            // Read twice: the first read of a region's statements teaches it and is not kept.
+            for _ in 1...2 { _ = try await app.database.query { tx in try markers.counted(tx, userId: bob, workspaceId: wid) } }
+            let kept = try markers.counted(nil, userId: bob, workspaceId: wid)
+            #expect(kept.value[general]?.unread == 1)
+            try await RealtimeTests.publish(app, RealtimeTests.note("nothing counted", to: .user(bob), type: .userUpdated))
+            #expect(try await app.settledEventId() > kept.throughEventId)
+            let after = try markers.counted(nil, userId: bob, workspaceId: wid)
+            #expect(after.throughEventId == kept.throughEventId)
+            _ = b
+        }
+    }
 }

@@ -25,6 +25,10 @@ public struct Chrome: Sendable, Hashable {
     public var coinBalance: Int = 0
     /// The newest real-time event id when the page was read (signed-in pages only).
     public var lastEventId: Int64?
+    /// The newest event the sidebar's room counts include, and its thread counts': the script
+    /// does not count again an event replayed to the page that they already hold.
+    public var roomsCountedThrough: Int64?
+    public var threadsCountedThrough: Int64?
     public var cssURL: String
     /// The page's scripts, in order (all deferred).
     public var scriptURLs: [String]

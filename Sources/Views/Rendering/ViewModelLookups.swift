@@ -25,6 +25,8 @@ extension Chrome: TemplateContext {
         case "path": path.templateValue
         case "coinBalance": coinBalance.templateValue
         case "lastEventId": lastEventId.templateValue
+        case "roomsCountedThrough": roomsCountedThrough.templateValue
+        case "threadsCountedThrough": threadsCountedThrough.templateValue
         case "cssURL": cssURL.templateValue
         case "scriptURLs": scriptURLs.templateValue
         case "testPayments": testPayments.templateValue

@@ -115,6 +115,7 @@ struct Pages: Sendable {
                       cssURL: assets.url(for: "app.css"), scriptURLs: scripts, links: .site)
         chrome.workspace = place.workspaceId.map { id in workspaceLinks.value(for: id) { WorkspaceLinks(workspace: id) } }
         chrome.threadsUnread = loaded.sidebar.threadsUnread
+        (chrome.roomsCountedThrough, chrome.threadsCountedThrough) = (loaded.sidebar.roomsCountedThrough, loaded.sidebar.threadsCountedThrough)
         chrome.mentionsUnread = loaded.sidebar.mentionsUnread
         (chrome.iconURL, chrome.unreadIconURL) = icons
         chrome.coinBalance = user.coinBalance

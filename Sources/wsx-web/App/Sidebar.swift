@@ -54,6 +54,9 @@ struct SidebarLists: Sendable {
     var threadsUnread = 0
     /// Those of them that mention the person (the rooms' own mention counts are on `rooms`).
     var threadMentions = 0
+    /// The newest event the rooms' counts include, and the threads' (`Counted`).
+    var roomsCountedThrough: Int64 = 0
+    var threadsCountedThrough: Int64 = 0
     /// The Mentions badge: unread mentions in the rooms that are not archived, and in threads.
     var mentionsUnread: Int { rooms.reduce(threadMentions) { $0 + ($1.isArchived ? 0 : $1.mentions) } }
 

@@ -52,6 +52,7 @@ final class SplicedPages: Sendable {
             hasher.combine(chrome.viewer?.id)
             hasher.combine(chrome.currentWorkspaceId)
             hasher.combine(chrome.lastEventId)
+            hasher.combine(chrome.roomsCountedThrough)
             hasher.combine(chrome.coinBalance)
             hasher.combine(chrome.threadsUnread)
             hasher.combine(chrome.mentionsUnread)

@@ -5,7 +5,7 @@ import Foundation
 /// until a commit changes who follows what or how far they read, or room membership. (A reply
 /// that mentions someone makes them a follower, so it changes `thread_follows`.)
 struct ThreadMarkers: Sendable {
-    let kept: VersionedCache<Key, ThreadUnread>
+    let kept: VersionedCache<Key, Counted<ThreadUnread>>
 
     struct Key: Hashable, Sendable {
         let userId: Int64, workspaceId: Int64
@@ -16,9 +16,10 @@ struct ThreadMarkers: Sendable {
     }
 
     /// From memory, or else read in `tx` (nil: memory only).
-    func unread(_ tx: (any StoreTransaction)?, userId: Int64, workspaceId: Int64) throws -> ThreadUnread {
+    /// With the event id they are exact for (`Counted`).
+    func unread(_ tx: (any StoreTransaction)?, userId: Int64, workspaceId: Int64) throws -> Counted<ThreadUnread> {
         try kept.value(for: Key(userId: userId, workspaceId: workspaceId), in: tx) { tx in
-            try tx.readMarks.threadUnread(userId: userId, workspaceId: workspaceId)
+            try Counted.read(in: tx) { try tx.readMarks.threadUnread(userId: userId, workspaceId: workspaceId) }
         }
     }
 }

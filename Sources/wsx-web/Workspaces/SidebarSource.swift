@@ -38,7 +38,8 @@ struct SidebarSource: Sendable {
             try Self.read(tx, userId: userId, workspaceId: workspaceId)
         }
         guard let workspaceId else { return SidebarLists(workspaces: lists.workspaces, rooms: []) }
-        let markers = try markers.markers(tx, userId: userId, workspaceId: workspaceId)
+        let counted = try markers.counted(tx, userId: userId, workspaceId: workspaceId)
+        let markers = counted.value
         var sidebar = SidebarLists(workspaces: lists.workspaces, rooms: lists.rooms.map { room in
             var listed = SidebarRoom(id: room.id, name: room.name, url: room.url, isCurrent: room.id == place.roomId,
                                      unread: markers[room.id]?.unread ?? 0, mentions: markers[room.id]?.mentions ?? 0,
@@ -56,8 +57,9 @@ struct SidebarSource: Sendable {
             return listed
         })
         let threads = try threadMarkers.unread(tx, userId: userId, workspaceId: workspaceId)
-        sidebar.threadsUnread = threads.replies
-        sidebar.threadMentions = threads.mentions
+        sidebar.threadsUnread = threads.value.replies
+        sidebar.threadMentions = threads.value.mentions
+        (sidebar.roomsCountedThrough, sidebar.threadsCountedThrough) = (counted.throughEventId, threads.throughEventId)
         return sidebar
     }
 

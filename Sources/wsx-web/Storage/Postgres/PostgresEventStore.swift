@@ -11,6 +11,10 @@ struct PostgresEventStore: EventStore {
         try session.run("SELECT last_id FROM event_counter").first?.decode(Int64.self) ?? 0
     }
 
+    func latestIdAsStamp() throws -> Int64 {
+        try ReadScope.$current.withValue(nil) { try latestId() }
+    }
+
     func prunedThrough() throws -> Int64 {
         try session.run("SELECT pruned_through FROM event_retention WHERE id = 1").first?.decode(Int64.self) ?? 0
     }

@@ -113,6 +113,14 @@ final class StatementTrace: @unchecked Sendable {
     func stop() {
         sqlite3_trace_v2(connection, 0, nil, nil)
     }
+
+    /// Runs `block` leaving out of the trace the statements it ran: what they read is not
+    /// something the read under way depends on.
+    func unrecorded<T>(_ block: () throws -> T) rethrows -> T {
+        let start = statements.count
+        defer { statements.removeSubrange(start...) }
+        return try block()
+    }
 }
 
 /// The region each statement reads, by its SQL, as GRDB derives it when it prepares one; each

@@ -12,6 +12,11 @@ struct SQLiteEventStore: EventStore {
         try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'events'") ?? 0
     }
 
+    func latestIdAsStamp() throws -> Int64 {
+        guard let trace = StatementTrace.current, trace.connection == db.sqliteConnection else { return try latestId() }
+        return try trace.unrecorded { try latestId() }
+    }
+
     func prunedThrough() throws -> Int64 {
         try Int64.fetchOne(db, sql: "SELECT pruned_through FROM event_retention WHERE id = 1") ?? 0
     }

@@ -136,10 +136,3 @@ extension ReadReceipts {
         try markers(db.map(SQLiteTransaction.reading), roomId: roomId)
     }
 }
-
-extension ThreadMarkers {
-    /// `unread(_:userId:workspaceId:)` in `db` (nil: memory only).
-    func unread(_ db: Database?, userId: Int64, workspaceId: Int64) throws -> ThreadUnread {
-        try unread(db.map(SQLiteTransaction.reading), userId: userId, workspaceId: workspaceId)
-    }
-}

@@ -47,6 +47,10 @@ protocol ThreadStore {
 protocol EventStore {
     /// The newest event id, 0 when there is none yet.
     func latestId() throws -> Int64
+    /// The same, as a stamp on what a cached read counted in this transaction (the events its
+    /// counts include), not as something the read depends on: a value kept with it is dropped
+    /// by the commits that change what it read, not by every event.
+    func latestIdAsStamp() throws -> Int64
     /// Events up to this id were deleted by retention; a client resuming before it must reload.
     func prunedThrough() throws -> Int64
     /// The events with `after < id <= through` addressed to `userId` or to one of `rooms` (from
