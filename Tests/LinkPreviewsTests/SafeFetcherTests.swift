@@ -10,7 +10,7 @@ import Testing
 /// The fetcher against a real server on loopback: loopback is refused unless the host is on the
 /// operator's list (how these tests reach it at all), redirects are checked hop by hop, bodies
 /// stop at the limit, and the whole chain has one deadline.
-@Suite("Safe fetcher")
+@Suite("Safe fetcher", .timeLimit(.minutes(5)))
 struct SafeFetcherTests {
     /// A local site: a page, redirects (to itself, to a private address, in a loop), a large
     /// body and a slow one.
@@ -136,7 +136,7 @@ struct SafeFetcherTests {
 /// spells the host. A name given in capitals used to miss the client's address override (kept
 /// under the lower-cased name) and be looked up a second time, when a rebinding name answers
 /// loopback.
-@Suite("Safe fetcher and DNS rebinding")
+@Suite("Safe fetcher and DNS rebinding", .timeLimit(.minutes(5)))
 struct RebindingTests {
     @Test("a host in any letter case connects to the address that was checked, with no second lookup",
           arguments: ["pinned.test", "Pinned.Test", "PINNED.TEST"])

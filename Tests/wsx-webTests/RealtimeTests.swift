@@ -1,6 +1,5 @@
 import Foundation
 import HummingbirdTesting
-import NIOPosix
 import Testing
 @testable import wsx_web
 
@@ -199,19 +198,9 @@ struct RealtimeTests {
             let me = try await Self.userId(app, "busy@example.com")
             let start = try await app.settledEventId()
             for index in 1...3 { try await Self.publish(app, Self.note("missed \(index)", to: .user(me), type: .userUpdated)) }
-            // More holders than the shared pool has threads: all of them wait until the replay is read.
-            let gate = DispatchSemaphore(value: 0), holders = 64
-            for _ in 0..<holders { NIOThreadPool.singleton.submit { _ in gate.wait() } }
-            defer { for _ in 0..<holders { gate.signal() } }
-            let replayed = try await withThrowingTaskGroup(of: [ReceivedEvent]?.self) { group in
-                group.addTask {
-                    try await EventStreamClient.connect(port: app.client.port!, headers: Self.headers(browser, lastEventId: "\(start)")) {
-                        try await $0.next(3)
-                    }
-                }
-                group.addTask { try await Task.sleep(for: .seconds(30)); return nil }
-                defer { group.cancelAll() }
-                return try await group.next()!
+            let port = app.client.port!, headers = Self.headers(browser, lastEventId: "\(start)")
+            let replayed = try await SharedThreads.held {
+                try await EventStreamClient.connect(port: port, headers: headers) { try await $0.next(3) }
             }
             #expect(replayed?.map(\.data) == (1...3).map { #"{"note":"missed \#($0)"}"# }, "the replay waited for the shared threads")
         }

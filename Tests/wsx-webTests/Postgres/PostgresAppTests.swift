@@ -371,16 +371,4 @@ struct PostgresAppTests {
             #expect(try app.services.events.prunedThrough() > 0, "its lock gone, the next round sweeps")
         }
     }
-
-}
-
-/// The messaging storm on PostgreSQL, in a suite of its own for the same reason as
-/// `LiveDeliveryStormTests`: a few seconds alone, it reported 154–213 s beside the rest of
-/// `make test` (12 tests at once on 2 cores), too near the server suite's 5 minutes.
-@Suite("The server on PostgreSQL: reconnect storm with real posts", .timeLimit(.minutes(12)))
-struct PostgresLiveDeliveryStormTests {
-    @Test("live: every member's stream gets each message once, in order, through reconnects; an outsider none")
-    func liveDelivery() async throws {
-        try await MessagingTests.liveDeliveryStorm(on: try await PostgresAppTests.app())
-    }
 }
