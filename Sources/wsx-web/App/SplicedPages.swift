@@ -124,7 +124,7 @@ final class SplicedPages: Sendable {
         let kept = rooms.value(for: RoomKey(lang: chrome.lang, csrfToken: chrome.csrfToken, page: skeleton)) {
             let around = split(renderer.fragment(.room, page: skeleton, chrome: bare))
             // The templates come after the messages.
-            guard let templates = around.after.range(of: templatesSlot) else { return RoomAround(around, between: nil) }
+            guard let templates = around.after.firstUTF8Range(of: templatesSlot) else { return RoomAround(around, between: nil) }
             return RoomAround(Around(before: around.before, after: String(around.after[templates.upperBound...])),
                               between: String(around.after[..<templates.lowerBound]))
         }
@@ -148,7 +148,7 @@ final class SplicedPages: Sendable {
     }
 
     private func split(_ rendered: String) -> Around {
-        guard let range = rendered.range(of: slot) else { return Around(before: rendered, after: "") }
+        guard let range = rendered.firstUTF8Range(of: slot) else { return Around(before: rendered, after: "") }
         return Around(before: String(rendered[..<range.lowerBound]), after: String(rendered[range.upperBound...]))
     }
 }

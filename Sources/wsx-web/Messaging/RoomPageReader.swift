@@ -14,6 +14,12 @@ struct RoomPageReads: Sendable {
 /// last read, else in one read transaction. Whole messages are read only for fragments not
 /// rendered before.
 struct RoomPageReader: Sendable {
+    /// Whose reads wait for each other's when they miss together: a viewer's views of one page
+    /// of a room (`SharedMisses`).
+    private struct SharedKey: Hashable, Sendable {
+        let userId: Int64, roomId: Int64?, workspaceId: Int64, anchor: MessageAnchor, editing: Int64?
+    }
+
     let messages: MessageService
     let lists: MessageListRenderer
     let saved: SavedMessages
@@ -24,7 +30,8 @@ struct RoomPageReader: Sendable {
     /// line and without reading them off (they have no membership).
     func read(room: Room?, isMember: Bool, userId: Int64, workspaceId: Int64, anchor: MessageAnchor, editing: Int64?,
               place: PagePlace) async throws -> RoomPageReads {
-        try await messages.database.queryKept { [messages, lists, saved, sidebar] tx in
+        let key = SharedKey(userId: userId, roomId: room?.id, workspaceId: workspaceId, anchor: anchor, editing: editing)
+        return try await messages.database.queryKept(sharing: key) { [messages, lists, saved, sidebar] tx in
             var reads = RoomPageReads(sidebar: try sidebar.lists(tx, userId: userId, place: place))
             guard let roomId = room?.id else { return reads }
             let page = try messages.page(tx, roomId: roomId, anchor: anchor)

@@ -27,7 +27,9 @@ struct SidebarSource: Sendable {
     }
 
     func load(userId: Int64, place: PagePlace) async throws -> SidebarLists {
-        try await database.queryKept { tx in try lists(tx, userId: userId, place: place) }
+        try await database.queryKept(sharing: Key(userId: userId, workspaceId: place.workspaceId)) { tx in
+            try lists(tx, userId: userId, place: place)
+        }
     }
 
     /// The sidebar's lists, from memory, or else read in a caller's read (`tx` nil: memory only;

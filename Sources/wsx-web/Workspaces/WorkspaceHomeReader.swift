@@ -18,9 +18,9 @@ struct WorkspaceHomeReader: Sendable {
 
     /// From memory when nothing they show changed, else in one read off the event loop.
     func read(workspaceId: Int64, userId: Int64) async throws -> (rooms: [RoomSummary], markers: [Int64: RoomMarker]) {
-        try await database.queryKept { [kept, markers] tx in
+        try await database.queryKept(sharing: Key(userId: userId, workspaceId: workspaceId)) { [kept, markers] tx in
             (try kept.value(for: Key(userId: userId, workspaceId: workspaceId), in: tx) { tx in
-                try tx.rooms.summaries(workspaceId: workspaceId, userId: userId, lastMessages: true)
+                try tx.rooms.summaries(workspaceId: workspaceId, userId: userId, reads: .lastMessages)
             }, try markers.markers(tx, userId: userId, workspaceId: workspaceId))
         }
     }

@@ -158,7 +158,11 @@ struct ReadRegionTests {
         let name: @Sendable (Database?) throws -> String = { db in
             try names.value(for: 1, in: db) { db in try String.fetchOne(db, sql: "SELECT nickname FROM users WHERE id = 1") ?? "" }
         }
-        let read = { try await database.readKept { db in try greetings.value(for: 1, in: db) { db in try "hello " + name(db) } } }
+        let read = {
+            try await database.queryKept(sharing: 1) { tx in
+                try greetings.value(for: 1, in: (tx as? SQLiteTransaction)?.db) { db in try "hello " + name(db) }
+            }
+        }
         // The name is kept first, so the greeting's own reads never run a query on `users`:
         // only its part, the name, says what it depends on.
         // The first commit after a region grew counts for it (a transaction under way may have

@@ -26,6 +26,8 @@ final class AppDatabase: Sendable {
     /// Where reads no cache answered run (`readOffLoop`); nil runs them on the caller's thread
     /// (commands, tests of a store alone).
     let readers: ReaderThreads?
+    /// Misses of one kept read at the same moment, read once (`queryKept`).
+    let sharedMisses = SharedMisses()
 
     /// Wraps `writer` and brings its schema up to date. `events` says who takes the real-time
     /// events of its writes: the hub of this process, or (in a command) the running server.
@@ -173,17 +175,6 @@ final class AppDatabase: Sendable {
         let scope = ReadScope.current
         return try await readers.run { [self] in
             try ReadScope.$current.withValue(scope) { try read(block) }
-        }
-    }
-
-    /// `block` answered from memory alone (`db` nil), on the caller's thread, when everything it
-    /// needs is kept in caches (`VersionedCache.value(for:in:orRead:)`), else run again in one
-    /// read transaction off the loop (`readOffLoop`).
-    func readKept<T: Sendable>(_ block: @escaping @Sendable (Database?) throws -> T) async throws -> T {
-        do {
-            return try block(nil)
-        } catch is NotKeptInMemory {
-            return try await readOffLoop { try block($0) }
         }
     }
 

@@ -106,17 +106,17 @@ extension AppDatabase {
         return try await readOffLoop { db in try body(SQLiteTransaction.reading(db)) }
     }
 
-    /// `body` answered from memory alone (`tx` nil) when every cache it asks keeps its value,
-    /// else run again in one read transaction off the loop (`readKept(_:)`).
-    func queryKept<T: Sendable>(_ body: @escaping @Sendable ((any StoreTransaction)?) throws -> T) async throws -> T {
-        if let postgres {
-            do {
-                return try body(nil)
-            } catch is NotKeptInMemory {
-                return try await postgres.query { tx in try body(tx) }
-            }
+    /// `body` answered from memory alone (`tx` nil, on the caller's thread) when every cache it
+    /// asks keeps its value, else run again in one read transaction off the loop. Requests
+    /// missing at the same moment with the same `key` read once: the others wait for that read
+    /// and ask memory again (`SharedMisses`), so `key` names what `body` reads (a page and its
+    /// viewer).
+    func queryKept<T: Sendable>(sharing key: some Hashable & Sendable,
+                                _ body: @escaping @Sendable ((any StoreTransaction)?) throws -> T) async throws -> T {
+        try await sharedMisses.answer(key, memory: { try body(nil) }) { [self] in
+            if let postgres { return try await postgres.query { tx in try body(tx) } }
+            return try await readOffLoop { db in try body(SQLiteTransaction.reading(db)) }
         }
-        return try await readKept { db in try body(db.map(SQLiteTransaction.reading)) }
     }
 }
 
