@@ -131,6 +131,25 @@ struct KeptReadsTests {
         }
     }
 
+    @Test("a teammate's post leaves a reader's sidebar lists in memory: only the counts, which it moved, are read again")
+    func sidebarListsOutlivePosts() async throws {
+        try await TestApp().run { app in
+            let (a, b, wid, general) = try await MessagingTests.team(app)
+            let generalPath = "/w/\(wid)/c/\(general)"
+            // Twice: the first read of a region's statements teaches it and is not kept.
+            for _ in 1...2 { try await b.get(generalPath) }
+            let bob = try await app.userId("b@example.com"), lists = app.services.pages.sidebar.keptLists
+            let key = SidebarSource.Key(userId: bob, workspaceId: wid)
+            #expect(lists.value(for: key) != nil)
+            _ = try await MessagingTests.say(a, generalPath, "새 소식")
+            _ = try await app.settledEventId()
+            // PostgreSQL's regions are whole tables: a post changes `room_members` (the counts).
+            if app.database.postgres == nil { #expect(lists.value(for: key) != nil, "kept through the post") }
+            let page = try await b.get("/w/\(wid)").text
+            #expect(page.contains(#"href="\#(generalPath)" data-unread-count="1""#))
+        }
+    }
+
     @Test("a workspace home shows a new message, a partner's new name and the workspace's new name on the next load, each viewer in their language")
     func homeChangesOnTheNextLoad() async throws {
         try await TestApp().run { app in

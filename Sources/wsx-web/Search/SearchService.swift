@@ -75,7 +75,7 @@ struct SearchService: Sendable {
             results.members = Array(members.prefix(size))
             if members.count > size { results.next.membersAfter = results.members.last?.id }
 
-            let rooms = try tx.rooms.summaries(workspaceId: access.workspaceId, userId: access.userId, lastMessages: false)
+            let rooms = try tx.rooms.summaries(workspaceId: access.workspaceId, userId: access.userId, reads: .roomsOnly)
             let byRoom = Dictionary(uniqueKeysWithValues: rooms.map { ($0.id, $0) })
             func hit(_ found: FoundMessage) -> MessageHit? {
                 guard let room = byRoom[found.roomId] else { return nil }   // never outside the person's rooms

@@ -71,6 +71,6 @@ struct SidebarSource: Sendable {
         }
         guard let workspaceId else { return Kept(workspaces: workspaces, rooms: []) }
         return Kept(workspaces: workspaces,
-                    rooms: try tx.rooms.summaries(workspaceId: workspaceId, userId: userId, lastMessages: false))
+                    rooms: try tx.rooms.summaries(workspaceId: workspaceId, userId: userId, reads: .roomsOnly))
     }
 }

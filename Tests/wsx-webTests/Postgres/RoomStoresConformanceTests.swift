@@ -224,18 +224,18 @@ struct RoomStoresConformanceTests {
             try await node.fixture(team.post(23, in: 100, by: team.mina))
             #expect(try await node.answer { try $0.rooms.latestMessageId(roomId: id) } == 22)
             #expect(try await node.answer { try $0.rooms.messageCount(roomId: id) } == 3)
-            #expect(try await node.answer { try $0.rooms.summaries(workspaceId: 10, userId: team.bob, lastMessages: false) }
+            #expect(try await node.answer { try $0.rooms.summaries(workspaceId: 10, userId: team.bob, reads: .unreadCounts) }
                 .first { $0.id == id }?.unread == 3, "created with nothing read")
 
             try await node.answer { try $0.rooms.addMember(roomId: id, userId: team.carol, joinedAt: Self.start, lastReadMessageId: 21) }
-            #expect(try await node.answer { try $0.rooms.summaries(workspaceId: 10, userId: team.carol, lastMessages: false) }
+            #expect(try await node.answer { try $0.rooms.summaries(workspaceId: 10, userId: team.carol, reads: .unreadCounts) }
                 .first { $0.id == id }?.unread == 1, "read up to her marker")
 
             #expect(try await node.answer { try $0.rooms.advanceMarker(roomId: id, userId: team.bob, to: 21) })
             #expect(try await node.answer { try $0.rooms.advanceMarker(roomId: id, userId: team.bob, to: 20) } == false, "never back")
             #expect(try await node.answer { try $0.rooms.advanceMarker(roomId: id, userId: team.bob, to: 21) } == false)
             #expect(try await node.answer { try $0.rooms.advanceMarker(roomId: id, userId: team.dan, to: 22) } == false, "not in it")
-            #expect(try await node.answer { try $0.rooms.summaries(workspaceId: 10, userId: team.bob, lastMessages: false) }
+            #expect(try await node.answer { try $0.rooms.summaries(workspaceId: 10, userId: team.bob, reads: .unreadCounts) }
                 .first { $0.id == id }?.unread == 1)
 
             try await node.answer { try $0.rooms.removeMembers(roomId: id, userIds: [team.bob, team.dan]) }
@@ -378,7 +378,7 @@ struct RoomStoresConformanceTests {
                 "INSERT INTO user_statuses (user_id, emoji, text, expires_at, updated_at) VALUES (\(team.carol), '🤒', 'sick', '2020-01-01 00:00:00.000', \(Team.time))",
             ] { try await node.fixture(sql) }
 
-            let bobs = try await node.answer { try $0.rooms.summaries(workspaceId: 10, userId: team.bob, lastMessages: true) }
+            let bobs = try await node.answer { try $0.rooms.summaries(workspaceId: 10, userId: team.bob, reads: .lastMessages) }
             #expect(bobs.map(\.id) == [100, 101, 103, 104, 105])
             #expect(bobs.map(\.name) == ["general", "random", "Mina", "Carol, Mina", "Carol"])
             #expect(bobs.map(\.unread) == [1, 1, 1, 1, 0], "not his own, not thread replies")
@@ -396,20 +396,23 @@ struct RoomStoresConformanceTests {
             #expect(bobs.map(\.ownNotify) == [nil, .mute, nil, nil, nil])
             #expect(bobs.allSatisfy { $0.defaultNotify == .all && !$0.isPrivate })
 
-            let quiet = try await node.answer { try $0.rooms.summaries(workspaceId: 10, userId: team.bob, lastMessages: false) }
+            let quiet = try await node.answer { try $0.rooms.summaries(workspaceId: 10, userId: team.bob, reads: .unreadCounts) }
             #expect(quiet.map(\.id) == bobs.map(\.id) && quiet.map(\.unread) == bobs.map(\.unread))
             #expect(quiet.allSatisfy { $0.lastSnippet == nil && $0.lastAt == nil })
+            let listed = try await node.answer { try $0.rooms.summaries(workspaceId: 10, userId: team.bob, reads: .roomsOnly) }
+            #expect(listed.map(\.id) == bobs.map(\.id) && listed.map(\.name) == bobs.map(\.name))
+            #expect(listed.allSatisfy { $0.unread == 0 && $0.lastSnippet == nil }, "the rooms alone")
 
-            let minas = try await node.answer { try $0.rooms.summaries(workspaceId: 10, userId: team.mina, lastMessages: true) }
+            let minas = try await node.answer { try $0.rooms.summaries(workspaceId: 10, userId: team.mina, reads: .lastMessages) }
             #expect(minas.map(\.id) == [100, 102, 101, 103, 104, 107])
             #expect(minas.map(\.unread) == [1, 0, 0, 0, 1, 0])
             #expect(minas.map(\.isPrivate) == [false, true, false, false, false, false])
             #expect(minas.last?.name == "Mina" && minas.last?.personId == team.mina, "her notes to herself")
             #expect(minas.allSatisfy { $0.defaultNotify == .standard })
 
-            let carols = try await node.answer { try $0.rooms.summaries(workspaceId: 11, userId: team.carol, lastMessages: true) }
+            let carols = try await node.answer { try $0.rooms.summaries(workspaceId: 11, userId: team.carol, reads: .lastMessages) }
             #expect(carols.map(\.id) == [110, 111] && carols.last?.name == "Mina")
-            #expect(try await node.answer { try $0.rooms.summaries(workspaceId: 10, userId: team.dan, lastMessages: true) }.isEmpty)
+            #expect(try await node.answer { try $0.rooms.summaries(workspaceId: 10, userId: team.dan, reads: .lastMessages) }.isEmpty)
         }
     }
 
@@ -435,7 +438,7 @@ struct RoomStoresConformanceTests {
             #expect(try await node.answer { try $0.rooms.messageCount(roomId: 100) } == 1, "other rooms keep theirs")
             #expect(try await Team.replayed(node, userId: team.mina, rooms: [100, 101]) == [4, 5],
                     "the room's other events stay")
-            #expect(try await node.answer { try $0.rooms.summaries(workspaceId: 10, userId: team.bob, lastMessages: false) }
+            #expect(try await node.answer { try $0.rooms.summaries(workspaceId: 10, userId: team.bob, reads: .unreadCounts) }
                 .map(\.id) == [100, 103, 104, 105])
         }
     }

@@ -18,8 +18,8 @@ struct PostgresRoomStore: RoomStore {
         return room
     }
 
-    func summaries(workspaceId: Int64, userId: Int64, lastMessages: Bool) throws -> [RoomSummary] {
-        try PostgresRoomDirectory(session: session, workspaceId: workspaceId, userId: userId).summaries(lastMessages: lastMessages)
+    func summaries(workspaceId: Int64, userId: Int64, reads: RoomSummaryReads) throws -> [RoomSummary] {
+        try PostgresRoomDirectory(session: session, workspaceId: workspaceId, userId: userId).summaries(reads: reads)
     }
 
     func room(id: Int64) throws -> Room? {
@@ -249,15 +249,15 @@ extension ChannelService.Listing {
 
 /// The rooms a person is in within a workspace as the sidebar lists them, on PostgreSQL
 /// (`RoomDirectory` on SQLite): channels first (the default, then by name), then DMs and groups;
-/// each with its exact unread count and, when asked, its last message; a DM named after the other
+/// each, when asked, with its exact unread count and its last message; a DM named after the other
 /// person, a group after its other members.
 struct PostgresRoomDirectory {
     let session: PostgresSession
     let workspaceId: Int64
     let userId: Int64
 
-    func summaries(lastMessages: Bool) throws -> [RoomSummary] {
-        let entries = try self.entries(lastMessages: lastMessages)
+    func summaries(reads: RoomSummaryReads) throws -> [RoomSummary] {
+        let entries = try self.entries(reads: reads)
         let partnerIds = SidebarEntries.partnerIds(entries, viewer: userId)
         return SidebarEntries.summaries(entries, workspaceId: workspaceId, viewer: userId, partners: try partners(partnerIds),
                                         statuses: try PostgresStatusStore(session: session).current(of: partnerIds, at: Date()),
@@ -265,7 +265,9 @@ struct PostgresRoomDirectory {
     }
 
     /// The person's rooms in the workspace, in the sidebar's order.
-    private func entries(lastMessages: Bool) throws -> [SidebarEntry] {
+    private func entries(reads: RoomSummaryReads) throws -> [SidebarEntry] {
+        let lastMessages = reads == .lastMessages
+        let unreadColumn = reads == .roomsOnly ? "0" : "room_members.unread_count"
         let lastColumns = lastMessages ? "last.body, last.created_at" : "NULL::TEXT, NULL::TIMESTAMPTZ"
         let lastJoin = lastMessages ? """
             LEFT JOIN messages AS last ON last.id = (SELECT MAX(id) FROM messages
@@ -273,7 +275,7 @@ struct PostgresRoomDirectory {
             """ : ""
         return try session.run("""
             SELECT rooms.id, rooms.kind, rooms.name, rooms.dm_key, rooms.visibility, rooms.archived_at IS NOT NULL,
-                   room_members.unread_count, room_members.notify_level, users.notify_default, \(unescaped: lastColumns)
+                   \(unescaped: unreadColumn), room_members.notify_level, users.notify_default, \(unescaped: lastColumns)
             FROM rooms JOIN room_members ON room_members.room_id = rooms.id AND room_members.user_id = \(userId)
             JOIN users ON users.id = room_members.user_id
             \(unescaped: lastJoin)

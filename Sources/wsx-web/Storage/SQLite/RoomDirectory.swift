@@ -3,16 +3,18 @@ import GRDB
 import Views
 
 /// Reads the rooms a person is in within a workspace, with exact unread counts (messages after
-/// their marker, not their own), for the sidebar and the workspace home.
+/// their marker, not their own) and last messages when asked, for the sidebar and the workspace home.
 enum RoomDirectory {
-    /// With `lastMessages` false, no last message per room (the sidebar shows none).
-    static func rooms(_ db: Database, workspaceId: Int64, userId: Int64, lastMessages: Bool = true) throws -> [RoomSummary] {
+    static func rooms(_ db: Database, workspaceId: Int64, userId: Int64, reads: RoomSummaryReads) throws -> [RoomSummary] {
+        let lastMessages = reads == .lastMessages
+        // A post moves every other member's count: a list read without them keeps no dependency on it.
+        let unreadColumn = reads == .roomsOnly ? "0 AS unread" : "room_members.unread_count AS unread"
         let lastColumns = lastMessages ? "last.body AS last_body, last.created_at AS last_at" : "NULL AS last_body, NULL AS last_at"
         let lastJoin = lastMessages
             ? "LEFT JOIN messages AS last ON last.id = (SELECT MAX(id) FROM messages WHERE messages.room_id = rooms.id AND in_timeline = 1)" : ""
         let rows = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT rooms.id, rooms.kind, rooms.name, rooms.dm_key, rooms.visibility, rooms.archived_at IS NOT NULL AS archived,
-                   room_members.unread_count AS unread,
+                   \(unreadColumn),
                    room_members.notify_level, users.notify_default, \(lastColumns)
             FROM rooms JOIN room_members ON room_members.room_id = rooms.id AND room_members.user_id = ?
             JOIN users ON users.id = room_members.user_id

@@ -12,8 +12,8 @@ struct SQLiteRoomStore: RoomStore {
         return room
     }
 
-    func summaries(workspaceId: Int64, userId: Int64, lastMessages: Bool) throws -> [RoomSummary] {
-        try RoomDirectory.rooms(db, workspaceId: workspaceId, userId: userId, lastMessages: lastMessages)
+    func summaries(workspaceId: Int64, userId: Int64, reads: RoomSummaryReads) throws -> [RoomSummary] {
+        try RoomDirectory.rooms(db, workspaceId: workspaceId, userId: userId, reads: reads)
     }
 
     func room(id: Int64) throws -> Room? {

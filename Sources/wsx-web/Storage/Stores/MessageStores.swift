@@ -1,12 +1,23 @@
 import Foundation
 
+/// What `RoomStore.summaries` reads with each room.
+enum RoomSummaryReads: Sendable {
+    /// The rooms alone, each unread count 0: the sidebar's lists (its counts are the read
+    /// markers') and search. Nothing a post changes is read, so lists kept in memory outlive posts.
+    case roomsOnly
+    /// With each room's exact unread count (messages after the person's marker, not their own).
+    case unreadCounts
+    /// With unread counts and each room's last message (the workspace home).
+    case lastMessages
+}
+
 /// Rooms and who is in them.
 protocol RoomStore {
     /// The room of the workspace the person is in, or a 404 (`AppError.notFound`).
     func memberRoom(id: Int64, _ access: WorkspaceAccess) throws -> Room
-    /// The rooms the person is in within the workspace, as the sidebar lists them, with exact
-    /// unread counts; with `lastMessages`, each room's last message too.
-    func summaries(workspaceId: Int64, userId: Int64, lastMessages: Bool) throws -> [RoomSummary]
+    /// The rooms the person is in within the workspace, as the sidebar lists them, with what
+    /// `reads` says besides.
+    func summaries(workspaceId: Int64, userId: Int64, reads: RoomSummaryReads) throws -> [RoomSummary]
     /// The room, if there is one.
     func room(id: Int64) throws -> Room?
     /// The workspace's default channel (everyone is in it), if it has one.
